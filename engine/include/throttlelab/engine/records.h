@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// What a run produces, named and measured like the kernel's tracepoints (model-spec §5).
+/// These value types are the one schema that the CSV, the plots and the ftrace writer speak.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "throttlelab/engine/scenario.h"
+#include "throttlelab/engine/sim_time.h"
+#include "throttlelab/engine/units.h"
+
+namespace throttlelab::engine {
+
+/// TASK_COMM_LEN-sized name, so trace records stay allocation-free values.
+using Comm = std::array<char, 16>;
+Comm makeComm(std::string_view name);
+
+/// Common header of a trace line: `comm-pid [cpu] ..... time: event: ...`.
+struct TraceHeader {
+  SimTime time{};
+  Comm comm{};
+  int pid = 0;
+  int cpu = 0;
+};
+
+/// writeback:global_dirty_state (§5.1). Pages.
+struct GlobalDirtyState {
+  TraceHeader header;
+  Pages dirty = 0;      ///< NR_FILE_DIRTY
+  Pages writeback = 0;  ///< NR_WRITEBACK
+  Pages bgThresh = 0;   ///< for the calling task (RT bonus included)
+  Pages thresh = 0;     ///< for the calling task
+  Pages limit = 0;      ///< global dirty_limit as stored (E20)
+  Pages dirtied = 0;    ///< cumulative NR_DIRTIED
+  Pages written = 0;    ///< cumulative NR_WRITTEN
+};
+
+/// writeback:bdi_dirty_ratelimit (§5.2). KB/s = pages/s × 4.
+struct BdiDirtyRatelimit {
+  TraceHeader header;
+  std::string_view bdi;  ///< points at the device name owned by the simulator
+  std::int64_t writeBw = 0;            ///< from the previous update
+  std::int64_t awriteBw = 0;           ///< from the previous update
+  std::int64_t dirtyRate = 0;
+  std::int64_t dirtyRatelimit = 0;     ///< after this update
+  std::int64_t taskRatelimit = 0;      ///< includes the +1 page/s
+  std::int64_t balancedDirtyRatelimit = 0;
+  std::uint64_t cgroupIno = 1;
+};
+
+/// writeback:balance_dirty_pages (§5.3).
+struct BalanceDirtyPages {
+  TraceHeader header;
+  std::string_view bdi;
+  Pages limit = 0;        ///< global dirty_limit as stored
+  Pages setpoint = 0;     ///< (traced limit + freerun)/2
+  Pages dirty = 0;
+  Pages wbSetpoint = 0;   ///< setpoint · wb_thresh / (thresh + 1)
+  Pages wbDirty = 0;
+  std::int64_t dirtyRatelimit = 0;  ///< KB/s
+  std::int64_t taskRatelimit = 0;   ///< KB/s, no +1
+  std::uint32_t dirtied = 0;        ///< pages dirtied for this call
+  std::uint32_t dirtiedPause = 0;   ///< nr_dirtied_pause before the update
+  std::int64_t paused = 0;          ///< ms already spent in this call
+  std::int64_t pause = 0;           ///< ms; <= 0 means no sleep
+  std::int64_t period = 0;          ///< ms
+  std::int64_t think = 0;           ///< ms
+  std::uint64_t cgroupIno = 1;
+};
+
+using TraceRecord = std::variant<GlobalDirtyState, BdiDirtyRatelimit, BalanceDirtyPages>;
+
+/// Per-device state in one sample.
+struct DeviceSample {
+  Pages reclaimablePages = 0;   ///< this bdi's dirty pages not under IO
+  Pages writebackPages = 0;     ///< this bdi's pages under IO
+  Pages wbThreshPages = 0;      ///< bdi_thresh (E15)
+  Pages wbBgThreshPages = 0;
+  Pages wbSetpointPages = 0;
+  double writeBwKBps = 0;            ///< write_bw (E25)
+  double avgWriteBwKBps = 0;         ///< avg_write_bw (E26)
+  double dirtyRateKBps = 0;          ///< dirty_rate (E27), last update
+  double dirtyRatelimitKBps = 0;     ///< dirty_ratelimit (E30)
+  double balancedDirtyRatelimitKBps = 0;  ///< balanced_dirty_ratelimit (E29)
+  double taskRatelimitKBps = 0;      ///< dirty_ratelimit × pos_ratio at the sample time
+  double posRatio = 0;               ///< pos_ratio at the sample time (E23·E24)
+  double deviceWriteKBps = 0;        ///< completed writes over the interval (iostat wkB/s)
+  double avgRequestKiB = 0;          ///< mean completed request size over the interval
+  double seeksPerS = 0;              ///< positioning operations per second over the interval
+  double utilPct = 0;                ///< share of the interval the device was busy
+  int queueDepth = 0;                ///< requests allocated at the sample time
+  bool congested = false;
+  bool dirtyExceeded = false;
+  std::int64_t bytesWritten = 0;     ///< cumulative
+  std::int64_t requests = 0;         ///< cumulative completed requests
+  std::int64_t seeks = 0;            ///< cumulative
+  std::int64_t sectorsWritten = 0;   ///< cumulative, 512-byte sectors
+};
+
+/// The largest pauses of one interval, for the "top few" curves of the delay plot.
+struct TopPause {
+  int task = -1;  ///< task index, -1 = empty slot
+  double pauseMs = 0;
+};
+
+/// Global state once per sample interval (one CSV row).
+struct Sample {
+  SimTime time{};
+  Pages dirtyPages = 0;       ///< NR_FILE_DIRTY
+  Pages writebackPages = 0;   ///< NR_WRITEBACK
+  Pages bgThreshPages = 0;    ///< for a normal (non-RT) task
+  Pages threshPages = 0;
+  Pages freerunPages = 0;     ///< (thresh + bg_thresh)/2
+  Pages setpointPages = 0;    ///< (freerun + limit)/2
+  Pages limitPages = 0;       ///< max(thresh, dirty_limit) (E21)
+  Pages dirtyLimitPages = 0;  ///< the stored global dirty_limit (E20)
+  Pages availPages = 0;       ///< dirtyable memory (E3)
+  Pages totalPages = 0;
+  Pages freePages = 0;
+  Pages filePages = 0;        ///< page cache: clean + dirty + writeback
+  Pages anonPages = 0;
+  Pages wmarkMinPages = 0;
+  Pages wmarkLowPages = 0;
+  Pages wmarkHighPages = 0;
+  Pages dirtiedPages = 0;     ///< cumulative NR_DIRTIED
+  Pages writtenPages = 0;     ///< cumulative NR_WRITTEN
+  int tasks = 0;              ///< tasks that exist
+  int runnableTasks = 0;      ///< copying or waiting for a CPU
+  int throttledTasks = 0;     ///< sleeping in balance_dirty_pages at the sample time
+  int ioWaitTasks = 0;        ///< blocked on a request slot or page allocation
+  double pauseMsMin = 0;      ///< over pauses that started in the interval (0 if none)
+  double pauseMsP50 = 0;
+  double pauseMsMax = 0;
+  double maxPauseMs = 0;      ///< the max_pause bound (E32) last computed
+  int pauses = 0;             ///< pauses that started in the interval
+  std::array<TopPause, 4> topPauses{};
+  std::vector<DeviceSample> devices;
+};
+
+enum class TaskState { NotStarted, Running, Runnable, Paused, IoWait, Thinking, Exited };
+std::string_view toString(TaskState s);
+
+/// Static facts about one task.
+struct TaskInfo {
+  int index = 0;      ///< dense index into the simulator's task table
+  int pid = 0;
+  std::string name;
+  int group = 0;      ///< index of the TaskSpec it came from
+  SchedClass sched = SchedClass::Other;
+  int rtPriority = 0;
+  int nice = 0;
+  int device = 0;
+};
+
+/// One task in one sample interval (one --task-csv row).
+struct TaskSample {
+  SimTime time{};
+  int task = 0;                 ///< index into the task table
+  Pages dirtiedPages = 0;       ///< cumulative
+  double writeKBps = 0;         ///< pages dirtied over the interval, KiB/s
+  double taskRatelimitKBps = 0; ///< last computed task_ratelimit
+  double pauseMs = 0;           ///< longest pause that started in the interval
+  TaskState state = TaskState::NotStarted;
+};
+
+/// Cumulative per-task statistics (the task table and the summary).
+struct TaskStats {
+  TaskInfo info;
+  TaskState state = TaskState::NotStarted;
+  Pages dirtiedPages = 0;
+  double writeKBps = 0;           ///< over the last second of simulated time
+  double avgWriteKBps = 0;        ///< since the task started
+  double taskRatelimitKBps = 0;
+  double pauseMsP50 = 0;
+  double pauseMsP99 = 0;
+  double pauseMsMax = 0;
+  std::int64_t pauses = 0;
+  double pausedS = 0;             ///< total time asleep in balance_dirty_pages
+  double cpuS = 0;                ///< CPU time used
+  std::int64_t runsCompleted = 0; ///< dd invocations finished
+  double lastRunS = 0;            ///< duration of the last finished run
+  double startedS = 0;
+  double exitedS = -1;            ///< -1 while alive
+};
+
+/// What `--summary` prints and the benchmarks/tests read.
+struct Summary {
+  double simulatedS = 0;
+  double deviceWriteKBps = 0;    ///< mean over the run
+  double avgRequestKiB = 0;
+  double seeksPerS = 0;
+  double shareAboveFreerun = 0;  ///< fraction of samples with dirty+writeback > freerun
+  double shareAboveLimit = 0;    ///< fraction of samples with dirty+writeback > limit
+  double pauseMsP50 = 0;         ///< over all pauses of all tasks
+  double pauseMsP99 = 0;
+  double pauseMsMax = 0;
+  std::int64_t events = 0;       ///< discrete events processed
+  std::vector<TaskStats> tasks;
+};
+
+}  // namespace throttlelab::engine

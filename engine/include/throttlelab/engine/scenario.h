@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// A scenario: the machine, its devices, the vm sysctls, the policy and the tasks.
+/// It is a plain value; its JSON form (schemaVersion 1) is documented in docs/scenario-format.md.
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace throttlelab::engine {
+
+inline constexpr int kScenarioSchemaVersion = 1;
+
+/// The hardware the simulated kernel runs on.
+struct MachineConfig {
+  std::int64_t memoryMiB = 4096;  ///< RAM; every page of it is managed by the allocator
+  int cpus = 4;                   ///< CPUs shared by runnable tasks
+  int hz = 250;                   ///< CONFIG_HZ: jiffy length, rounding of pauses
+  bool operator==(const MachineConfig&) const = default;
+};
+
+/// A block device with one backing_dev_info (bdi) and one flusher.
+struct DeviceConfig {
+  std::string name = "sda";    ///< bdi name as in /sys/class/bdi and the tracepoints
+  double writeMBps = 57;       ///< sequential write bandwidth, decimal MB/s
+  double seekMs = 8;           ///< mean positioning time when the stream changes
+  int maxRequestKiB = 512;     ///< max_sectors_kb: largest merged request
+  int nrRequests = 128;        ///< request-queue depth (nr_requests)
+  int minRatio = 0;            ///< /sys/class/bdi/<dev>/min_ratio, %
+  int maxRatio = 100;          ///< /sys/class/bdi/<dev>/max_ratio, %
+  bool strictLimit = false;    ///< BDI_CAP_STRICTLIMIT (FUSE-style)
+  bool operator==(const DeviceConfig&) const = default;
+};
+
+/// The vm.* sysctls that govern writeback. Names mirror /proc/sys/vm.
+struct VmConfig {
+  int dirtyRatio = 20;                  ///< vm.dirty_ratio, % of dirtyable memory
+  int dirtyBackgroundRatio = 10;        ///< vm.dirty_background_ratio, %
+  std::int64_t dirtyBytes = 0;          ///< vm.dirty_bytes; non-zero overrides dirty_ratio
+  std::int64_t dirtyBackgroundBytes = 0;///< vm.dirty_background_bytes; non-zero overrides the ratio
+  int dirtyExpireCentisecs = 3000;      ///< vm.dirty_expire_centisecs
+  int dirtyWritebackCentisecs = 500;    ///< vm.dirty_writeback_centisecs; 0 disables periodic writeback
+  bool operator==(const VmConfig&) const = default;
+};
+
+enum class SchedClass { Other, Fifo, RoundRobin };
+enum class TaskKind { Writer };
+
+std::string_view toString(SchedClass c);
+std::optional<SchedClass> schedClassFromString(std::string_view s);
+
+/// A group of identical tasks (like `count` copies of one dd command line).
+struct TaskSpec {
+  std::string name = "dd";      ///< comm, as in the tracepoint's task field
+  int count = 1;                ///< how many identical tasks
+  TaskKind kind = TaskKind::Writer;
+  std::int64_t blockKiB = 1024; ///< dd bs=
+  std::int64_t fileMiB = 512;   ///< bytes written per run (bs × count of dd)
+  bool loop = true;             ///< `while true; do dd ... conv=notrunc; done` versus a single run
+  double copyMBps = 2000;       ///< user-space copy speed with a whole CPU, decimal MB/s
+  double thinkMs = 0;           ///< time between two blocks, not using a CPU
+  double startS = 0;            ///< when the first run starts
+  SchedClass sched = SchedClass::Other;
+  int rtPriority = 0;           ///< 1..99 for Fifo/RoundRobin, 0 otherwise
+  int nice = 0;                 ///< -20..19 for Other
+  std::string device;           ///< device name; empty = the first device
+  bool operator==(const TaskSpec&) const = default;
+};
+
+struct Scenario {
+  int schemaVersion = kScenarioSchemaVersion;
+  std::string name = "unnamed";
+  std::string description;
+  std::uint64_t seed = 1;
+  double durationS = 60;
+  double sampleIntervalS = 0.1;  ///< one Sample (CSV row) per interval of simulated time
+  MachineConfig machine;
+  std::vector<DeviceConfig> devices{DeviceConfig{}};
+  VmConfig vm;
+  std::string policy = "ioless";
+  std::vector<TaskSpec> tasks;
+  bool operator==(const Scenario&) const = default;
+};
+
+/// A scenario that cannot be used. `key()` is the JSON path at fault ("vm.dirty_ratio",
+/// "tasks[0].count") or empty for a syntax error; what() is one readable sentence.
+class ScenarioError : public std::runtime_error {
+ public:
+  ScenarioError(std::string key, const std::string& message)
+      : std::runtime_error(message), m_key(std::move(key)) {}
+  const std::string& key() const { return m_key; }
+
+ private:
+  std::string m_key;
+};
+
+/// One `--set KEY=VALUE` override: KEY is a JSON path, VALUE is JSON (or a bare string).
+struct Override {
+  std::string path;
+  std::string value;
+};
+
+/// Parses and validates scenario JSON. `origin` names the source in messages (a file name).
+/// Throws ScenarioError naming the key and the reason.
+Scenario parseScenario(std::string_view json, std::string_view origin,
+                       const std::vector<Override>& overrides = {});
+/// Validates a scenario value (the same rules parseScenario applies). Throws ScenarioError.
+void validateScenario(const Scenario& s);
+/// Serialises to the schemaVersion 1 JSON form, pretty-printed; parseScenario round-trips it.
+std::string scenarioToJson(const Scenario& s);
+
+/// Built-in scenarios compiled from resources/scenarios/*.json.
+std::vector<std::string> builtinScenarioNames();
+std::optional<std::string> builtinScenarioJson(std::string_view name);
+/// The scenario the app opens with.
+inline constexpr std::string_view kDefaultScenarioName = "default";
+
+/// Loads a scenario from a file path, or by built-in name when no such file exists.
+/// Throws ScenarioError (key empty) if neither exists or the file cannot be read.
+Scenario loadScenario(std::string_view fileOrName, const std::vector<Override>& overrides = {});
+
+/// Index of the device a task writes to (empty name = device 0). Throws ScenarioError if none.
+std::size_t deviceIndexOf(const Scenario& s, const TaskSpec& t);
+
+}  // namespace throttlelab::engine

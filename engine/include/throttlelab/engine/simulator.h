@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// The simulation engine: one instance per run, no global state.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "throttlelab/engine/records.h"
+#include "throttlelab/engine/scenario.h"
+#include "throttlelab/engine/sim_time.h"
+
+namespace throttlelab::engine {
+
+/// Receives what a run produces. Called on the thread that runs the simulator.
+class RecordSink {
+ public:
+  virtual ~RecordSink() = default;
+  RecordSink() = default;
+  RecordSink(const RecordSink&) = default;
+  RecordSink& operator=(const RecordSink&) = default;
+  virtual void onSample(const Sample&) {}
+  virtual void onTaskSample(const TaskSample&) {}
+  virtual void onTrace(const TraceRecord&) {}
+  /// A task was created (at start or by a live reconfiguration).
+  virtual void onTaskCreated(const TaskInfo&) {}
+};
+
+/// Which of the costly outputs the sink wants.
+struct OutputOptions {
+  bool taskSamples = false;        ///< one TaskSample per task per interval
+  int taskSampleLimit = -1;        ///< only tasks with index < limit (-1: all)
+  bool traces = false;             ///< the three tracepoint records
+};
+
+/// The throttle curve (plot 5): pos_ratio as a function of dirty pages, for the current state.
+struct ThrottleCurve {
+  std::vector<double> dirtyPages;   ///< x
+  std::vector<double> globalRatio;  ///< the global cubic term (E23)
+  std::vector<double> deviceRatio;  ///< the whole pos_ratio with the bdi line (E24), bdi_dirty
+                                    ///< taken to move in proportion to global dirty
+  double freerun = 0, setpoint = 0, limit = 0, bgThresh = 0, thresh = 0;
+  double operatingDirty = 0;        ///< dirty + writeback now
+  double operatingRatio = 0;        ///< pos_ratio now
+  bool throttling = false;          ///< false if the policy has no position control
+};
+
+class Simulator {
+ public:
+  /// Validates the scenario (throws ScenarioError) and sets up tasks at their start times.
+  explicit Simulator(Scenario scenario);
+  ~Simulator();
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+  Simulator(Simulator&&) noexcept;
+  Simulator& operator=(Simulator&&) noexcept;
+
+  /// The sink is not owned; it must outlive the runs it observes. nullptr detaches.
+  void setSink(RecordSink* sink, OutputOptions options = {});
+
+  /// Processes every event due at or before `t`, emitting samples on the way.
+  void runUntil(SimTime t);
+  /// Runs to the scenario's duration.
+  void run();
+  SimTime now() const;
+  /// Time of the next pending event (now() if none).
+  SimTime nextEventTime() const;
+
+  /// The scenario as currently configured (after any reconfigure()).
+  const Scenario& scenario() const;
+  /// Applies a changed scenario while running: task counts, vm sysctls, memory, CPUs,
+  /// device speed, policy. Validates first (throws ScenarioError and changes nothing).
+  /// The seed, name and duration are ignored here.
+  void reconfigure(const Scenario& changed);
+
+  const std::vector<TaskInfo>& tasks() const;
+  std::vector<TaskStats> taskStats() const;
+  Summary summary() const;
+  ThrottleCurve throttleCurve(int device = 0, int points = 200) const;
+  std::int64_t eventsProcessed() const;
+
+  /// Names accepted in Scenario::policy.
+  static std::vector<std::string> policyNames();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace throttlelab::engine

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// Entry point of the window, called by app/main.cpp once a display is known to exist.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "throttlelab/engine/scenario.h"
+
+namespace throttlelab::ui {
+
+struct GuiLaunchOptions {
+  std::string scenario;                        ///< file or built-in name; empty = default
+  std::vector<engine::Override> overrides;     ///< --set KEY=VALUE
+  std::optional<std::string> policy;           ///< --policy
+  std::optional<std::uint64_t> seed;           ///< --seed
+  std::optional<double> runForS;               ///< --run-for S: simulated seconds, as fast as possible
+  std::string exportPng;                       ///< --export-png FILE (whole dashboard)
+  std::string exportSvg;                       ///< --export-svg FILE
+  std::string exportPdf;                       ///< --export-pdf FILE
+  std::string exportCsv;                       ///< --export-csv FILE
+  std::string session;                         ///< --session FILE to open
+  bool quit = false;                           ///< --quit after the exports
+  bool presenter = false;                      ///< --presenter
+};
+
+/// Creates the QApplication and the main window; returns the process exit status.
+int runGui(int& argc, char** argv, const GuiLaunchOptions& options);
+
+}  // namespace throttlelab::ui

@@ -8,8 +8,18 @@ function(throttlelab_add_test name)
   if(NOT ARG_WORKING_DIRECTORY)
     set(ARG_WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   endif()
+  # Properties are name/value pairs: an empty ENVIRONMENT would shift every pair after it.
+  set(props "")
+  if(ARG_ENVIRONMENT)
+    list(APPEND props ENVIRONMENT "${ARG_ENVIRONMENT}")
+  endif()
+  if(ARG_LABELS)
+    list(APPEND props LABELS "${ARG_LABELS}")
+  endif()
+  # Prefix each test with its executable so `ctest -R engine_` or `-R cli_` selects a suite.
   gtest_discover_tests(${name}
+    TEST_PREFIX "${name}."
     WORKING_DIRECTORY ${ARG_WORKING_DIRECTORY}
     DISCOVERY_TIMEOUT 60
-    PROPERTIES ENVIRONMENT "${ARG_ENVIRONMENT}" LABELS "${ARG_LABELS}")
+    PROPERTIES ${props})
 endfunction()

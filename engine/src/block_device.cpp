@@ -1,1 +1,95 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "block_device.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace throttlelab::engine {
+
+BlockDevice::BlockDevice(const DeviceConfig& config, std::uint64_t seed)
+    : m_config(config), m_rng(seed) {}
+
+void BlockDevice::configure(const DeviceConfig& config) {
+  m_config = config;
+  updateCongestion();
+}
+
+Pages BlockDevice::submit(int file, std::int64_t offset, Pages pages, SimTime now) {
+  const Pages maxPages = std::max<Pages>(1, m_config.maxRequestKiB / 4);
+  Pages accepted = 0;
+  while (accepted < pages) {
+    const std::int64_t off = offset + accepted;
+    // Back merge into the newest queued request (not the one in service).
+    if (!m_queue.empty()) {
+      auto& tail = m_queue.back();
+      if (tail.file == file && tail.offset + tail.pages == off && tail.pages < maxPages) {
+        const Pages take = std::min(pages - accepted, maxPages - tail.pages);
+        tail.pages += take;
+        accepted += take;
+        continue;
+      }
+    }
+    if (full()) break;
+    const Pages take = std::min(pages - accepted, maxPages);
+    m_queue.push_back(IoRequest{.file = file, .offset = off, .pages = take});
+    accepted += take;
+    updateCongestion();
+  }
+  if (!m_inService) startNext(now);
+  return accepted;
+}
+
+SimDuration BlockDevice::serviceTime(const IoRequest& r) {
+  const double bytes = static_cast<double>(r.pages * kPageBytes);
+  double s = bytes / (m_config.writeMBps * 1e6);
+  if (r.seek) s += m_config.seekMs * 1e-3 * m_rng.uniform(0.5, 1.5);
+  return SimDuration{static_cast<std::int64_t>(std::ceil(s * 1e9))};
+}
+
+void BlockDevice::startNext(SimTime now) {
+  if (m_queue.empty()) return;
+  IoRequest r = m_queue.front();
+  m_queue.pop_front();
+  r.seek = !(r.file == m_lastFile && r.offset == m_lastEnd);
+  m_serviceStart = now;
+  m_serviceEnd = now + serviceTime(r);
+  m_inService = r;
+}
+
+std::optional<SimTime> BlockDevice::nextCompletion() const {
+  if (!m_inService) return std::nullopt;
+  return m_serviceEnd;
+}
+
+IoRequest BlockDevice::completeCurrent(SimTime now) {
+  IoRequest r = *m_inService;
+  m_inService.reset();
+  m_counters.bytesWritten += r.pages * kPageBytes;
+  m_counters.sectors += r.pages * (kPageBytes / 512);
+  m_counters.requests += 1;
+  if (r.seek) m_counters.seeks += 1;
+  m_counters.busy += now - m_serviceStart;
+  m_lastFile = r.file;
+  m_lastEnd = r.offset + r.pages;
+  startNext(now);
+  updateCongestion();
+  return r;
+}
+
+SimDuration BlockDevice::busyUntil(SimTime now) const {
+  SimDuration b = m_counters.busy;
+  if (m_inService && now > m_serviceStart) b += now - m_serviceStart;
+  return b;
+}
+
+void BlockDevice::updateCongestion() {
+  // blk_queue_congestion_threshold() (2.6.10+): on at nr - nr/8 + 1, off below nr - nr/8 - nr/16 - 1.
+  const int nr = m_config.nrRequests;
+  const int on = std::min(nr, nr - nr / 8 + 1);
+  const int off = std::max(1, nr - nr / 8 - nr / 16 - 1);
+  const int a = allocated();
+  if (a >= on) m_congested = true;
+  else if (a < off) m_congested = false;
+}
+
+}  // namespace throttlelab::engine

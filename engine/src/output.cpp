@@ -1,1 +1,601 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// The run's text outputs. Every number goes through std::to_chars: the C locale functions
+// (printf, iostream with a global locale) would print "0,5" once a Qt app has called setlocale,
+// and the files must be byte-identical for the same scenario and seed.
+#include "throttlelab/engine/output.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string_view>
+#include <type_traits>
+
+namespace throttlelab::engine {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Number formatting
+
+void appendInt(std::string& out, std::int64_t v) {
+  std::array<char, 24> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  out.append(buf.data(), r.ptr);
+}
+
+void appendUnsigned(std::string& out, std::uint64_t v) {
+  std::array<char, 24> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  out.append(buf.data(), r.ptr);
+}
+
+/// Fixed notation with exactly `decimals` digits after the point.
+void appendFixed(std::string& out, double v, int decimals) {
+  if (!std::isfinite(v)) {
+    out += std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
+    return;
+  }
+  std::array<char, 400> buf{};  // fixed notation of 1e308 needs 309 digits
+  const auto r =
+      std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::fixed, decimals);
+  std::string_view text(buf.data(), static_cast<std::size_t>(r.ptr - buf.data()));
+  // A value that rounds to zero prints as "-0.000" when it was slightly negative.
+  if (text.front() == '-' && text.find_first_not_of("-0.") == std::string_view::npos)
+    text.remove_prefix(1);
+  out += text;
+}
+
+/// Up to 6 significant digits in plain decimal notation, trailing zeros dropped: 57.1234,
+/// 55664.1, 1234567, 0.000123. Only magnitudes from 1e15 use an exponent.
+void appendNumber(std::string& out, double v) {
+  if (!std::isfinite(v)) {
+    appendFixed(out, v, 0);
+    return;
+  }
+  const double a = std::fabs(v);
+  if (a >= 1e15) {
+    std::array<char, 32> buf{};
+    const auto r =
+        std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::general, 6);
+    out.append(buf.data(), r.ptr);
+    return;
+  }
+  int integerDigits = 0;
+  for (double p = 1; integerDigits < 16 && a >= p; p *= 10) ++integerDigits;
+  const int decimals = std::max(0, 6 - integerDigits);
+  const std::size_t start = out.size();
+  appendFixed(out, v, decimals);
+  if (decimals > 0) {
+    while (out.back() == '0') out.pop_back();
+    if (out.back() == '.') out.pop_back();
+  }
+  if (std::string_view(out).substr(start) == "-0") out.erase(start, 1);
+}
+
+/// Seconds with 3 decimals from integer nanoseconds, rounded to the millisecond.
+void appendTimeS(std::string& out, SimTime t) {
+  const std::int64_t ns = t.time_since_epoch().count();
+  const std::uint64_t magnitude =
+      ns < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
+  const std::uint64_t ms = (magnitude + 500'000) / 1'000'000;
+  if (ns < 0 && ms != 0) out += '-';
+  appendUnsigned(out, ms / 1000);
+  out += '.';
+  const std::uint64_t frac = ms % 1000;
+  out += static_cast<char>('0' + frac / 100);
+  out += static_cast<char>('0' + frac / 10 % 10);
+  out += static_cast<char>('0' + frac % 10);
+}
+
+template <class T>
+void appendValue(std::string& out, T v) {
+  if constexpr (std::is_same_v<T, bool>)
+    out += v ? '1' : '0';
+  else if constexpr (std::is_integral_v<T>)
+    appendInt(out, static_cast<std::int64_t>(v));
+  else
+    appendNumber(out, static_cast<double>(v));
+}
+
+// RFC 4180: quote a field only when it holds a separator, a quote or a line break.
+void appendCsvField(std::string& out, std::string_view field) {
+  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
+    out += field;
+    return;
+  }
+  out += '"';
+  for (const char c : field) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
+std::string oneLine(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  return out;
+}
+
+std::string schedLabel(SchedClass c, int rtPriority) {
+  std::string out(toString(c));
+  if (c != SchedClass::Other) {
+    out += ':';
+    appendInt(out, rtPriority);
+  }
+  return out;
+}
+
+std::string_view commView(const Comm& comm) {
+  const auto end = std::find(comm.begin(), comm.end(), '\0');
+  return {comm.data(), static_cast<std::size_t>(end - comm.begin())};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sample CSV columns: one table drives both the header and the rows, so they cannot disagree.
+
+struct GlobalColumn {
+  std::string_view name;
+  void (*write)(std::string&, const Sample&);
+};
+struct DeviceColumn {
+  std::string_view name;
+  void (*write)(std::string&, const DeviceSample&);
+};
+
+template <auto Field>
+void writeField(std::string& out, const Sample& s) {
+  appendValue(out, s.*Field);
+}
+template <auto Field>
+void writeDeviceField(std::string& out, const DeviceSample& d) {
+  appendValue(out, d.*Field);
+}
+
+const std::array kGlobalHead{
+    GlobalColumn{"dirty_pages", writeField<&Sample::dirtyPages>},
+    GlobalColumn{"writeback_pages", writeField<&Sample::writebackPages>},
+    GlobalColumn{"bg_thresh_pages", writeField<&Sample::bgThreshPages>},
+    GlobalColumn{"thresh_pages", writeField<&Sample::threshPages>},
+    GlobalColumn{"freerun_pages", writeField<&Sample::freerunPages>},
+    GlobalColumn{"setpoint_pages", writeField<&Sample::setpointPages>},
+    GlobalColumn{"limit_pages", writeField<&Sample::limitPages>},
+};
+const std::array kDeviceMain{
+    DeviceColumn{"write_bw_kbps", writeDeviceField<&DeviceSample::writeBwKBps>},
+    DeviceColumn{"avg_write_bw_kbps", writeDeviceField<&DeviceSample::avgWriteBwKBps>},
+    DeviceColumn{"dirty_rate_kbps", writeDeviceField<&DeviceSample::dirtyRateKBps>},
+    DeviceColumn{"dirty_ratelimit_kbps", writeDeviceField<&DeviceSample::dirtyRatelimitKBps>},
+    DeviceColumn{"balanced_dirty_ratelimit_kbps",
+                 writeDeviceField<&DeviceSample::balancedDirtyRatelimitKBps>},
+    DeviceColumn{"device_write_kbps", writeDeviceField<&DeviceSample::deviceWriteKBps>},
+    DeviceColumn{"avg_request_kib", writeDeviceField<&DeviceSample::avgRequestKiB>},
+};
+const std::array kGlobalMiddle{
+    GlobalColumn{"free_pages", writeField<&Sample::freePages>},
+    GlobalColumn{"throttled_tasks", writeField<&Sample::throttledTasks>},
+    GlobalColumn{"pause_ms_max", writeField<&Sample::pauseMsMax>},
+    GlobalColumn{"dirty_limit_pages", writeField<&Sample::dirtyLimitPages>},
+    GlobalColumn{"avail_pages", writeField<&Sample::availPages>},
+    GlobalColumn{"total_pages", writeField<&Sample::totalPages>},
+    GlobalColumn{"file_pages", writeField<&Sample::filePages>},
+    GlobalColumn{"anon_pages", writeField<&Sample::anonPages>},
+    GlobalColumn{"wmark_min_pages", writeField<&Sample::wmarkMinPages>},
+    GlobalColumn{"wmark_low_pages", writeField<&Sample::wmarkLowPages>},
+    GlobalColumn{"wmark_high_pages", writeField<&Sample::wmarkHighPages>},
+    GlobalColumn{"dirtied_pages", writeField<&Sample::dirtiedPages>},
+    GlobalColumn{"written_pages", writeField<&Sample::writtenPages>},
+};
+// wb_dirty_pages is the bdi's dirty pages not under IO, the per-device twin of dirty_pages;
+// the balance_dirty_pages trace's wb_dirty adds wb_writeback_pages to it.
+const std::array kDeviceExtra{
+    DeviceColumn{"task_ratelimit_kbps", writeDeviceField<&DeviceSample::taskRatelimitKBps>},
+    DeviceColumn{"pos_ratio", writeDeviceField<&DeviceSample::posRatio>},
+    DeviceColumn{"wb_dirty_pages", writeDeviceField<&DeviceSample::reclaimablePages>},
+    DeviceColumn{"wb_writeback_pages", writeDeviceField<&DeviceSample::writebackPages>},
+    DeviceColumn{"wb_thresh_pages", writeDeviceField<&DeviceSample::wbThreshPages>},
+    DeviceColumn{"wb_setpoint_pages", writeDeviceField<&DeviceSample::wbSetpointPages>},
+    DeviceColumn{"seeks_per_s", writeDeviceField<&DeviceSample::seeksPerS>},
+    DeviceColumn{"util_pct", writeDeviceField<&DeviceSample::utilPct>},
+    DeviceColumn{"queue_depth", writeDeviceField<&DeviceSample::queueDepth>},
+    DeviceColumn{"dirty_exceeded", writeDeviceField<&DeviceSample::dirtyExceeded>},
+};
+const std::array kGlobalTail{
+    GlobalColumn{"tasks", writeField<&Sample::tasks>},
+    GlobalColumn{"runnable_tasks", writeField<&Sample::runnableTasks>},
+    GlobalColumn{"io_wait_tasks", writeField<&Sample::ioWaitTasks>},
+    GlobalColumn{"pauses", writeField<&Sample::pauses>},
+    GlobalColumn{"pause_ms_min", writeField<&Sample::pauseMsMin>},
+    GlobalColumn{"pause_ms_p50", writeField<&Sample::pauseMsP50>},
+    GlobalColumn{"max_pause_ms", writeField<&Sample::maxPauseMs>},
+};
+
+/// Walks the columns in order, calling onGlobal/onDevice(deviceIndex, column).
+template <class OnTime, class OnGlobal, class OnDevice>
+void forEachColumn(std::size_t deviceCount, OnTime onTime, OnGlobal onGlobal, OnDevice onDevice) {
+  onTime();
+  for (const auto& c : kGlobalHead) onGlobal(c);
+  for (const auto& c : kDeviceMain) onDevice(0, c);
+  for (const auto& c : kGlobalMiddle) onGlobal(c);
+  for (const auto& c : kDeviceExtra) onDevice(0, c);
+  for (const auto& c : kGlobalTail) onGlobal(c);
+  for (std::size_t k = 1; k < deviceCount; ++k) {
+    for (const auto& c : kDeviceMain) onDevice(k, c);
+    for (const auto& c : kDeviceExtra) onDevice(k, c);
+  }
+}
+
+std::string devicePrefix(std::size_t k) {
+  return k == 0 ? std::string() : "dev" + std::to_string(k) + "_";
+}
+
+// ---------------------------------------------------------------------------------------------
+// ftrace text. The layout is the kernel's print_trace_fmt() with the default trace_options
+// (irq-info on, record-tgid off), checked against tests/data/real-trace-excerpt.txt:
+//   "%16s-%-7d " comm-pid, "[%03d] " cpu, 5 latency flags, " %5lu.%06lu" time, ": ".
+
+void appendPadded(std::string& out, std::string_view s, std::size_t width, bool right) {
+  const std::size_t pad = s.size() < width ? width - s.size() : 0;
+  if (right) out.append(pad, ' ');
+  out += s;
+  if (!right) out.append(pad, ' ');
+}
+
+void appendTraceHeader(std::string& out, const TraceHeader& h, std::string_view event) {
+  appendPadded(out, commView(h.comm), 16, true);
+  out += '-';
+  std::string pid;
+  appendInt(pid, h.pid);
+  appendPadded(out, pid, 7, false);
+  out += " [";
+  std::string cpu;
+  appendInt(cpu, std::max(h.cpu, 0));
+  if (cpu.size() < 3) out.append(3 - cpu.size(), '0');
+  out += cpu;
+  // Interrupts on, no resched pending, no irq context, preempt count and migrate-disable 0:
+  // what a task calling balance_dirty_pages() shows.
+  out += "] ..... ";
+  // ns2usecs() rounds to the nearest microsecond before the split into seconds.
+  const std::int64_t ns = std::max<std::int64_t>(h.time.time_since_epoch().count(), 0);
+  const auto us = static_cast<std::uint64_t>((ns + 500) / 1000);
+  std::string secs;
+  appendUnsigned(secs, us / 1'000'000);
+  appendPadded(out, secs, 5, true);
+  out += '.';
+  std::string frac;
+  appendUnsigned(frac, us % 1'000'000);
+  out.append(6 - frac.size(), '0');
+  out += frac;
+  out += ": ";
+  out += event;
+  out += ": ";
+}
+
+// The tracepoints print with %lu, %u and %ld; casting the same way keeps a (buggy) negative
+// count looking exactly as the kernel would show it.
+void field(std::string& out, std::string_view name, std::uint64_t v, bool last = false) {
+  out += name;
+  out += '=';
+  appendUnsigned(out, v);
+  if (!last) out += ' ';
+}
+void fieldLu(std::string& out, std::string_view name, std::int64_t v, bool last = false) {
+  field(out, name, static_cast<std::uint64_t>(v), last);
+}
+void fieldLd(std::string& out, std::string_view name, std::int64_t v) {
+  out += name;
+  out += '=';
+  appendInt(out, v);
+  out += ' ';
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+std::vector<std::string> sampleCsvColumns(std::size_t deviceCount) {
+  std::vector<std::string> names;
+  forEachColumn(
+      std::max<std::size_t>(deviceCount, 1), [&] { names.emplace_back("time_s"); },
+      [&](const GlobalColumn& c) { names.emplace_back(c.name); },
+      [&](std::size_t k, const DeviceColumn& c) {
+        names.push_back(devicePrefix(k) + std::string(c.name));
+      });
+  return names;
+}
+
+const std::vector<std::string>& taskCsvColumns() {
+  static const std::vector<std::string> kColumns{
+      "time_s",   "task", "pid", "sched", "dirtied_pages", "write_kbps", "task_ratelimit_kbps",
+      "pause_ms", "state"};
+  return kColumns;
+}
+
+void writeCsvProvenance(std::ostream& out, const Provenance& p) {
+  std::string text = "# throttlelab " + oneLine(p.version) + "\n";
+  text += "# scenario: " + oneLine(p.scenarioName) + "\n";
+  text += "# seed: ";
+  appendUnsigned(text, p.seed);
+  text += "\n# policy: " + oneLine(p.policy) + "\n";
+  if (!p.scenarioJson.empty()) {
+    // Compact and in the original key order; anything unparsable is at least kept on one line.
+    const auto doc = nlohmann::ordered_json::parse(p.scenarioJson, nullptr, false);
+    text += "# scenario_json: ";
+    text += doc.is_discarded()
+                ? oneLine(p.scenarioJson)
+                : doc.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    text += '\n';
+  }
+  out << text;
+}
+
+void writeSampleCsvHeader(std::ostream& out, std::size_t deviceCount) {
+  std::string line;
+  for (const auto& name : sampleCsvColumns(deviceCount)) {
+    if (!line.empty()) line += ',';
+    line += name;
+  }
+  line += '\n';
+  out << line;
+}
+
+void writeSampleCsvRow(std::ostream& out, const Sample& s, std::size_t deviceCount) {
+  static const DeviceSample kAbsent{};
+  std::string line;
+  line.reserve(512);
+  forEachColumn(
+      std::max<std::size_t>(deviceCount, 1), [&] { appendTimeS(line, s.time); },
+      [&](const GlobalColumn& c) {
+        line += ',';
+        c.write(line, s);
+      },
+      [&](std::size_t k, const DeviceColumn& c) {
+        line += ',';
+        c.write(line, k < s.devices.size() ? s.devices[k] : kAbsent);
+      });
+  line += '\n';
+  out << line;
+}
+
+void writeTaskCsvHeader(std::ostream& out) {
+  std::string line;
+  for (const auto& name : taskCsvColumns()) {
+    if (!line.empty()) line += ',';
+    line += name;
+  }
+  line += '\n';
+  out << line;
+}
+
+void writeTaskCsvRow(std::ostream& out, const TaskSample& s, const TaskInfo& info) {
+  std::string line;
+  line.reserve(128);
+  appendTimeS(line, s.time);
+  line += ',';
+  const Comm comm = makeComm(info.name);
+  appendCsvField(line, commView(comm));
+  line += ',';
+  appendInt(line, info.pid);
+  line += ',';
+  line += schedLabel(info.sched, info.rtPriority);
+  line += ',';
+  appendInt(line, s.dirtiedPages);
+  line += ',';
+  appendNumber(line, s.writeKBps);
+  line += ',';
+  appendNumber(line, s.taskRatelimitKBps);
+  line += ',';
+  appendNumber(line, s.pauseMs);
+  line += ',';
+  line += toString(s.state);
+  line += '\n';
+  out << line;
+}
+
+std::string formatTraceLine(const TraceRecord& r) {
+  std::string out;
+  out.reserve(320);
+  std::visit(
+      [&](const auto& rec) {
+        using T = std::decay_t<decltype(rec)>;
+        if constexpr (std::is_same_v<T, GlobalDirtyState>) {
+          appendTraceHeader(out, rec.header, "global_dirty_state");
+          fieldLu(out, "dirty", rec.dirty);
+          fieldLu(out, "writeback", rec.writeback);
+          fieldLu(out, "bg_thresh", rec.bgThresh);
+          fieldLu(out, "thresh", rec.thresh);
+          fieldLu(out, "limit", rec.limit);
+          fieldLu(out, "dirtied", rec.dirtied);
+          fieldLu(out, "written", rec.written, true);
+        } else if constexpr (std::is_same_v<T, BdiDirtyRatelimit>) {
+          appendTraceHeader(out, rec.header, "bdi_dirty_ratelimit");
+          out += "bdi ";
+          out += rec.bdi;
+          out += ": ";
+          fieldLu(out, "write_bw", rec.writeBw);
+          fieldLu(out, "awrite_bw", rec.awriteBw);
+          fieldLu(out, "dirty_rate", rec.dirtyRate);
+          fieldLu(out, "dirty_ratelimit", rec.dirtyRatelimit);
+          fieldLu(out, "task_ratelimit", rec.taskRatelimit);
+          fieldLu(out, "balanced_dirty_ratelimit", rec.balancedDirtyRatelimit);
+          field(out, "cgroup_ino", rec.cgroupIno, true);
+        } else {
+          static_assert(std::is_same_v<T, BalanceDirtyPages>);
+          appendTraceHeader(out, rec.header, "balance_dirty_pages");
+          out += "bdi ";
+          out += rec.bdi;
+          out += ": ";
+          fieldLu(out, "limit", rec.limit);
+          fieldLu(out, "setpoint", rec.setpoint);
+          fieldLu(out, "dirty", rec.dirty);
+          fieldLu(out, "wb_setpoint", rec.wbSetpoint);
+          fieldLu(out, "wb_dirty", rec.wbDirty);
+          fieldLu(out, "dirty_ratelimit", rec.dirtyRatelimit);
+          fieldLu(out, "task_ratelimit", rec.taskRatelimit);
+          field(out, "dirtied", rec.dirtied);
+          field(out, "dirtied_pause", rec.dirtiedPause);
+          fieldLu(out, "paused", rec.paused);
+          fieldLd(out, "pause", rec.pause);
+          fieldLu(out, "period", rec.period);
+          fieldLd(out, "think", rec.think);
+          field(out, "cgroup_ino", rec.cgroupIno, true);
+        }
+      },
+      r);
+  return out;
+}
+
+void writeTraceHeader(std::ostream& out) {
+  // As print_func_help_header_irq() prints it on a 6.x kernel.
+  out << "# tracer: nop\n"
+         "#\n"
+         "#                                _-----=> irqs-off/BH-disabled\n"
+         "#                               / _----=> need-resched\n"
+         "#                              | / _---=> hardirq/softirq\n"
+         "#                              || / _--=> preempt-depth\n"
+         "#                              ||| / _-=> migrate-disable\n"
+         "#                              |||| /     delay\n"
+         "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+         "#              | |         |   |||||     |         |\n";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Summary table
+
+namespace {
+
+constexpr std::size_t kSummaryTaskRows = 20;
+
+std::string fixed(double v, int decimals) {
+  std::string s;
+  appendFixed(s, v, decimals);
+  return s;
+}
+
+std::string integer(std::int64_t v) {
+  std::string s;
+  appendInt(s, v);
+  return s;
+}
+
+void cell(std::string& line, std::string_view text, std::size_t width, bool right = true) {
+  line += ' ';
+  appendPadded(line, text, width, right);
+}
+
+double kibPerSToMBps(double kibPerS) {
+  return kibPerS * 1024.0 / 1e6;
+}
+
+void taskRow(std::string& out, std::string_view name, std::string_view pid, std::string_view sched,
+             double mbps, double dirtiedMiB, std::string_view p50, std::string_view p99,
+             double maxMs, std::string_view runs) {
+  std::string line = " ";
+  appendPadded(line, name, 15, false);
+  cell(line, pid, 7);
+  line += ' ';
+  cell(line, sched, 7, false);
+  cell(line, fixed(mbps, 2), 9);
+  cell(line, fixed(dirtiedMiB, 1), 12);
+  cell(line, p50, 8);
+  cell(line, p99, 8);
+  cell(line, fixed(maxMs, 1), 8);
+  cell(line, runs, 6);
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  out += line;
+  out += '\n';
+}
+
+void item(std::string& out, std::string_view label, const std::string& value) {
+  out += "  ";
+  appendPadded(out, label, 20, false);
+  out += value;
+  out += '\n';
+}
+
+}  // namespace
+
+void writeSummary(std::ostream& out, const Summary& s, const Scenario& scenario) {
+  std::string text;
+  text += "ThrottleLab summary\n";
+  item(text, "scenario", oneLine(scenario.name));
+  item(text, "policy", oneLine(scenario.policy));
+  item(text, "seed", std::to_string(scenario.seed));
+  item(text, "simulated", fixed(s.simulatedS, 3) + " s");
+  item(text, "events processed", integer(s.events));
+
+  text += "\nTasks (" + std::to_string(s.tasks.size()) + ")\n";
+  {
+    std::string head = " ";
+    appendPadded(head, "task", 15, false);
+    cell(head, "pid", 7);
+    head += ' ';
+    cell(head, "sched", 7, false);
+    cell(head, "MB/s", 9);
+    cell(head, "dirtied MiB", 12);
+    cell(head, "p50 ms", 8);
+    cell(head, "p99 ms", 8);
+    cell(head, "max ms", 8);
+    cell(head, "runs", 6);
+    text += head + '\n';
+  }
+  const auto mbpsOf = [](const TaskStats& t) { return kibPerSToMBps(t.avgWriteKBps); };
+  const std::size_t shown = std::min(s.tasks.size(), kSummaryTaskRows);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const TaskStats& t = s.tasks[i];
+    taskRow(text, commView(makeComm(t.info.name)), integer(t.info.pid),
+            schedLabel(t.info.sched, t.info.rtPriority), mbpsOf(t),
+            pagesToMiB(static_cast<double>(t.dirtiedPages)), fixed(t.pauseMsP50, 1),
+            fixed(t.pauseMsP99, 1), t.pauseMsMax, integer(t.runsCompleted));
+  }
+  if (s.tasks.size() > shown) {
+    // Percentiles do not add up across tasks; the aggregate line shows sums and the maximum.
+    double mbps = 0, mib = 0, maxMs = 0;
+    std::int64_t runs = 0;
+    for (std::size_t i = shown; i < s.tasks.size(); ++i) {
+      const TaskStats& t = s.tasks[i];
+      mbps += mbpsOf(t);
+      mib += pagesToMiB(static_cast<double>(t.dirtiedPages));
+      maxMs = std::max(maxMs, t.pauseMsMax);
+      runs += t.runsCompleted;
+    }
+    taskRow(text, "... " + std::to_string(s.tasks.size() - shown) + " more", "", "", mbps, mib, "-",
+            "-", maxMs, integer(runs));
+  }
+  if (!s.tasks.empty()) {
+    double mbps = 0, mib = 0;
+    std::int64_t runs = 0;
+    for (const TaskStats& t : s.tasks) {
+      mbps += mbpsOf(t);
+      mib += pagesToMiB(static_cast<double>(t.dirtiedPages));
+      runs += t.runsCompleted;
+    }
+    taskRow(text, "all tasks", "", "", mbps, mib, fixed(s.pauseMsP50, 1), fixed(s.pauseMsP99, 1),
+            s.pauseMsMax, integer(runs));
+  }
+
+  text += "\nDevice";
+  if (scenario.devices.size() == 1)
+    text += " " + oneLine(scenario.devices.front().name);
+  else
+    text += "s (all " + std::to_string(scenario.devices.size()) + ")";
+  text += '\n';
+  item(text, "throughput",
+       fixed(kibPerSToMBps(s.deviceWriteKBps), 2) + " MB/s (" + fixed(s.deviceWriteKBps, 0) +
+           " wkB/s)");
+  item(text, "average request",
+       fixed(s.avgRequestKiB, 1) + " KiB (avgrq-sz " + fixed(s.avgRequestKiB * 2, 1) + " sectors)");
+  item(text, "seeks", fixed(s.seeksPerS, 1) + " /s");
+  item(text, "above freerun", fixed(s.shareAboveFreerun * 100, 1) + " % of the time");
+  item(text, "above limit", fixed(s.shareAboveLimit * 100, 1) + " % of the time");
+  item(text, "pauses (all tasks)",
+       "p50 " + fixed(s.pauseMsP50, 1) + " ms, p99 " + fixed(s.pauseMsP99, 1) + " ms, max " +
+           fixed(s.pauseMsMax, 1) + " ms");
+  out << text;
+}
+
+}  // namespace throttlelab::engine

@@ -1,1 +1,70 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "page_cache.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace throttlelab::engine {
+
+CachedFile::WriteResult CachedFile::planWrite(Pages n) const {
+  WriteResult r;
+  // Pages ahead of the writer that are neither dirty nor under writeback.
+  const Pages writable = m_size - m_dirty - m_writeback;
+  r.newlyDirtied = std::min(n, writable);
+  // The not-resident pages come first, then the clean ones.
+  r.allocated = std::min(r.newlyDirtied, notResident());
+  return r;
+}
+
+CachedFile::WriteResult CachedFile::write(Pages n, SimTime now) {
+  const WriteResult r = planWrite(n);
+  // Re-dirtying a page that is already dirty (or under writeback) changes no counter.
+  m_clean -= r.newlyDirtied - r.allocated;
+  m_dirty += r.newlyDirtied;
+  if (r.newlyDirtied > 0) {
+    if (!m_runs.empty() && m_runs.back().dirtiedAt == now)
+      m_runs.back().count += r.newlyDirtied;
+    else
+      m_runs.push_back({now, r.newlyDirtied});
+  }
+  if (m_clean < 0) throw std::logic_error("CachedFile: clean pages went negative");
+  return r;
+}
+
+Pages CachedFile::dirtyOlderThan(SimTime t) const {
+  Pages n = 0;
+  for (const auto& run : m_runs) {
+    if (run.dirtiedAt > t) break;
+    n += run.count;
+  }
+  return n;
+}
+
+Pages CachedFile::startWriteback(Pages n, SimTime olderThan) {
+  Pages moved = 0;
+  while (moved < n && !m_runs.empty() && m_runs.front().dirtiedAt <= olderThan) {
+    auto& run = m_runs.front();
+    const Pages take = std::min(n - moved, run.count);
+    run.count -= take;
+    moved += take;
+    if (run.count == 0) m_runs.pop_front();
+  }
+  m_dirty -= moved;
+  m_writeback += moved;
+  m_wbOffset += moved;
+  return moved;
+}
+
+void CachedFile::completeWriteback(Pages n) {
+  if (n > m_writeback) throw std::logic_error("CachedFile: completing more than under writeback");
+  m_writeback -= n;
+  m_clean += n;
+}
+
+Pages CachedFile::evictClean(Pages n) {
+  const Pages k = std::min(n, m_clean);
+  m_clean -= k;
+  return k;
+}
+
+}  // namespace throttlelab::engine

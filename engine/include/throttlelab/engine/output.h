@@ -2,6 +2,8 @@
 #pragma once
 /// Writers for the run's outputs: CSV (samples and tasks), ftrace text, the summary table.
 /// The headless command line and the window's exports share them, so the columns match.
+#include <cstddef>
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -19,20 +21,26 @@ struct Provenance {
   std::string scenarioJson;  ///< compact JSON of the scenario; empty to omit
 };
 
-/// Column names of the sample CSV, in order (snake_case, units in the names).
-const std::vector<std::string>& sampleCsvColumns();
+/// Column names of the sample CSV, in order (snake_case, units in the names). The per-device
+/// columns without a prefix are device 0's; each further device k adds them again prefixed
+/// `dev<k>_` (`dev1_write_bw_kbps`).
+std::vector<std::string> sampleCsvColumns(std::size_t deviceCount = 1);
 /// Column names of the task CSV.
 const std::vector<std::string>& taskCsvColumns();
 
 void writeCsvProvenance(std::ostream& out, const Provenance& p);
-void writeSampleCsvHeader(std::ostream& out);
-void writeSampleCsvRow(std::ostream& out, const Sample& s);
+void writeSampleCsvHeader(std::ostream& out, std::size_t deviceCount = 1);
+/// Writes exactly the columns of sampleCsvColumns(deviceCount): devices missing from the
+/// sample are written as zeros, extra ones are left out, so every row matches the header.
+void writeSampleCsvRow(std::ostream& out, const Sample& s, std::size_t deviceCount = 1);
 void writeTaskCsvHeader(std::ostream& out);
 void writeTaskCsvRow(std::ostream& out, const TaskSample& s, const TaskInfo& info);
 
-/// One line in the format of /sys/kernel/tracing/trace (no trailing newline added).
+/// One line in the format of /sys/kernel/tracing/trace (no trailing newline added). The bdi
+/// field carries the device's configured name (`sda`) where the kernel prints `8:0`.
 std::string formatTraceLine(const TraceRecord& r);
-/// The `# tracer: nop` preamble of a trace file.
+/// The `# tracer: nop` preamble of a trace file, with the kernel's column header lines. The
+/// `# entries-in-buffer` line is left out: a streamed trace does not know its length.
 void writeTraceHeader(std::ostream& out);
 
 /// The human-readable table printed by --summary.

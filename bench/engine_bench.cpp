@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Engine speed: simulated seconds per wall second for N dd writers under Policy C (ioless),
+// on one core. Run the Release build: build/release/bench/engine_bench
+// Targets (issue #2): 60 simulated seconds in <= 0.1 s for 100 writers, 0.5 s for 1,000,
+// 3 s for 10,000; memory independent of run length (see the peak_rss counters).
+#include <benchmark/benchmark.h>
+
+#include <fstream>
+#include <string>
+
+#include "throttlelab/engine/simulator.h"
+
+namespace {
+
+using namespace throttlelab::engine;
+
+Scenario writers(int n, double durationS) {
+  Scenario s = parseScenario(*builtinScenarioJson("ten-dd"), "ten-dd");
+  s.tasks[0].count = n;
+  s.durationS = durationS;
+  return s;
+}
+
+/// A field of /proc/self/status in KiB (VmHWM: peak so far, VmRSS: now).
+long statusKiB(const char* field) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  const std::string key = std::string(field) + ":";
+  while (std::getline(in, line))
+    if (line.rfind(key, 0) == 0) return std::stol(line.substr(key.size()));
+  return 0;
+}
+
+void BM_Writers60s(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  std::int64_t events = 0;
+  for (auto _ : state) {
+    Simulator sim(writers(n, 60));
+    sim.run();
+    events = sim.eventsProcessed();
+    benchmark::DoNotOptimize(events);
+  }
+  state.counters["sim_s_per_wall_s"] =
+      benchmark::Counter(60.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["events"] = static_cast<double>(events);
+  state.counters["peak_rss_MiB"] = static_cast<double>(statusKiB("VmHWM")) / 1024.0;
+}
+BENCHMARK(BM_Writers60s)->Arg(1)->Arg(100)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()->UseRealTime()->Repetitions(3)->ReportAggregatesOnly(true);
+
+// Memory must not grow with run length: the resident size of a live simulator with 1,000
+// writers after 10 and after 600 simulated seconds (VmRSS while it exists).
+void BM_MemoryVsLength(benchmark::State& state) {
+  const double duration = static_cast<double>(state.range(0));
+  long rss = 0;
+  for (auto _ : state) {
+    Simulator sim(writers(1000, duration));
+    sim.run();
+    rss = statusKiB("VmRSS");
+    benchmark::DoNotOptimize(sim.eventsProcessed());
+  }
+  state.counters["rss_at_end_MiB"] = static_cast<double>(rss) / 1024.0;
+}
+BENCHMARK(BM_MemoryVsLength)->Arg(10)->Arg(600)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+}  // namespace
+
+BENCHMARK_MAIN();

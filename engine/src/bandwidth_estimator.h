@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Per-device write bandwidth and rate-limit state (struct bdi_writeback's bandwidth fields),
+// and the write-bandwidth estimator (model-spec §3.4.3, E25–E26).
+#include <cstdint>
+
+#include "throttlelab/engine/units.h"
+
+namespace throttlelab::engine {
+
+/// INIT_BW: 100 MB/s in pages per second, the starting value of every estimate.
+inline constexpr std::int64_t kInitBwPagesPerS = (100LL << 20) / kPageBytes;
+
+struct WbBandwidth {
+  std::int64_t writeBw = kInitBwPagesPerS;        ///< write_bandwidth, pages/s
+  std::int64_t avgWriteBw = kInitBwPagesPerS;     ///< avg_write_bandwidth, pages/s
+  std::int64_t dirtyRatelimit = kInitBwPagesPerS; ///< dirty_ratelimit, pages/s
+  std::int64_t balancedDirtyRatelimit = kInitBwPagesPerS;
+  std::int64_t lastDirtyRate = 0;                 ///< dirty_rate of the last rate update
+  std::int64_t lastTaskRatelimit = 0;             ///< task_ratelimit of the last rate update
+  Pages writtenStamp = 0;
+  Pages dirtiedStamp = 0;
+  std::int64_t bwTimeStampJiffies = 0;            ///< bw_time_stamp
+};
+
+/// E25–E26 (wb_update_write_bandwidth): `written` is the cumulative completed-page count,
+/// `elapsedJiffies` the time since the stamp. Updates writeBw and avgWriteBw.
+void updateWriteBandwidth(WbBandwidth& wb, std::int64_t elapsedJiffies, Pages written, int hz);
+
+}  // namespace throttlelab::engine

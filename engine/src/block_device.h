@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// A block device (model-spec §2.8): a request queue of nr_requests, merging of adjacent
+// pages of one file up to max_sectors_kb, one request in service at a time in FIFO order,
+// a positioning cost when consecutive requests are not contiguous, and the kernel's
+// congestion hysteresis.
+#include <cstdint>
+#include <deque>
+#include <optional>
+
+#include "rng.h"
+#include "throttlelab/engine/scenario.h"
+#include "throttlelab/engine/sim_time.h"
+#include "throttlelab/engine/units.h"
+
+namespace throttlelab::engine {
+
+struct IoRequest {
+  int file = -1;
+  std::int64_t offset = 0;  ///< first page, in the file's writeback order
+  Pages pages = 0;
+  bool seek = false;        ///< decided when service starts
+};
+
+struct DeviceCounters {
+  std::int64_t bytesWritten = 0;
+  std::int64_t requests = 0;
+  std::int64_t seeks = 0;
+  std::int64_t sectors = 0;
+  SimDuration busy{};
+};
+
+class BlockDevice {
+ public:
+  BlockDevice(const DeviceConfig& config, std::uint64_t seed);
+  void configure(const DeviceConfig& config);
+  const DeviceConfig& config() const { return m_config; }
+
+  /// Queues up to `pages` pages of `file` starting at `offset`, merging into the last queued
+  /// request when contiguous. Stops when no request slot is left; returns the pages accepted.
+  Pages submit(int file, std::int64_t offset, Pages pages, SimTime now);
+  bool full() const { return allocated() >= m_config.nrRequests; }
+  bool congested() const { return m_congested; }
+  int allocated() const { return static_cast<int>(m_queue.size()) + (m_inService ? 1 : 0); }
+  bool idle() const { return !m_inService && m_queue.empty(); }
+
+  /// When the request in service completes, if one is.
+  std::optional<SimTime> nextCompletion() const;
+  /// Completes the request in service at `now` and starts the next. Returns the finished one.
+  IoRequest completeCurrent(SimTime now);
+
+  const DeviceCounters& counters() const { return m_counters; }
+  /// Busy time including the part of the current request served so far.
+  SimDuration busyUntil(SimTime now) const;
+
+ private:
+  void startNext(SimTime now);
+  void updateCongestion();
+  SimDuration serviceTime(const IoRequest& r);
+
+  DeviceConfig m_config;
+  Rng m_rng;
+  std::deque<IoRequest> m_queue;
+  std::optional<IoRequest> m_inService;
+  SimTime m_serviceStart{};
+  SimTime m_serviceEnd{};
+  int m_lastFile = -1;
+  std::int64_t m_lastEnd = -1;
+  bool m_congested = false;
+  DeviceCounters m_counters;
+};
+
+}  // namespace throttlelab::engine

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The page cache of one file, without per-page objects (house style §3). A file written
+// sequentially, possibly again and again (conv=notrunc), keeps its pages in this order going
+// forward from the writer's position: [not resident][clean][under writeback][dirty] -> writer.
+// Reclaim evicts the oldest clean pages, which are the ones just ahead of the writer.
+// Dirty pages are a queue of runs (dirtied-at, count), oldest first, so expiry and the
+// flusher's oldest-first order need no per-page state.
+#include <cstdint>
+#include <deque>
+
+#include "throttlelab/engine/sim_time.h"
+#include "throttlelab/engine/units.h"
+
+namespace throttlelab::engine {
+
+struct DirtyRun {
+  SimTime dirtiedAt{};
+  Pages count = 0;
+};
+
+class CachedFile {
+ public:
+  CachedFile(int id, int device, Pages sizePages) : m_id(id), m_device(device), m_size(sizePages) {}
+
+  int id() const { return m_id; }
+  int device() const { return m_device; }
+  Pages size() const { return m_size; }
+  Pages dirty() const { return m_dirty; }
+  Pages writeback() const { return m_writeback; }
+  Pages clean() const { return m_clean; }
+  Pages resident() const { return m_clean + m_dirty + m_writeback; }
+  Pages notResident() const { return m_size - resident(); }
+  /// Time the oldest dirty page was dirtied (the inode's dirtied_when); meaningless if clean.
+  SimTime dirtiedWhen() const { return m_runs.empty() ? SimTime{} : m_runs.front().dirtiedAt; }
+  std::int64_t writebackOffset() const { return m_wbOffset; }
+
+  /// Result of writing n pages at the writer's position.
+  struct WriteResult {
+    Pages newlyDirtied = 0;  ///< clean or absent pages that became dirty (accounted)
+    Pages allocated = 0;     ///< of those, pages that needed a new page-cache page
+  };
+  /// What writing `n` pages would need, without changing anything.
+  WriteResult planWrite(Pages n) const;
+  /// Applies a write of `n` pages at `now`; the allocation must already have succeeded.
+  WriteResult write(Pages n, SimTime now);
+  /// Moves up to `n` of the oldest dirty pages to writeback (only those dirtied at or before
+  /// `olderThan`). Returns the number moved; writebackOffset() advances by it.
+  Pages startWriteback(Pages n, SimTime olderThan);
+  /// Pages dirtied at or before `t`.
+  Pages dirtyOlderThan(SimTime t) const;
+  /// IO completion: writeback pages become clean (they stay cached).
+  void completeWriteback(Pages n);
+  /// Reclaim evicts up to `n` clean pages; returns how many.
+  Pages evictClean(Pages n);
+
+ private:
+  int m_id;
+  int m_device;
+  Pages m_size;
+  Pages m_clean = 0;
+  Pages m_dirty = 0;
+  Pages m_writeback = 0;
+  std::int64_t m_wbOffset = 0;
+  std::deque<DirtyRun> m_runs;
+};
+
+}  // namespace throttlelab::engine

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Samples (one per interval), per-task rows, statistics and the throttle curve.
+#include <algorithm>
+#include <cmath>
+
+#include "kernel.h"
+#include "kernel_math.h"
+#include "position_control.h"
+
+namespace throttlelab::engine {
+
+DeviceSample Kernel::makeDeviceSample(int dev, double intervalS) const {
+  const DeviceState& d = device(dev);
+  const GlobalView g = globalViewFor(LimitBonus::None);
+  const WbView w = wbView(dev, g);
+  DeviceSample s;
+  s.reclaimablePages = d.reclaimable;
+  s.writebackPages = d.writeback;
+  s.wbThreshPages = w.wbThresh;
+  s.wbBgThreshPages = w.wbBgThresh;
+  s.writeBwKBps = pagesToKBps(static_cast<double>(d.bw.writeBw));
+  s.avgWriteBwKBps = pagesToKBps(static_cast<double>(d.bw.avgWriteBw));
+  s.dirtyRateKBps = pagesToKBps(static_cast<double>(d.bw.lastDirtyRate));
+  s.dirtyRatelimitKBps = pagesToKBps(static_cast<double>(d.bw.dirtyRatelimit));
+  s.balancedDirtyRatelimitKBps = pagesToKBps(static_cast<double>(d.bw.balancedDirtyRatelimit));
+  const PositionResult pos = wbPositionRatio(PositionInputs{
+      .thresh = g.thresh, .bgThresh = g.bgThresh, .limit = g.limit, .dirty = g.dirty,
+      .wbThresh = w.wbThresh, .wbBgThresh = w.wbBgThresh, .wbDirty = w.wbDirty,
+      .avgWriteBw = d.bw.avgWriteBw, .strictLimit = d.device.config().strictLimit});
+  s.posRatio = static_cast<double>(pos.posRatio) / kPosRatioOne;
+  s.wbSetpointPages = pos.wbSetpoint;
+  s.taskRatelimitKBps = s.dirtyRatelimitKBps * s.posRatio;
+  const DeviceCounters& c = d.device.counters();
+  const std::int64_t bytes = c.bytesWritten - d.atSample.bytesWritten;
+  const std::int64_t reqs = c.requests - d.atSample.requests;
+  if (intervalS > 0) {
+    s.deviceWriteKBps = static_cast<double>(bytes) / 1024.0 / intervalS;
+    s.seeksPerS = static_cast<double>(c.seeks - d.atSample.seeks) / intervalS;
+    s.utilPct = 100.0 * toSeconds(d.device.busyUntil(m_now) - d.busyAtSample) / intervalS;
+  }
+  s.avgRequestKiB = reqs > 0 ? static_cast<double>(bytes) / 1024.0 / static_cast<double>(reqs) : 0;
+  s.queueDepth = d.device.allocated();
+  s.congested = d.device.congested();
+  s.dirtyExceeded = d.dirtyExceeded;
+  s.bytesWritten = c.bytesWritten;
+  s.requests = c.requests;
+  s.seeks = c.seeks;
+  s.sectorsWritten = c.sectors;
+  return s;
+}
+
+Sample Kernel::makeSample() const {
+  const GlobalView g = globalViewFor(LimitBonus::None);
+  Sample s;
+  s.time = m_now;
+  s.dirtyPages = m_mem.nrDirty;
+  s.writebackPages = m_mem.nrWriteback;
+  s.bgThreshPages = g.bgThresh;
+  s.threshPages = g.thresh;
+  s.freerunPages = g.freerun;
+  s.setpointPages = g.setpoint;
+  s.limitPages = g.limit;
+  s.dirtyLimitPages = m_domain.dirtyLimit;
+  s.availPages = g.avail;
+  s.totalPages = m_mem.total;
+  s.freePages = m_mem.free;
+  s.filePages = m_mem.file;
+  s.anonPages = m_mem.anon;
+  s.wmarkMinPages = m_mem.wmarkMin;
+  s.wmarkLowPages = m_mem.wmarkLow;
+  s.wmarkHighPages = m_mem.wmarkHigh;
+  s.dirtiedPages = m_mem.dirtied;
+  s.writtenPages = m_mem.written;
+  for (const auto& t : m_tasks) {
+    if (t.removed || t.state == TaskState::Exited || t.state == TaskState::NotStarted) continue;
+    ++s.tasks;
+    switch (t.state) {
+      case TaskState::Running:
+      case TaskState::Runnable: ++s.runnableTasks; break;
+      case TaskState::Paused: ++s.throttledTasks; break;
+      case TaskState::IoWait: ++s.ioWaitTasks; break;
+      default: break;
+    }
+  }
+  if (!m_intervalPauses.empty()) {
+    std::vector<double> p = m_intervalPauses;
+    const auto mid = p.begin() + static_cast<std::ptrdiff_t>(p.size() / 2);
+    std::nth_element(p.begin(), mid, p.end());
+    s.pauseMsP50 = *mid;
+    const auto [mn, mx] = std::minmax_element(p.begin(), p.end());
+    s.pauseMsMin = *mn;
+    s.pauseMsMax = *mx;
+    s.pauses = static_cast<int>(p.size());
+  }
+  s.topPauses = m_intervalTop;
+  s.maxPauseMs = m_devices.empty() ? 0 : static_cast<double>(m_devices[0]->lastMaxPause) * 1000.0 / hz();
+  const double intervalS = toSeconds(m_now - m_lastSample);
+  for (int d = 0; d < static_cast<int>(m_devices.size()); ++d) s.devices.push_back(makeDeviceSample(d, intervalS));
+  return s;
+}
+
+void Kernel::takeSample() {
+  const Sample s = makeSample();
+  ++m_samples;
+  const Pages dirty = s.dirtyPages + s.writebackPages;
+  if (dirty > s.freerunPages) ++m_samplesAboveFreerun;
+  if (dirty > s.limitPages) ++m_samplesAboveLimit;
+  const double intervalS = toSeconds(m_now - m_lastSample);
+  if (m_sink) {
+    m_sink->onSample(s);
+    if (m_options.taskSamples) {
+      for (const auto& t : m_tasks) {
+        if (m_options.taskSampleLimit >= 0 && t.info.index >= m_options.taskSampleLimit) break;
+        if (t.state == TaskState::NotStarted) continue;
+        TaskSample ts;
+        ts.time = m_now;
+        ts.task = t.info.index;
+        ts.dirtiedPages = t.dirtiedTotal;
+        ts.writeKBps = intervalS > 0 ? pagesToKBps(static_cast<double>(t.dirtiedTotal - t.dirtiedAtSample)) / intervalS : 0;
+        ts.taskRatelimitKBps = pagesToKBps(t.taskRatelimit);
+        ts.pauseMs = t.intervalMaxPauseMs;
+        ts.state = t.state;
+        m_sink->onTaskSample(ts);
+      }
+    }
+  }
+  for (auto& t : m_tasks) {
+    t.dirtiedAtSample = t.dirtiedTotal;
+    t.intervalMaxPauseMs = 0;
+    if (t.state == TaskState::NotStarted) continue;
+    t.recent.emplace_back(m_now, t.dirtiedTotal);
+    while (t.recent.size() > 2 && t.recent[1].first <= m_now - std::chrono::seconds(1)) t.recent.pop_front();
+  }
+  for (auto& d : m_devices) {
+    d->atSample = d->device.counters();
+    d->busyAtSample = d->device.busyUntil(m_now);
+  }
+  m_intervalPauses.clear();
+  m_intervalTop = {};
+  m_lastSample = m_now;
+}
+
+std::vector<TaskStats> Kernel::taskStats() const {
+  std::vector<TaskStats> out;
+  out.reserve(m_tasks.size());
+  for (const auto& t : m_tasks) {
+    TaskStats s;
+    s.info = m_infos[static_cast<std::size_t>(t.info.index)];
+    s.info.device = t.info.device;
+    s.state = t.state;
+    s.dirtiedPages = t.dirtiedTotal;
+    if (t.recent.size() >= 2) {
+      const double dt = toSeconds(t.recent.back().first - t.recent.front().first);
+      if (dt > 0) s.writeKBps = pagesToKBps(static_cast<double>(t.recent.back().second - t.recent.front().second)) / dt;
+    }
+    const double endS = t.exitedS >= 0 ? t.exitedS : toSeconds(m_now);
+    if (t.startedS >= 0 && endS > t.startedS)
+      s.avgWriteKBps = pagesToKBps(static_cast<double>(t.dirtiedTotal)) / (endS - t.startedS);
+    s.taskRatelimitKBps = pagesToKBps(t.taskRatelimit);
+    s.pauseMsP50 = t.pauses.quantile(0.5);
+    s.pauseMsP99 = t.pauses.quantile(0.99);
+    s.pauseMsMax = t.pauses.max();
+    s.pauses = t.pauses.count();
+    s.pausedS = t.pausedS;
+    s.cpuS = t.cpuS;
+    s.runsCompleted = t.runs;
+    s.lastRunS = t.lastRunS;
+    s.startedS = std::max(0.0, t.startedS);
+    s.exitedS = t.exitedS;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+Summary Kernel::summary() const {
+  Summary s;
+  s.simulatedS = toSeconds(m_now);
+  std::int64_t bytes = 0, reqs = 0, seeks = 0;
+  for (const auto& d : m_devices) {
+    bytes += d->device.counters().bytesWritten;
+    reqs += d->device.counters().requests;
+    seeks += d->device.counters().seeks;
+  }
+  if (s.simulatedS > 0) {
+    s.deviceWriteKBps = static_cast<double>(bytes) / 1024.0 / s.simulatedS;
+    s.seeksPerS = static_cast<double>(seeks) / s.simulatedS;
+  }
+  s.avgRequestKiB = reqs > 0 ? static_cast<double>(bytes) / 1024.0 / static_cast<double>(reqs) : 0;
+  if (m_samples > 0) {
+    s.shareAboveFreerun = static_cast<double>(m_samplesAboveFreerun) / static_cast<double>(m_samples);
+    s.shareAboveLimit = static_cast<double>(m_samplesAboveLimit) / static_cast<double>(m_samples);
+  }
+  s.pauseMsP50 = m_allPauses.quantile(0.5);
+  s.pauseMsP99 = m_allPauses.quantile(0.99);
+  s.pauseMsMax = m_allPauses.max();
+  s.events = m_events;
+  s.tasks = taskStats();
+  return s;
+}
+
+ThrottleCurve Kernel::throttleCurve(int dev, int points) const {
+  ThrottleCurve c;
+  if (dev < 0 || dev >= static_cast<int>(m_devices.size())) return c;
+  const DeviceState& d = device(dev);
+  const GlobalView g = globalViewFor(LimitBonus::None);
+  const WbView w = wbView(dev, g);
+  c.freerun = static_cast<double>(g.freerun);
+  c.setpoint = static_cast<double>(g.setpoint);
+  c.limit = static_cast<double>(g.limit);
+  c.bgThresh = static_cast<double>(g.bgThresh);
+  c.thresh = static_cast<double>(g.thresh);
+  c.throttling = m_policy->hasPositionControl();
+  c.operatingDirty = static_cast<double>(g.dirty);
+  PositionInputs in{.thresh = g.thresh, .bgThresh = g.bgThresh, .limit = g.limit, .dirty = g.dirty,
+                    .wbThresh = w.wbThresh, .wbBgThresh = w.wbBgThresh, .wbDirty = w.wbDirty,
+                    .avgWriteBw = d.bw.avgWriteBw, .strictLimit = d.device.config().strictLimit};
+  c.operatingRatio = static_cast<double>(wbPositionRatio(in).posRatio) / kPosRatioOne;
+  // The device's share of dirty pages is taken to scale with the global count.
+  const double share = g.dirty > 0 ? static_cast<double>(w.wbDirty) / static_cast<double>(g.dirty) : 1.0;
+  const double span = static_cast<double>(g.limit - g.freerun);
+  const double x0 = std::max(0.0, static_cast<double>(g.freerun) - 0.5 * span);
+  const double x1 = static_cast<double>(g.limit) + 0.15 * span;
+  points = std::max(points, 2);
+  for (int i = 0; i < points; ++i) {
+    const double x = x0 + (x1 - x0) * i / (points - 1);
+    const auto dirty = static_cast<Pages>(x);
+    c.dirtyPages.push_back(x);
+    double global = 0;
+    if (dirty < g.limit) global = static_cast<double>(globalPosRatio(g.setpoint, dirty, g.limit)) / kPosRatioOne;
+    c.globalRatio.push_back(global);
+    in.dirty = dirty;
+    in.wbDirty = static_cast<Pages>(x * share);
+    c.deviceRatio.push_back(static_cast<double>(wbPositionRatio(in).posRatio) / kPosRatioOne);
+  }
+  return c;
+}
+
+}  // namespace throttlelab::engine

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// What a throttling policy may read and do: the simulator implements this.
+#include <string_view>
+
+#include "throttlelab/engine/records.h"
+#include "world.h"
+
+namespace throttlelab::engine {
+
+class ThrottleHost {
+ public:
+  virtual ~ThrottleHost() = default;
+  ThrottleHost() = default;
+  ThrottleHost(const ThrottleHost&) = delete;
+  ThrottleHost& operator=(const ThrottleHost&) = delete;
+
+  virtual SimTime now() const = 0;
+  virtual std::int64_t jiffies() const = 0;
+  virtual int hz() const = 0;
+  virtual const VmConfig& vm() const = 0;
+  virtual const Memory& memory() const = 0;
+  virtual Domain& domain() = 0;
+  virtual DeviceState& device(int index) = 0;
+  virtual const DeviceState& device(int index) const = 0;
+
+  /// Global limits as `task` sees them (RT bonus for real-time tasks). With `emitTrace`,
+  /// also emits writeback:global_dirty_state, as every computation in the kernel does.
+  virtual GlobalView globalView(const Task* task, bool emitTrace) = 0;
+  /// The device's share of the thresholds (E15 with min/max_ratio) and its dirty count.
+  virtual WbView wbView(int device, const GlobalView& g) const = 0;
+  /// Wakes the device's flusher for background writeback if it is idle.
+  virtual void startBackgroundWriteback(int device) = 0;
+  virtual bool writebackInProgress(int device) const = 0;
+
+  virtual bool tracing() const = 0;
+  virtual void trace(const TraceRecord& r) = 0;
+  virtual TraceHeader traceHeader(const Task& t) const = 0;
+  virtual std::string_view deviceName(int device) const = 0;
+};
+
+/// True for tasks whose effective priority is real-time (rt_or_dl_task()).
+inline bool isRealTime(const Task& t) { return t.info.sched != SchedClass::Other; }
+
+}  // namespace throttlelab::engine

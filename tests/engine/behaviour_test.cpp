@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Behaviour that must emerge from the mechanisms (issue #2): nothing here is fitted; the
+// scenarios describe a machine and the assertions check what the kernel's design promises.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "throttlelab/engine/simulator.h"
+
+namespace throttlelab::engine {
+namespace {
+
+// Wu Fengguang's 2010 box: 4 CPUs, 4 GiB, one 57 MB/s SATA disk; dd of unlimited size.
+Scenario wuBox(int writers, double durationS = 60) {
+  Scenario s;
+  s.name = "wu-box";
+  s.durationS = durationS;
+  s.machine = MachineConfig{.memoryMiB = 4096, .cpus = 4, .hz = 250};
+  s.devices = {DeviceConfig{.name = "sda", .writeMBps = 57, .seekMs = 8}};
+  s.tasks = {TaskSpec{.name = "dd", .count = writers, .fileMiB = 1 << 20, .loop = false, .copyMBps = 2000}};
+  return s;
+}
+
+struct Recorder : RecordSink {
+  std::vector<Sample> samples;
+  void onSample(const Sample& s) override { samples.push_back(s); }
+};
+
+struct Settled {
+  double dirtyOverSetpoint = 0;  // mean (dirty + writeback) / setpoint
+  double avgWriteBwKBps = 0;
+  double deviceKBps = 0;
+};
+
+Settled settle(const std::vector<Sample>& samples, double fromS) {
+  Settled r;
+  int n = 0;
+  for (const auto& s : samples) {
+    if (toSeconds(s.time) < fromS) continue;
+    r.dirtyOverSetpoint += static_cast<double>(s.dirtyPages + s.writebackPages) / static_cast<double>(s.setpointPages);
+    r.avgWriteBwKBps += s.devices[0].avgWriteBwKBps;
+    r.deviceKBps += s.devices[0].deviceWriteKBps;
+    ++n;
+  }
+  r.dirtyOverSetpoint /= n;
+  r.avgWriteBwKBps /= n;
+  r.deviceKBps /= n;
+  return r;
+}
+
+class Convergence : public ::testing::TestWithParam<int> {};
+
+TEST_P(Convergence, DirtySettlesAtTheSetpointAndWritersShareTheDiskEqually) {
+  const int n = GetParam();
+  Simulator sim(wuBox(n));
+  Recorder rec;
+  sim.setSink(&rec);
+  sim.runUntil(atSeconds(30));
+  const auto before = sim.taskStats();
+  sim.runUntil(atSeconds(60));
+  const auto after = sim.taskStats();
+  const Settled s = settle(rec.samples, 30);
+
+  // Dirty pages within +-5 % of the setpoint.
+  EXPECT_NEAR(s.dirtyOverSetpoint, 1.0, 0.05) << n << " writers";
+  // The bandwidth estimate within +-10 % of the device's 57 MB/s (55664 KiB/s).
+  const double diskKBps = 57e6 / 1024.0;
+  EXPECT_NEAR(s.avgWriteBwKBps / diskKBps, 1.0, 0.10) << n << " writers";
+  // Each writer within +-15 % of write_bw / N over the settled half.
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    const double kbps = static_cast<double>(after[i].dirtiedPages - before[i].dirtiedPages) * 4.0 / 30.0;
+    EXPECT_NEAR(kbps / (s.avgWriteBwKBps / n), 1.0, 0.15) << "writer " << i << " of " << n;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Writers, Convergence, ::testing::Values(1, 10, 100));
+
+TEST(Behaviour, PausesGrowWithTheNumberOfWritersUpToMaxPause) {
+  double p50[3];
+  const int counts[3] = {1, 10, 100};
+  for (int i = 0; i < 3; ++i) {
+    Simulator sim(wuBox(counts[i], 40));
+    sim.run();
+    p50[i] = sim.summary().pauseMsP50;
+  }
+  EXPECT_GT(p50[0], 4);
+  EXPECT_LT(p50[0], 20);  // ~10 ms for one dd
+  EXPECT_GT(p50[1], p50[0]);
+  EXPECT_GT(p50[2], p50[1]);
+  EXPECT_LE(p50[2], 200 * 1.2);  // the 200 ms cap (histogram resolution ~19 %)
+}
+
+TEST(Behaviour, ARealTimeWriterGetsMoreThroughputThanAnyNormalOne) {
+  Scenario s = wuBox(4);
+  s.tasks.push_back(TaskSpec{.name = "rt-dd", .count = 1, .fileMiB = 1 << 20, .loop = false,
+                             .copyMBps = 2000, .startS = 10, .sched = SchedClass::Fifo, .rtPriority = 50});
+  Simulator sim(s);
+  sim.runUntil(atSeconds(20));
+  const auto before = sim.taskStats();
+  sim.runUntil(atSeconds(60));
+  const auto after = sim.taskStats();
+  ASSERT_EQ(after.size(), 5u);
+  const auto rate = [&](std::size_t i) { return static_cast<double>(after[i].dirtiedPages - before[i].dirtiedPages); };
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_GT(rate(4), 1.2 * rate(i)) << "normal writer " << i;
+}
+
+TEST(Behaviour, ADeviceSlowerThanTheCopyIsWhatLimitsTheWriters) {
+  Scenario s = wuBox(10, 60);
+  s.devices[0].writeMBps = 20;
+  Simulator sim(s);
+  sim.run();
+  const Summary sum = sim.summary();
+  // Throughput is the disk's (minus seeks), not the 10 x 2000 MB/s the writers could copy.
+  EXPECT_NEAR(sum.deviceWriteKBps / (20e6 / 1024.0), 1.0, 0.1);
+  EXPECT_GT(sum.shareAboveFreerun, 0.8);
+  EXPECT_LT(sum.shareAboveLimit, 0.05);
+}
+
+TEST(Behaviour, AHundredWritersOnTwoCpusCopyMoreSlowlyThanOnSixtyFour) {
+  // Without a disk limit (huge dirty limit, fast disk) the copy rate comes from the CPU share.
+  auto cpuBound = [](int cpus) {
+    Scenario s = wuBox(100, 2);
+    s.machine.cpus = cpus;
+    s.machine.memoryMiB = 65536;
+    s.vm.dirtyRatio = 90;
+    s.vm.dirtyBackgroundRatio = 80;
+    s.devices[0].writeMBps = 100000;
+    Simulator sim(s);
+    sim.run();
+    double pages = 0;
+    for (const auto& t : sim.taskStats()) pages += static_cast<double>(t.dirtiedPages);
+    return pages;
+  };
+  EXPECT_GT(cpuBound(64), 10 * cpuBound(2));
+}
+
+TEST(Behaviour, LowerDirtyBytesLowerTheSettledDirtyLevel) {
+  Scenario a = wuBox(4, 40);
+  Scenario b = a;
+  b.vm.dirtyBytes = 200LL << 20;
+  b.vm.dirtyBackgroundBytes = 100LL << 20;
+  Recorder ra, rb;
+  Simulator sa(a), sb(b);
+  sa.setSink(&ra);
+  sb.setSink(&rb);
+  sa.run();
+  sb.run();
+  const auto& la = ra.samples.back();
+  const auto& lb = rb.samples.back();
+  EXPECT_EQ(lb.threshPages, 51200);
+  EXPECT_LT(lb.dirtyPages + lb.writebackPages, (la.dirtyPages + la.writebackPages) / 3);
+  EXPECT_NEAR(static_cast<double>(lb.dirtyPages + lb.writebackPages) / static_cast<double>(lb.setpointPages), 1.0, 0.15);
+}
+
+TEST(Behaviour, SameSeedSameRunDifferentSeedDifferentRun) {
+  auto fingerprint = [](std::uint64_t seed) {
+    Scenario s = wuBox(10, 20);
+    s.seed = seed;
+    Simulator sim(s);
+    Recorder rec;
+    sim.setSink(&rec);
+    sim.run();
+    std::vector<std::int64_t> v;
+    for (const auto& x : rec.samples) {
+      v.push_back(x.dirtyPages);
+      v.push_back(x.writebackPages);
+      v.push_back(x.devices[0].bytesWritten);
+      v.push_back(static_cast<std::int64_t>(x.devices[0].dirtyRatelimitKBps));
+      v.push_back(static_cast<std::int64_t>(x.pauseMsMax * 1000));
+    }
+    return v;
+  };
+  EXPECT_EQ(fingerprint(7), fingerprint(7));
+  EXPECT_NE(fingerprint(7), fingerprint(8));
+}
+
+TEST(Behaviour, ReconfigureAddsAndRemovesWritersWhileRunning) {
+  Scenario s = wuBox(2, 60);
+  Simulator sim(s);
+  Recorder rec;
+  sim.setSink(&rec);
+  sim.runUntil(atSeconds(10));
+  EXPECT_EQ(rec.samples.back().tasks, 2);
+  Scenario more = sim.scenario();
+  more.tasks[0].count = 20;
+  sim.reconfigure(more);
+  sim.runUntil(atSeconds(20));
+  EXPECT_EQ(rec.samples.back().tasks, 20);
+  more.tasks[0].count = 5;
+  sim.reconfigure(more);
+  sim.runUntil(atSeconds(21));
+  EXPECT_EQ(rec.samples.back().tasks, 5);
+  // An impossible change is refused and changes nothing.
+  Scenario bad = sim.scenario();
+  bad.vm.dirtyRatio = 150;
+  EXPECT_THROW(sim.reconfigure(bad), ScenarioError);
+  EXPECT_EQ(sim.scenario().vm.dirtyRatio, 20);
+}
+
+TEST(Behaviour, ChangingDirtyRatioWhileRunningMovesTheThresholdAtOnce) {
+  Simulator sim(wuBox(4, 30));
+  Recorder rec;
+  sim.setSink(&rec);
+  sim.runUntil(atSeconds(10));
+  const Pages before = rec.samples.back().threshPages;
+  Scenario s = sim.scenario();
+  s.vm.dirtyRatio = 10;
+  sim.reconfigure(s);
+  sim.runUntil(atSeconds(10.2));
+  EXPECT_NEAR(static_cast<double>(rec.samples.back().threshPages), before / 2.0, before * 0.02);
+  EXPECT_EQ(rec.samples.back().limitPages, rec.samples.back().threshPages);  // dirty_limit reset
+}
+
+}  // namespace
+}  // namespace throttlelab::engine

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Command-line parsing: one table of options drives the parser, the checks of which mode an
+// option belongs to, and the suggestions for misspelt options.
+#include "cli_options.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <string_view>
+
+namespace throttlelab::cli {
+
+namespace {
+
+enum class Scope { Any, Headless, Window };
+
+struct OptionSpec {
+  std::string_view name;
+  bool takesValue;
+  Scope scope;
+};
+
+constexpr std::array kOptions{
+    OptionSpec{"--help", false, Scope::Any},
+    OptionSpec{"--version", false, Scope::Any},
+    OptionSpec{"--headless", false, Scope::Any},
+    OptionSpec{"--list-scenarios", false, Scope::Any},
+    OptionSpec{"--scenario", true, Scope::Any},
+    OptionSpec{"--duration", true, Scope::Any},
+    OptionSpec{"--seed", true, Scope::Any},
+    OptionSpec{"--policy", true, Scope::Any},
+    OptionSpec{"--set", true, Scope::Any},
+    OptionSpec{"--csv", true, Scope::Headless},
+    OptionSpec{"--task-csv", true, Scope::Headless},
+    OptionSpec{"--trace-out", true, Scope::Headless},
+    OptionSpec{"--summary", false, Scope::Headless},
+    OptionSpec{"--run-for", true, Scope::Window},
+    OptionSpec{"--export-png", true, Scope::Window},
+    OptionSpec{"--export-svg", true, Scope::Window},
+    OptionSpec{"--export-pdf", true, Scope::Window},
+    OptionSpec{"--export-csv", true, Scope::Window},
+    OptionSpec{"--session", true, Scope::Window},
+    OptionSpec{"--quit", false, Scope::Window},
+    OptionSpec{"--presenter", false, Scope::Window},
+};
+
+// QGuiApplication's own options: the window passes argv to Qt, so these must get through.
+constexpr std::array<std::string_view, 11> kQtOptionsWithValue{
+    "-platform",   "-platformpluginpath", "-platformtheme", "-plugin",      "-style",
+    "-stylesheet", "-qwindowgeometry",    "-qwindowtitle",  "-qwindowicon", "-display",
+    "-geometry"};
+constexpr std::array<std::string_view, 2> kQtFlags{"-reverse", "-widgetcount"};
+
+std::size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string unknownOption(std::string_view arg) {
+  std::string message = "unknown option '" + std::string(arg) + "'";
+  std::string_view best;
+  std::size_t bestDistance = 3;
+  for (const auto& o : kOptions) {
+    const std::size_t d = editDistance(arg, o.name);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = o.name;
+    }
+  }
+  if (!best.empty()) message += " (did you mean '" + std::string(best) + "'?)";
+  return message;
+}
+
+std::optional<double> parsePositiveSeconds(const std::string& text) {
+  double v = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || r.ec != std::errc{} || r.ptr != text.data() + text.size())
+    return std::nullopt;
+  if (!std::isfinite(v) || v <= 0) return std::nullopt;
+  return v;
+}
+
+std::string jsonString(std::string_view s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\u00";
+      out += kHex[u >> 4];
+      out += kHex[u & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+  return out;
+}
+
+std::string shortestNumber(double v) {
+  std::array<char, 32> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  return std::string(buf.data(), r.ptr);
+}
+
+class Parser {
+ public:
+  std::variant<CliOptions, CliError> parse(const std::vector<std::string>& args) {
+    // --help and --version answer whatever else is on the line, as most tools do.
+    CliOptions answer;
+    answer.mode = Mode::Help;
+    for (const auto& a : args)
+      if (a == "--help" || a == "-h") return answer;
+    answer.mode = Mode::Version;
+    for (const auto& a : args)
+      if (a == "--version") return answer;
+
+    std::vector<std::string> positional;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const std::string& arg = args[i];
+      if (arg == "--") {
+        positional.insert(positional.end(), args.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                          args.end());
+        break;
+      }
+      if (arg.size() > 2 && arg.compare(0, 2, "--") == 0) {
+        if (auto e = option(args, i)) return *e;
+        continue;
+      }
+      if (arg.size() > 1 && arg[0] == '-') {
+        if (auto e = qtOption(args, i)) return *e;
+        continue;
+      }
+      positional.push_back(arg);
+    }
+
+    if (!positional.empty()) {
+      if (positional.size() > 1 || !m_options.scenario.empty())
+        return CliError{"unexpected argument '" + positional.back() +
+                        "' (give one scenario, with --scenario or alone)"};
+      m_options.scenario = positional.front();
+    }
+    if (m_listScenarios) {
+      m_options.mode = Mode::ListScenarios;
+      return m_options;
+    }
+    const bool headless = m_options.mode == Mode::Headless;
+    for (const auto& [name, scope] : m_given) {
+      if (headless && scope == Scope::Window)
+        return CliError{std::string(name) +
+                        " belongs to the window; it cannot be combined with "
+                        "--headless"};
+      if (!headless && scope == Scope::Headless)
+        return CliError{std::string(name) + " writes the output of a headless run; add --headless"};
+    }
+    if (headless && !m_options.qtArguments.empty())
+      return CliError{m_options.qtArguments.front() +
+                      " is an option of the window (Qt); it cannot be combined with --headless"};
+    return m_options;
+  }
+
+ private:
+  std::optional<CliError> option(const std::vector<std::string>& args, std::size_t& i) {
+    const std::string& arg = args[i];
+    const auto eq = arg.find('=');
+    const std::string name = arg.substr(0, eq);
+    const auto spec = std::find_if(kOptions.begin(), kOptions.end(),
+                                   [&](const OptionSpec& o) { return o.name == name; });
+    if (spec == kOptions.end()) return CliError{unknownOption(name)};
+
+    std::string value;
+    if (eq != std::string::npos) {
+      if (!spec->takesValue) return CliError{name + " takes no value"};
+      value = arg.substr(eq + 1);
+    } else if (spec->takesValue) {
+      // "-" alone is a value (standard output); another --option means the value is missing.
+      if (i + 1 >= args.size() || (args[i + 1].size() > 1 && args[i + 1].compare(0, 2, "--") == 0))
+        return CliError{"missing value for " + name};
+      value = args[++i];
+    }
+    if (spec->takesValue && value.empty()) return CliError{"empty value for " + name};
+
+    if (name != "--set") {
+      if (std::any_of(m_given.begin(), m_given.end(),
+                      [&](const auto& g) { return g.first == spec->name; }))
+        return CliError{name + " is given more than once"};
+    }
+    m_given.emplace_back(spec->name, spec->scope);
+    return apply(name, value);
+  }
+
+  std::optional<CliError> apply(const std::string& name, const std::string& value) {
+    CliOptions& o = m_options;
+    if (name == "--headless") {
+      o.mode = Mode::Headless;
+    } else if (name == "--list-scenarios") {
+      m_listScenarios = true;
+    } else if (name == "--scenario") {
+      o.scenario = value;
+    } else if (name == "--duration" || name == "--run-for") {
+      const auto s = parsePositiveSeconds(value);
+      if (!s)
+        return CliError{name + " needs a number of seconds greater than 0, got '" + value + "'"};
+      (name == "--duration" ? o.durationS : o.runForS) = *s;
+    } else if (name == "--seed") {
+      std::uint64_t seed = 0;
+      const auto r = std::from_chars(value.data(), value.data() + value.size(), seed);
+      if (r.ec != std::errc{} || r.ptr != value.data() + value.size())
+        return CliError{"--seed needs an unsigned 64-bit integer, got '" + value + "'"};
+      o.seed = seed;
+    } else if (name == "--policy") {
+      o.policy = value;
+    } else if (name == "--set") {
+      const auto eq = value.find('=');
+      if (eq == std::string::npos || eq == 0)
+        return CliError{"--set needs KEY=VALUE (like vm.dirty_bytes=104857600), got '" + value +
+                        "'"};
+      o.overrides.push_back({value.substr(0, eq), value.substr(eq + 1)});
+    } else if (name == "--csv") {
+      o.csv = value;
+    } else if (name == "--task-csv") {
+      o.taskCsv = value;
+    } else if (name == "--trace-out") {
+      o.traceOut = value;
+    } else if (name == "--summary") {
+      o.summary = true;
+    } else if (name == "--export-png") {
+      o.exportPng = value;
+    } else if (name == "--export-svg") {
+      o.exportSvg = value;
+    } else if (name == "--export-pdf") {
+      o.exportPdf = value;
+    } else if (name == "--export-csv") {
+      o.exportCsv = value;
+    } else if (name == "--session") {
+      o.session = value;
+    } else if (name == "--quit") {
+      o.quit = true;
+    } else if (name == "--presenter") {
+      o.presenter = true;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<CliError> qtOption(const std::vector<std::string>& args, std::size_t& i) {
+    const std::string& arg = args[i];
+    if (std::find(kQtFlags.begin(), kQtFlags.end(), arg) != kQtFlags.end()) {
+      m_options.qtArguments.push_back(arg);
+      return std::nullopt;
+    }
+    if (std::find(kQtOptionsWithValue.begin(), kQtOptionsWithValue.end(), arg) !=
+        kQtOptionsWithValue.end()) {
+      if (i + 1 >= args.size()) return CliError{"missing value for " + arg};
+      m_options.qtArguments.push_back(arg);
+      m_options.qtArguments.push_back(args[++i]);
+      return std::nullopt;
+    }
+    return CliError{unknownOption(arg)};
+  }
+
+  CliOptions m_options;
+  bool m_listScenarios = false;
+  std::vector<std::pair<std::string_view, Scope>> m_given;
+};
+
+}  // namespace
+
+bool CliOptions::hasWindowOnlyOptions() const {
+  return runForS || !exportPng.empty() || !exportSvg.empty() || !exportPdf.empty() ||
+         !exportCsv.empty() || !session.empty() || quit || presenter;
+}
+
+std::vector<engine::Override> CliOptions::allOverrides() const {
+  std::vector<engine::Override> all = overrides;
+  if (durationS) all.push_back({"durationS", shortestNumber(*durationS)});
+  if (seed) all.push_back({"seed", std::to_string(*seed)});
+  if (policy) all.push_back({"policy", jsonString(*policy)});
+  return all;
+}
+
+std::variant<CliOptions, CliError> parseCommandLine(const std::vector<std::string>& args) {
+  return Parser().parse(args);
+}
+
+std::string helpText() {
+  return R"(Usage:
+  throttlelab [SCENARIO] [options]                 open the window
+  throttlelab --headless [--scenario FILE|NAME] [options]
+                                                   run without a window, write the outputs
+  throttlelab --list-scenarios | --version | --help
+
+Scenario (window and headless):
+  --scenario FILE|NAME   scenario JSON file, or the name of a built-in scenario
+                         (see --list-scenarios); default: "default"
+  --duration S           simulated seconds to run (sets durationS)
+  --seed N               random seed, an unsigned 64-bit integer (sets seed)
+  --policy NAME          throttling policy (sets policy), e.g. ioless
+  --set KEY=VALUE        change one scenario key before the run; KEY is a JSON path
+                         such as vm.dirty_bytes, tasks[0].count, device.writeMBps or
+                         machine.cpus; VALUE is JSON, or else taken as a string.
+                         Repeatable; applied in order. See docs/scenario-format.md.
+
+Headless outputs (FILE "-" means standard output; files are replaced only when the
+run succeeds):
+  --headless             run to the end of the scenario without a window
+  --csv FILE             one row per sample interval (time_s, dirty_pages, ...)
+  --task-csv FILE        one row per task per interval (time_s, task, pid, sched,
+                         dirtied_pages, write_kbps, task_ratelimit_kbps, pause_ms, state)
+  --trace-out FILE       global_dirty_state, bdi_dirty_ratelimit and balance_dirty_pages
+                         records in the text format of /sys/kernel/tracing/trace
+  --summary              print a table at the end: per-task throughput and pauses,
+                         device throughput, request size, time above freerun and limit.
+                         Printed anyway when no output file is asked for.
+
+Window:
+  --run-for S            run S simulated seconds as fast as possible, then stop
+  --export-png FILE      save the dashboard as PNG (after --run-for, if given)
+  --export-svg FILE      save the dashboard as SVG
+  --export-pdf FILE      save the dashboard as PDF
+  --export-csv FILE      save the samples shown as CSV
+  --session FILE         open a saved session
+  --quit                 quit after the exports
+  --presenter            large fonts and thick lines for a projector
+  Qt's own options (-platform NAME, -style NAME, -reverse, ...) are passed to Qt.
+  Without DISPLAY, WAYLAND_DISPLAY or QT_QPA_PLATFORM, throttlelab runs the scenario
+  headless with --summary instead (use xvfb-run, or QT_QPA_PLATFORM=offscreen for exports).
+
+Other:
+  --list-scenarios       list the built-in scenarios with their descriptions
+  --version              print "throttlelab VERSION"
+  --help                 print this help
+
+Options take their value as "--opt value" or "--opt=value".
+Exit status: 0 on success, 2 on bad input (the message on standard error names the
+problem), 1 on an internal error.
+)";
+}
+
+}  // namespace throttlelab::cli

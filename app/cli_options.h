@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// The command line of `throttlelab`, parsed into a value. Pure C++ (no Qt) so that the
+/// parser is tested on its own and the headless mode never loads the GUI libraries.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "throttlelab/engine/scenario.h"
+
+namespace throttlelab::cli {
+
+enum class Mode {
+  Gui,            ///< open the window (the default)
+  Headless,       ///< --headless: run to the end and write the outputs
+  Help,           ///< --help
+  Version,        ///< --version
+  ListScenarios,  ///< --list-scenarios
+};
+
+struct CliOptions {
+  Mode mode = Mode::Gui;
+  std::string scenario;                     ///< --scenario FILE|NAME; empty = the default
+  std::vector<engine::Override> overrides;  ///< --set KEY=VALUE, in order
+  std::optional<double> durationS;          ///< --duration S
+  std::optional<std::uint64_t> seed;        ///< --seed N
+  std::optional<std::string> policy;        ///< --policy NAME
+
+  // Headless outputs; "-" is standard output.
+  std::string csv;       ///< --csv FILE
+  std::string taskCsv;   ///< --task-csv FILE
+  std::string traceOut;  ///< --trace-out FILE
+  bool summary = false;  ///< --summary
+
+  // Window options (GuiLaunchOptions).
+  std::optional<double> runForS;  ///< --run-for S
+  std::string exportPng;          ///< --export-png FILE
+  std::string exportSvg;          ///< --export-svg FILE
+  std::string exportPdf;          ///< --export-pdf FILE
+  std::string exportCsv;          ///< --export-csv FILE
+  std::string session;            ///< --session FILE
+  bool quit = false;              ///< --quit
+  bool presenter = false;         ///< --presenter
+
+  /// Qt's own single-dash options (-platform offscreen, -style Fusion, ...), passed through.
+  std::vector<std::string> qtArguments;
+
+  /// The headless run asked for no output at all, so the summary is printed.
+  bool summaryImplied() const { return csv.empty() && taskCsv.empty() && traceOut.empty(); }
+  /// A window option that only makes sense with a window was given.
+  bool hasWindowOnlyOptions() const;
+  /// The scenario overrides with --duration, --seed and --policy folded in as `--set`s.
+  std::vector<engine::Override> allOverrides() const;
+};
+
+struct CliError {
+  std::string message;  ///< one sentence naming the option and the problem
+};
+
+/// Parses the arguments after argv[0]. Accepts `--opt value` and `--opt=value`.
+std::variant<CliOptions, CliError> parseCommandLine(const std::vector<std::string>& args);
+
+/// The `--help` text; documents every option.
+std::string helpText();
+
+}  // namespace throttlelab::cli

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The headless run. Outputs are streamed while the simulator runs (a long run does not fit in
+// memory) into temporary files that replace the user's files only once everything succeeded.
+#include "headless.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "throttlelab/engine/output.h"
+#include "throttlelab/engine/simulator.h"
+
+namespace throttlelab::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace te = throttlelab::engine;
+
+constexpr std::size_t kFileBufferBytes = 1 << 16;
+
+/// A stream that failed mid-run (disk full, ...): ends the run early.
+struct WriteFailed {
+  std::string path;
+  int error = 0;
+};
+
+/// An output written to `FILE.tmp-<pid>` in FILE's directory and renamed over FILE by
+/// commit(); until then FILE is untouched, and a run that fails removes the temporary file.
+class OutputFile {
+ public:
+  OutputFile(std::string option, std::string path, std::ostream& standardOutput)
+      : m_option(std::move(option)), m_path(std::move(path)), m_stdout(&standardOutput) {}
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  ~OutputFile() {
+    if (m_tempCreated && !m_committed) {
+      m_file.close();
+      std::remove(m_tempPath.c_str());
+    }
+  }
+
+  bool isStdout() const { return m_path == "-"; }
+  const std::string& path() const { return m_path; }
+  const std::string& option() const { return m_option; }
+  std::ostream& stream() { return isStdout() ? *m_stdout : m_file; }
+
+  /// Creates the temporary file; on failure returns the reason.
+  std::optional<std::string> open() {
+    if (isStdout()) return std::nullopt;
+    std::error_code ec;
+    if (fs::is_directory(m_path, ec)) return std::string("it is a directory");
+    m_tempPath = m_path + ".tmp-" + std::to_string(::getpid());
+    m_buffer = std::make_unique<char[]>(kFileBufferBytes);
+    m_file.rdbuf()->pubsetbuf(m_buffer.get(), kFileBufferBytes);
+    errno = 0;
+    m_file.open(m_tempPath, std::ios::binary | std::ios::trunc);
+    if (!m_file) return std::string(errno ? std::strerror(errno) : "cannot create the file");
+    m_tempCreated = true;
+    return std::nullopt;
+  }
+
+  /// Flushes, syncs and renames into place; on failure returns the reason.
+  std::optional<std::string> commit() {
+    if (isStdout()) {
+      m_stdout->flush();
+      if (!*m_stdout) return std::string("writing to standard output failed");
+      return std::nullopt;
+    }
+    errno = 0;
+    m_file.flush();
+    m_file.close();
+    if (m_file.fail()) return std::string(errno ? std::strerror(errno) : "writing failed");
+    // Data first, name second: a crash after the rename must not leave an empty FILE.
+    if (const int fd = ::open(m_tempPath.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+      ::fsync(fd);
+      ::close(fd);
+    }
+    if (std::rename(m_tempPath.c_str(), m_path.c_str()) != 0)
+      return std::string(std::strerror(errno));
+    m_committed = true;
+    return std::nullopt;
+  }
+
+ private:
+  std::string m_option;
+  std::string m_path;
+  std::string m_tempPath;
+  std::ostream* m_stdout;
+  std::unique_ptr<char[]> m_buffer;
+  std::ofstream m_file;
+  bool m_tempCreated = false;
+  bool m_committed = false;
+};
+
+/// Streams what the simulator reports into the open outputs, as it comes.
+class StreamingSink final : public te::RecordSink {
+ public:
+  StreamingSink(OutputFile* csv, OutputFile* taskCsv, OutputFile* trace, std::size_t devices)
+      : m_csv(csv), m_taskCsv(taskCsv), m_trace(trace), m_devices(devices) {}
+
+  void onSample(const te::Sample& s) override {
+    if (m_csv) {
+      te::writeSampleCsvRow(m_csv->stream(), s, m_devices);
+      check(*m_csv);
+    }
+    // Once per sample is often enough to stop a run whose disk is full.
+    if (m_taskCsv) check(*m_taskCsv);
+    if (m_trace) check(*m_trace);
+  }
+
+  void onTaskSample(const te::TaskSample& s) override {
+    if (!m_taskCsv) return;
+    if (s.task >= 0 && static_cast<std::size_t>(s.task) < m_tasks.size()) {
+      te::writeTaskCsvRow(m_taskCsv->stream(), s, m_tasks[static_cast<std::size_t>(s.task)]);
+    } else {
+      // A task the simulator never announced: still one row, so nothing is lost silently.
+      te::TaskInfo unknown;
+      unknown.index = s.task;
+      unknown.name = "task" + std::to_string(s.task);
+      te::writeTaskCsvRow(m_taskCsv->stream(), s, unknown);
+    }
+  }
+
+  void onTrace(const te::TraceRecord& r) override {
+    if (!m_trace) return;
+    std::string line = te::formatTraceLine(r);
+    line += '\n';
+    m_trace->stream().write(line.data(), static_cast<std::streamsize>(line.size()));
+  }
+
+  void onTaskCreated(const te::TaskInfo& info) override {
+    if (info.index < 0) return;
+    const auto index = static_cast<std::size_t>(info.index);
+    if (index >= m_tasks.size()) m_tasks.resize(index + 1);
+    m_tasks[index] = info;
+  }
+
+ private:
+  static void check(OutputFile& f) {
+    if (!f.stream()) throw WriteFailed{f.path(), errno};
+  }
+
+  OutputFile* m_csv;
+  OutputFile* m_taskCsv;
+  OutputFile* m_trace;
+  std::size_t m_devices;
+  std::vector<te::TaskInfo> m_tasks;
+};
+
+bool sameFile(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  std::error_code ea, eb;
+  const auto ca = fs::weakly_canonical(a, ea);
+  const auto cb = fs::weakly_canonical(b, eb);
+  return !ea && !eb && ca == cb;
+}
+
+}  // namespace
+
+int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err) {
+  te::Scenario scenario;
+  try {
+    scenario = te::loadScenario(options.scenario, options.allOverrides());
+  } catch (const te::ScenarioError& e) {
+    err << "throttlelab: " << e.what() << '\n';
+    return kExitBadInput;
+  }
+
+  std::vector<std::unique_ptr<OutputFile>> files;
+  OutputFile* csv = nullptr;
+  OutputFile* taskCsv = nullptr;
+  OutputFile* trace = nullptr;
+  const auto add = [&](const char* option, const std::string& path) -> OutputFile* {
+    if (path.empty()) return nullptr;
+    files.push_back(std::make_unique<OutputFile>(option, path, out));
+    return files.back().get();
+  };
+  csv = add("--csv", options.csv);
+  taskCsv = add("--task-csv", options.taskCsv);
+  trace = add("--trace-out", options.traceOut);
+  const bool summary = options.summary || options.summaryImplied();
+
+  // Two outputs interleaved in one stream would be unreadable; say so before running.
+  std::vector<std::string> toStdout;
+  for (const auto& f : files)
+    if (f->isStdout()) toStdout.push_back(f->option() + " -");
+  if (summary) toStdout.emplace_back("--summary");
+  if (toStdout.size() > 1) {
+    err << "throttlelab: " << toStdout[0] << " and " << toStdout[1]
+        << " would both write to standard output; send one of them to a file\n";
+    return kExitBadInput;
+  }
+  for (std::size_t i = 0; i < files.size(); ++i)
+    for (std::size_t j = i + 1; j < files.size(); ++j)
+      if (!files[i]->isStdout() && sameFile(files[i]->path(), files[j]->path())) {
+        err << "throttlelab: " << files[i]->option() << " and " << files[j]->option()
+            << " both name '" << files[i]->path() << "'\n";
+        return kExitBadInput;
+      }
+  // Open everything before the run: an unwritable path should not cost a long simulation.
+  for (const auto& f : files)
+    if (const auto reason = f->open()) {
+      err << "throttlelab: " << f->option() << ": cannot write '" << f->path() << "': " << *reason
+          << '\n';
+      return kExitBadInput;
+    }
+
+  try {
+    te::Simulator simulator(scenario);
+    const std::size_t devices = scenario.devices.size();
+    te::Provenance provenance{.scenarioName = scenario.name,
+                              .seed = scenario.seed,
+                              .version = THROTTLELAB_VERSION,
+                              .policy = scenario.policy,
+                              .scenarioJson = te::scenarioToJson(scenario)};
+    if (csv) {
+      te::writeCsvProvenance(csv->stream(), provenance);
+      te::writeSampleCsvHeader(csv->stream(), devices);
+    }
+    if (taskCsv) {
+      te::writeCsvProvenance(taskCsv->stream(), provenance);
+      te::writeTaskCsvHeader(taskCsv->stream());
+    }
+    if (trace) te::writeTraceHeader(trace->stream());
+
+    StreamingSink sink(csv, taskCsv, trace, devices);
+    te::OutputOptions outputOptions;
+    outputOptions.taskSamples = taskCsv != nullptr;
+    outputOptions.traces = trace != nullptr;
+    simulator.setSink(&sink, outputOptions);
+    simulator.run();
+    simulator.setSink(nullptr);
+
+    for (const auto& f : files)
+      if (const auto reason = f->commit()) {
+        err << "throttlelab: " << f->option() << ": cannot write '" << f->path() << "': " << *reason
+            << '\n';
+        return kExitBadInput;
+      }
+    if (summary) {
+      te::writeSummary(out, simulator.summary(), simulator.scenario());
+      out.flush();
+    }
+  } catch (const te::ScenarioError& e) {
+    err << "throttlelab: " << e.what() << '\n';
+    return kExitBadInput;
+  } catch (const WriteFailed& e) {
+    err << "throttlelab: cannot write '" << e.path
+        << "': " << (e.error ? std::strerror(e.error) : "write failed") << '\n';
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    err << "throttlelab: internal error: " << e.what() << '\n';
+    return kExitInternalError;
+  }
+  return kExitOk;
+}
+
+void listScenarios(std::ostream& out) {
+  const auto names = te::builtinScenarioNames();
+  std::size_t width = 0;
+  for (const auto& n : names) width = std::max(width, n.size());
+  for (const auto& name : names) {
+    std::string description;
+    try {
+      // By name only: a file called "default" in the working directory is not a built-in.
+      description = te::parseScenario(*te::builtinScenarioJson(name), name).description;
+    } catch (const te::ScenarioError& e) {
+      description = std::string("(does not load: ") + e.what() + ")";
+    }
+    for (char& c : description)
+      if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    std::string line = "  " + name + std::string(width - name.size() + 2, ' ') + description;
+    out << line << (name == te::kDefaultScenarioName ? "  [default]" : "") << '\n';
+  }
+}
+
+}  // namespace throttlelab::cli

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Entry point: --version, --help, --list-scenarios and --headless never touch Qt; everything
+// else opens the window, or runs headless with a note when there is no display to open it on.
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli_options.h"
+#include "headless.h"
+#include "throttlelab/ui/gui_main.h"
+
+namespace {
+
+namespace cli = throttlelab::cli;
+
+bool isSet(const char* name) {
+  const char* value = std::getenv(name);
+  return value && *value;
+}
+
+throttlelab::ui::GuiLaunchOptions toGuiOptions(const cli::CliOptions& o) {
+  throttlelab::ui::GuiLaunchOptions g;
+  g.scenario = o.scenario;
+  g.overrides = o.overrides;
+  // The window has no duration option of its own; durationS is a scenario key like any other.
+  if (o.durationS) {
+    cli::CliOptions durationOnly;
+    durationOnly.durationS = o.durationS;
+    const auto extra = durationOnly.allOverrides();
+    g.overrides.insert(g.overrides.end(), extra.begin(), extra.end());
+  }
+  g.policy = o.policy;
+  g.seed = o.seed;
+  g.runForS = o.runForS;
+  g.exportPng = o.exportPng;
+  g.exportSvg = o.exportSvg;
+  g.exportPdf = o.exportPdf;
+  g.exportCsv = o.exportCsv;
+  g.session = o.session;
+  g.quit = o.quit;
+  g.presenter = o.presenter;
+  return g;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  const auto parsed = cli::parseCommandLine(args);
+  if (const auto* error = std::get_if<cli::CliError>(&parsed)) {
+    std::cerr << "throttlelab: " << error->message << "\nTry 'throttlelab --help'.\n";
+    return cli::kExitBadInput;
+  }
+  cli::CliOptions options = std::get<cli::CliOptions>(parsed);
+
+  switch (options.mode) {
+    case cli::Mode::Help:
+      std::cout << cli::helpText();
+      return cli::kExitOk;
+    case cli::Mode::Version:
+      std::cout << "throttlelab " << THROTTLELAB_VERSION << '\n';
+      return cli::kExitOk;
+    case cli::Mode::ListScenarios:
+      cli::listScenarios(std::cout);
+      return cli::kExitOk;
+    case cli::Mode::Headless:
+      return cli::runHeadless(options, std::cout, std::cerr);
+    case cli::Mode::Gui:
+      break;
+  }
+
+  if (!isSet("DISPLAY") && !isSet("WAYLAND_DISPLAY") && !isSet("QT_QPA_PLATFORM")) {
+    if (options.hasWindowOnlyOptions() || !options.qtArguments.empty()) {
+      // Exports and sessions need the window; a headless summary would silently drop them.
+      std::cerr << "throttlelab: no display found (DISPLAY and WAYLAND_DISPLAY are unset), and "
+                   "the window options given need one. Use xvfb-run, or set "
+                   "QT_QPA_PLATFORM=offscreen for exports without a display.\n";
+      return cli::kExitBadInput;
+    }
+    std::cerr << "throttlelab: no display found (DISPLAY and WAYLAND_DISPLAY are unset); running "
+                 "headless instead. Use xvfb-run for the window, or --headless.\n";
+    options.mode = cli::Mode::Headless;
+    options.summary = true;
+    return cli::runHeadless(options, std::cout, std::cerr);
+  }
+
+  // Qt reads argv itself: hand it argv[0] and the Qt options only, never ours.
+  std::vector<std::string> qtArgs{argc > 0 ? argv[0] : "throttlelab"};
+  qtArgs.insert(qtArgs.end(), options.qtArguments.begin(), options.qtArguments.end());
+  std::vector<char*> qtArgv;
+  for (auto& a : qtArgs) qtArgv.push_back(a.data());
+  qtArgv.push_back(nullptr);
+  int qtArgc = static_cast<int>(qtArgs.size());
+  return throttlelab::ui::runGui(qtArgc, qtArgv.data(), toGuiOptions(options));
+}

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Smoke tests of the built `throttlelab` executable: what a user or a script sees.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "throttlelab/engine/output.h"
+#include "throttlelab/engine/scenario.h"
+
+namespace fs = std::filesystem;
+namespace te = throttlelab::engine;
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string shellQuote(const std::string& s) {
+  std::string q = "'";
+  for (const char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string readFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> out;
+  std::istringstream in(line);
+  for (std::string f; std::getline(in, f, ',');) out.push_back(f);
+  if (!line.empty() && line.back() == ',') out.emplace_back();
+  return out;
+}
+
+bool isNumber(const std::string& s) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size();
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+/// Each test gets its own empty directory, which is also the working directory of the runs.
+class Executable : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    m_dir = fs::temp_directory_path() /
+            ("throttlelab-cli-" + std::to_string(::getpid()) + "-" + info->name());
+    fs::remove_all(m_dir);
+    fs::create_directories(m_dir);
+  }
+  void TearDown() override { fs::remove_all(m_dir); }
+
+  /// Runs the executable with `args`; `env` is prepended as `env ...` arguments.
+  Result run(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
+    std::string command = "cd " + shellQuote(m_dir.string()) + " && env";
+    for (const auto& e : env) command += " " + shellQuote(e);
+    command += " " + shellQuote(THROTTLELAB_EXECUTABLE);
+    for (const auto& a : args) command += " " + shellQuote(a);
+    command += " >" + shellQuote((m_dir / ".stdout").string()) + " 2>" +
+               shellQuote((m_dir / ".stderr").string());
+    const int raw = std::system(command.c_str());
+    Result r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    r.out = readFile(m_dir / ".stdout");
+    r.err = readFile(m_dir / ".stderr");
+    fs::remove(m_dir / ".stdout");
+    fs::remove(m_dir / ".stderr");
+    return r;
+  }
+
+  /// Expects exit status 2 and one line on stderr that contains every `parts`.
+  void expectBadInput(const Result& r, const std::vector<std::string>& parts) {
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(r.out, "");
+    const auto errLines = lines(r.err);
+    ASSERT_FALSE(errLines.empty());
+    EXPECT_EQ(errLines[0].rfind("throttlelab: ", 0), 0u) << r.err;
+    for (const auto& p : parts) EXPECT_TRUE(contains(errLines[0], p)) << p << " not in: " << r.err;
+  }
+
+  /// Files in the test directory, to prove that nothing (like a temporary file) was left.
+  std::set<std::string> filesHere() const {
+    std::set<std::string> names;
+    for (const auto& e : fs::directory_iterator(m_dir)) names.insert(e.path().filename().string());
+    return names;
+  }
+
+  fs::path m_dir;
+};
+
+const std::vector<std::string> kAllOptions{
+    "--headless",   "--scenario",   "--duration",   "--seed",       "--policy",         "--set",
+    "--csv",        "--task-csv",   "--trace-out",  "--summary",    "--list-scenarios", "--run-for",
+    "--export-png", "--export-svg", "--export-pdf", "--export-csv", "--session",        "--quit",
+    "--presenter",  "--version",    "--help"};
+
+}  // namespace
+
+TEST_F(Executable, VersionPrintsTheProjectVersion) {
+  const Result r = run({"--version"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, std::string("throttlelab ") + THROTTLELAB_PROJECT_VERSION + "\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(Executable, HelpDocumentsEveryOption) {
+  const Result r = run({"--help"});
+  EXPECT_EQ(r.status, 0);
+  for (const auto& option : kAllOptions) EXPECT_TRUE(contains(r.out, option)) << option;
+}
+
+TEST_F(Executable, ListsTheBuiltinScenariosWithTheirDescriptions) {
+  const Result r = run({"--list-scenarios"});
+  EXPECT_EQ(r.status, 0);
+  for (const auto& name : te::builtinScenarioNames()) {
+    const te::Scenario s = te::parseScenario(*te::builtinScenarioJson(name), name);
+    EXPECT_TRUE(contains(r.out, "  " + name + " ")) << name;
+    EXPECT_TRUE(contains(r.out, s.description.substr(0, 40))) << name;
+  }
+}
+
+TEST_F(Executable, HeadlessCsvHasTheColumnsAndOneRowPerInterval) {
+  const Result r =
+      run({"--headless", "--scenario", "ten-dd", "--duration", "2", "--csv", "out.csv"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const auto all = lines(readFile(m_dir / "out.csv"));
+  std::vector<std::string> comments, rows;
+  for (const auto& l : all) (l.rfind("#", 0) == 0 ? comments : rows).push_back(l);
+  ASSERT_GE(comments.size(), 4u);
+  EXPECT_EQ(comments[0], std::string("# throttlelab ") + THROTTLELAB_PROJECT_VERSION);
+  EXPECT_EQ(comments[1], "# scenario: ten-dd");
+  ASSERT_FALSE(rows.empty());
+  const auto header = split(rows[0]);
+  EXPECT_EQ(header, te::sampleCsvColumns(1));
+  EXPECT_EQ(
+      std::vector<std::string>(header.begin(), header.begin() + 4),
+      (std::vector<std::string>{"time_s", "dirty_pages", "writeback_pages", "bg_thresh_pages"}));
+  const std::size_t intervals = 20;  // 2 s at the default 100 ms
+  ASSERT_EQ(rows.size() - 1, intervals);
+  double previous = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const auto fields = split(rows[i]);
+    ASSERT_EQ(fields.size(), header.size()) << rows[i];
+    for (const auto& f : fields) EXPECT_TRUE(isNumber(f)) << "'" << f << "' in " << rows[i];
+    const double t = std::stod(fields[0]);
+    EXPECT_GT(t, previous);
+    previous = t;
+  }
+  EXPECT_EQ(split(rows.back())[0], "2.000");
+  EXPECT_EQ(r.out, "");  // an output file was asked for, so no implied summary
+}
+
+TEST_F(Executable, CsvCanGoToStandardOutput) {
+  const Result r = run({"--headless", "--scenario", "one-dd", "--duration", "1", "--csv", "-"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto out = lines(r.out);
+  ASSERT_GT(out.size(), 5u);
+  EXPECT_TRUE(contains(r.out, "\ntime_s,dirty_pages,"));
+  EXPECT_FALSE(contains(r.out, "ThrottleLab summary"));
+  EXPECT_EQ(filesHere(), std::set<std::string>{});
+}
+
+TEST_F(Executable, TaskCsvHasOneRowPerTaskPerInterval) {
+  // The real-time writer normally joins at 10 s; start it at once so every task has rows.
+  const Result r = run({"--headless", "--scenario", "rt-beside-dd", "--duration", "1", "--set",
+                        "tasks[1].startS=0", "--task-csv", "tasks.csv"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<std::string> rows;
+  for (const auto& l : lines(readFile(m_dir / "tasks.csv")))
+    if (l.rfind("#", 0) != 0) rows.push_back(l);
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows[0],
+            "time_s,task,pid,sched,dirtied_pages,write_kbps,task_ratelimit_kbps,pause_ms,state");
+  const std::regex sched("other|fifo:[0-9]+|rr:[0-9]+");
+  const std::set<std::string> states{"not_started", "running",  "runnable", "paused",
+                                     "io_wait",     "thinking", "exited"};
+  std::set<std::string> pidsSeen;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const auto f = split(rows[i]);
+    ASSERT_EQ(f.size(), 9u) << rows[i];
+    EXPECT_TRUE(isNumber(f[0]) && isNumber(f[2]) && isNumber(f[4]) && isNumber(f[5]) &&
+                isNumber(f[6]) && isNumber(f[7]))
+        << rows[i];
+    EXPECT_TRUE(std::regex_match(f[3], sched)) << rows[i];
+    EXPECT_EQ(states.count(f[8]), 1u) << rows[i];
+    pidsSeen.insert(f[2]);
+  }
+  // rt-beside-dd: 4 dd + 1 rt-dd, 10 intervals in 1 s.
+  EXPECT_EQ(pidsSeen.size(), 5u);
+  EXPECT_EQ(rows.size() - 1, 5u * 10u);
+  EXPECT_TRUE(contains(readFile(m_dir / "tasks.csv"), ",rt-dd,"));
+  EXPECT_TRUE(contains(readFile(m_dir / "tasks.csv"), ",fifo:50,"));
+}
+
+TEST_F(Executable, TraceOutWritesKernelFormattedLines) {
+  const Result r =
+      run({"--headless", "--scenario", "ten-dd", "--duration", "5", "--trace-out", "trace.txt"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto all = lines(readFile(m_dir / "trace.txt"));
+  ASSERT_FALSE(all.empty());
+  EXPECT_EQ(all[0], "# tracer: nop");
+  const std::regex prefix(
+      R"(^ *[^ ].{0,15}-[0-9]+ +\[[0-9]{3,}\] \.{5} +[0-9]+\.[0-9]{6}: (\w+): (.*)$)");
+  const std::regex global(
+      R"(dirty=\d+ writeback=\d+ bg_thresh=\d+ thresh=\d+ limit=\d+ dirtied=\d+ written=\d+)");
+  const std::regex ratelimit(
+      R"(bdi sda: write_bw=\d+ awrite_bw=\d+ dirty_rate=\d+ dirty_ratelimit=\d+ )"
+      R"(task_ratelimit=\d+ balanced_dirty_ratelimit=\d+ cgroup_ino=\d+)");
+  const std::regex balance(
+      R"(bdi sda: limit=\d+ setpoint=\d+ dirty=\d+ wb_setpoint=\d+ wb_dirty=\d+ )"
+      R"(dirty_ratelimit=\d+ task_ratelimit=\d+ dirtied=\d+ dirtied_pause=\d+ paused=\d+ )"
+      R"(pause=-?\d+ period=\d+ think=-?\d+ cgroup_ino=\d+)");
+  std::set<std::string> events;
+  for (const auto& l : all) {
+    if (l.rfind("#", 0) == 0) continue;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_match(l, m, prefix)) << l;
+    const std::string event = m[1].str();
+    const std::string fields = m[2].str();
+    events.insert(event);
+    if (event == "global_dirty_state")
+      EXPECT_TRUE(std::regex_match(fields, global)) << l;
+    else if (event == "bdi_dirty_ratelimit")
+      EXPECT_TRUE(std::regex_match(fields, ratelimit)) << l;
+    else if (event == "balance_dirty_pages")
+      EXPECT_TRUE(std::regex_match(fields, balance)) << l;
+    else
+      ADD_FAILURE() << "unexpected event: " << l;
+  }
+  // Ten writers fill the page cache past freerun within 5 s, so all three tracepoints fire.
+  EXPECT_EQ(events, (std::set<std::string>{"global_dirty_state", "bdi_dirty_ratelimit",
+                                           "balance_dirty_pages"}));
+}
+
+TEST_F(Executable, SummaryIsATableOnStandardOutput) {
+  const Result r = run({"--headless", "--scenario", "ten-dd", "--duration", "1", "--summary"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* part : {"ThrottleLab summary", "ten-dd", "ioless", "MB/s", "wkB/s", "avgrq-sz",
+                           "above freerun", "above limit", "p99"})
+    EXPECT_TRUE(contains(r.out, part)) << part << " not in:\n" << r.out;
+}
+
+TEST_F(Executable, RejectsAnUnknownOption) {
+  expectBadInput(run({"--headless", "--bogus"}), {"--bogus"});
+}
+
+TEST_F(Executable, RejectsAMalformedScenarioFileNamingTheLine) {
+  std::ofstream(m_dir / "broken.json") << "{\n  \"schemaVersion\": 1,\n  \"vm\": {\n}}}\n";
+  expectBadInput(run({"--headless", "--scenario", "broken.json"}),
+                 {"broken.json", "syntax error", "line 4"});
+}
+
+TEST_F(Executable, RejectsAnImpossibleOverrideNamingTheKey) {
+  expectBadInput(run({"--headless", "--scenario", "ten-dd", "--set", "vm.dirty_ratio=120"}),
+                 {"vm.dirty_ratio", "120"});
+}
+
+TEST_F(Executable, RejectsAnOverrideIndexOutOfRange) {
+  expectBadInput(run({"--headless", "--scenario", "ten-dd", "--set", "tasks[5].count=1"}),
+                 {"tasks[5]", "out of range"});
+}
+
+TEST_F(Executable, RejectsAnUnknownScenarioListingTheBuiltins) {
+  expectBadInput(run({"--headless", "--scenario", "eleven-dd"}),
+                 {"eleven-dd", "ten-dd", "default"});
+}
+
+TEST_F(Executable, RejectsAnUnknownPolicy) {
+  expectBadInput(run({"--headless", "--policy", "nope"}), {"policy", "nope"});
+}
+
+TEST_F(Executable, RejectsABadNumber) {
+  expectBadInput(run({"--headless", "--duration", "soon"}), {"--duration", "soon"});
+}
+
+TEST_F(Executable, RejectsAnUnwritableOutputPath) {
+  expectBadInput(run({"--headless", "--duration", "1", "--csv", "no-such-dir/out.csv"}),
+                 {"no-such-dir/out.csv"});
+  EXPECT_EQ(filesHere(), std::set<std::string>{});
+}
+
+TEST_F(Executable, RejectsTwoOutputsOnStandardOutput) {
+  expectBadInput(run({"--headless", "--duration", "1", "--csv", "-", "--trace-out", "-"}),
+                 {"standard output"});
+}
+
+TEST_F(Executable, LeavesAnExistingFileAloneWhenTheRunFails) {
+  std::ofstream(m_dir / "out.csv") << "precious\n";
+  expectBadInput(run({"--headless", "--scenario", "ten-dd", "--set", "vm.dirty_ratio=120", "--csv",
+                      "out.csv"}),
+                 {"vm.dirty_ratio"});
+  // A second output that cannot be written must not cost the first file either.
+  expectBadInput(run({"--headless", "--scenario", "ten-dd", "--duration", "1", "--csv", "out.csv",
+                      "--trace-out", "no-such-dir/t.txt"}),
+                 {"no-such-dir/t.txt"});
+  EXPECT_EQ(readFile(m_dir / "out.csv"), "precious\n");
+  EXPECT_EQ(filesHere(), std::set<std::string>{"out.csv"});
+}
+
+TEST_F(Executable, ReplacesAnExistingFileWhenTheRunSucceeds) {
+  std::ofstream(m_dir / "out.csv") << "old\n";
+  const Result r =
+      run({"--headless", "--scenario", "one-dd", "--duration", "1", "--csv", "out.csv"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(readFile(m_dir / "out.csv"), "time_s,"));
+  EXPECT_EQ(filesHere(), std::set<std::string>{"out.csv"});
+}
+
+TEST_F(Executable, WithoutADisplayRunsHeadlessWithASummary) {
+  const Result r =
+      run({"--duration", "1"}, {"-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "-u", "QT_QPA_PLATFORM"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err,
+            "throttlelab: no display found (DISPLAY and WAYLAND_DISPLAY are unset); running "
+            "headless instead. Use xvfb-run for the window, or --headless.\n");
+  EXPECT_TRUE(contains(r.out, "ThrottleLab summary"));
+  EXPECT_TRUE(contains(r.out, std::string(te::kDefaultScenarioName)));
+}
+
+TEST_F(Executable, WithoutADisplayRefusesWindowExports) {
+  expectBadInput(run({"--export-png", "a.png"},
+                     {"-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "-u", "QT_QPA_PLATFORM"}),
+                 {"no display"});
+}

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The option parser on its own: every option in both spellings, and every kind of bad input.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cli_options.h"
+
+namespace cli = throttlelab::cli;
+
+namespace {
+
+cli::CliOptions parseOk(const std::vector<std::string>& args) {
+  auto r = cli::parseCommandLine(args);
+  if (const auto* e = std::get_if<cli::CliError>(&r)) {
+    ADD_FAILURE() << "rejected: " << e->message;
+    return {};
+  }
+  return std::get<cli::CliOptions>(r);
+}
+
+std::string parseError(const std::vector<std::string>& args) {
+  auto r = cli::parseCommandLine(args);
+  if (const auto* e = std::get_if<cli::CliError>(&r)) return e->message;
+  std::string joined;
+  for (const auto& a : args) joined += a + " ";
+  ADD_FAILURE() << "accepted: " << joined;
+  return {};
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST(CliOptions, NoArgumentsOpenTheWindowOnTheDefaultScenario) {
+  const auto o = parseOk({});
+  EXPECT_EQ(o.mode, cli::Mode::Gui);
+  EXPECT_TRUE(o.scenario.empty());
+}
+
+TEST(CliOptions, ReadsEveryHeadlessOption) {
+  const auto o = parseOk({"--headless",
+                          "--scenario",
+                          "ten-dd",
+                          "--duration",
+                          "2.5",
+                          "--seed",
+                          "18446744073709551615",
+                          "--policy",
+                          "ioless",
+                          "--set",
+                          "vm.dirty_bytes=104857600",
+                          "--set",
+                          "tasks[0].count=3",
+                          "--csv",
+                          "out.csv",
+                          "--task-csv",
+                          "-",
+                          "--trace-out",
+                          "trace.txt",
+                          "--summary"});
+  EXPECT_EQ(o.mode, cli::Mode::Headless);
+  EXPECT_EQ(o.scenario, "ten-dd");
+  EXPECT_EQ(o.durationS, 2.5);
+  EXPECT_EQ(o.seed, 18446744073709551615u);
+  EXPECT_EQ(o.policy, "ioless");
+  ASSERT_EQ(o.overrides.size(), 2u);
+  EXPECT_EQ(o.overrides[0].path, "vm.dirty_bytes");
+  EXPECT_EQ(o.overrides[0].value, "104857600");
+  EXPECT_EQ(o.overrides[1].path, "tasks[0].count");
+  EXPECT_EQ(o.csv, "out.csv");
+  EXPECT_EQ(o.taskCsv, "-");
+  EXPECT_EQ(o.traceOut, "trace.txt");
+  EXPECT_TRUE(o.summary);
+  EXPECT_FALSE(o.summaryImplied());
+}
+
+TEST(CliOptions, AcceptsOptionEqualsValue) {
+  const auto o = parseOk(
+      {"--headless", "--scenario=one-dd", "--duration=3", "--csv=-", "--set=policy=ioless"});
+  EXPECT_EQ(o.scenario, "one-dd");
+  EXPECT_EQ(o.durationS, 3.0);
+  EXPECT_EQ(o.csv, "-");
+  ASSERT_EQ(o.overrides.size(), 1u);
+  EXPECT_EQ(o.overrides[0].path, "policy");
+  EXPECT_EQ(o.overrides[0].value, "ioless");
+}
+
+TEST(CliOptions, ReadsEveryWindowOption) {
+  const auto o = parseOk({"--run-for", "10", "--export-png", "a.png", "--export-svg", "a.svg",
+                          "--export-pdf", "a.pdf", "--export-csv", "a.csv", "--session", "s.json",
+                          "--quit", "--presenter", "my.json"});
+  EXPECT_EQ(o.mode, cli::Mode::Gui);
+  EXPECT_EQ(o.runForS, 10.0);
+  EXPECT_EQ(o.exportPng, "a.png");
+  EXPECT_EQ(o.exportSvg, "a.svg");
+  EXPECT_EQ(o.exportPdf, "a.pdf");
+  EXPECT_EQ(o.exportCsv, "a.csv");
+  EXPECT_EQ(o.session, "s.json");
+  EXPECT_TRUE(o.quit);
+  EXPECT_TRUE(o.presenter);
+  EXPECT_EQ(o.scenario, "my.json");
+  EXPECT_TRUE(o.hasWindowOnlyOptions());
+}
+
+TEST(CliOptions, SetKeepsEverythingAfterTheFirstEqualsSign) {
+  const auto o = parseOk({"--set", "name=a=b", "--set", "description="});
+  ASSERT_EQ(o.overrides.size(), 2u);
+  EXPECT_EQ(o.overrides[0].value, "a=b");
+  EXPECT_EQ(o.overrides[1].path, "description");
+  EXPECT_EQ(o.overrides[1].value, "");
+}
+
+TEST(CliOptions, FoldsDurationSeedAndPolicyIntoOverrides) {
+  const auto o =
+      parseOk({"--duration", "0.5", "--seed", "7", "--policy", "we\"ird", "--set", "durationS=9"});
+  const auto all = o.allOverrides();
+  ASSERT_EQ(all.size(), 4u);
+  EXPECT_EQ(all[0].path, "durationS");  // --set first, so the dedicated option wins
+  EXPECT_EQ(all[1].path, "durationS");
+  EXPECT_EQ(all[1].value, "0.5");
+  EXPECT_EQ(all[2].path, "seed");
+  EXPECT_EQ(all[2].value, "7");
+  EXPECT_EQ(all[3].path, "policy");
+  EXPECT_EQ(all[3].value, "\"we\\\"ird\"");
+}
+
+TEST(CliOptions, HelpAndVersionWinOverEverythingElse) {
+  EXPECT_EQ(parseOk({"--headless", "--bogus", "--help"}).mode, cli::Mode::Help);
+  EXPECT_EQ(parseOk({"-h"}).mode, cli::Mode::Help);
+  EXPECT_EQ(parseOk({"--csv", "x", "--version"}).mode, cli::Mode::Version);
+  EXPECT_EQ(parseOk({"--list-scenarios"}).mode, cli::Mode::ListScenarios);
+}
+
+TEST(CliOptions, RejectsAnUnknownOptionAndSuggestsTheClosest) {
+  const std::string e = parseError({"--headless", "--sumary"});
+  EXPECT_TRUE(contains(e, "unknown option '--sumary'")) << e;
+  EXPECT_TRUE(contains(e, "did you mean '--summary'")) << e;
+  EXPECT_FALSE(contains(parseError({"--completely-different"}), "did you mean")) << e;
+  EXPECT_TRUE(contains(parseError({"-x"}), "'-x'"));
+}
+
+TEST(CliOptions, RejectsAMissingValue) {
+  EXPECT_TRUE(contains(parseError({"--headless", "--csv"}), "missing value for --csv"));
+  EXPECT_TRUE(
+      contains(parseError({"--headless", "--csv", "--summary"}), "missing value for --csv"));
+  EXPECT_TRUE(contains(parseError({"--headless", "--scenario="}), "--scenario"));
+}
+
+TEST(CliOptions, RejectsBadNumbers) {
+  for (const char* bad : {"abc", "-1", "0", "1e999", "2s", ""}) {
+    const std::string e = parseError({"--headless", std::string("--duration=") + bad});
+    EXPECT_TRUE(contains(e, "--duration")) << bad << ": " << e;
+  }
+  for (const char* bad : {"-1", "1.5", "18446744073709551616", "x"})
+    EXPECT_TRUE(contains(parseError({"--seed", bad}), "--seed")) << bad;
+  EXPECT_TRUE(contains(parseError({"--run-for", "soon"}), "--run-for"));
+}
+
+TEST(CliOptions, RejectsSetWithoutKeyEqualsValue) {
+  EXPECT_TRUE(contains(parseError({"--set", "vm.dirty_bytes"}), "KEY=VALUE"));
+  EXPECT_TRUE(contains(parseError({"--set", "=5"}), "KEY=VALUE"));
+}
+
+TEST(CliOptions, RejectsAFlagWithAValueAndARepeatedOption) {
+  EXPECT_TRUE(contains(parseError({"--headless", "--summary=yes"}), "--summary takes no value"));
+  EXPECT_TRUE(contains(parseError({"--headless", "--csv", "a", "--csv", "b"}), "more than once"));
+}
+
+TEST(CliOptions, KeepsHeadlessAndWindowOptionsApart) {
+  EXPECT_TRUE(contains(parseError({"--csv", "out.csv"}), "add --headless"));
+  EXPECT_TRUE(contains(parseError({"--summary"}), "--summary"));
+  EXPECT_TRUE(contains(parseError({"--headless", "--export-png", "a.png"}), "--export-png"));
+  EXPECT_TRUE(contains(parseError({"--headless", "--quit"}), "--quit"));
+  EXPECT_TRUE(contains(parseError({"--headless", "-platform", "offscreen"}), "-platform"));
+}
+
+TEST(CliOptions, TakesOneScenarioAsAPlainArgument) {
+  EXPECT_EQ(parseOk({"--headless", "my.json"}).scenario, "my.json");
+  EXPECT_TRUE(contains(parseError({"a.json", "b.json"}), "unexpected argument 'b.json'"));
+  EXPECT_TRUE(contains(parseError({"--scenario", "a", "b.json"}), "unexpected argument"));
+  EXPECT_EQ(parseOk({"--", "--odd-name.json"}).scenario, "--odd-name.json");
+}
+
+TEST(CliOptions, PassesQtOptionsThroughToTheWindow) {
+  const auto o = parseOk({"-platform", "offscreen", "-reverse", "--presenter"});
+  EXPECT_EQ(o.qtArguments, (std::vector<std::string>{"-platform", "offscreen", "-reverse"}));
+  EXPECT_TRUE(o.presenter);
+}
+
+TEST(CliOptions, ImpliesTheSummaryOnlyWhenNoOutputIsAsked) {
+  EXPECT_TRUE(parseOk({"--headless"}).summaryImplied());
+  EXPECT_FALSE(parseOk({"--headless", "--trace-out", "t"}).summaryImplied());
+}
+
+TEST(CliOptions, HelpDocumentsEveryOption) {
+  const std::string help = cli::helpText();
+  for (const char* option : {"--headless",   "--scenario",       "--duration",
+                             "--seed",       "--policy",         "--set",
+                             "--csv",        "--task-csv",       "--trace-out",
+                             "--summary",    "--list-scenarios", "--run-for",
+                             "--export-png", "--export-svg",     "--export-pdf",
+                             "--export-csv", "--session",        "--quit",
+                             "--presenter",  "--version",        "--help"})
+    EXPECT_TRUE(contains(help, option)) << option;
+}

@@ -14,10 +14,11 @@ namespace {
 
 using namespace throttlelab::engine;
 
-Scenario writers(int n, double durationS) {
+Scenario writers(int n, double durationS, const std::string& policy = "ioless") {
   Scenario s = parseScenario(*builtinScenarioJson("ten-dd"), "ten-dd");
   s.tasks[0].count = n;
   s.durationS = durationS;
+  s.policy = policy;
   return s;
 }
 
@@ -48,6 +49,27 @@ void BM_Writers60s(benchmark::State& state) {
 BENCHMARK(BM_Writers60s)->Arg(1)->Arg(100)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)
     ->MeasureProcessCPUTime()->UseRealTime()->Repetitions(3)->ReportAggregatesOnly(true);
 
+// The same targets for every policy (issue #4): 100, 1,000 and 10,000 writers, 60 s each.
+void BM_PolicyWriters60s(benchmark::State& state, const std::string& policy) {
+  const int n = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    Simulator sim(writers(n, 60, policy));
+    sim.run();
+    benchmark::DoNotOptimize(sim.eventsProcessed());
+  }
+  state.counters["sim_s_per_wall_s"] =
+      benchmark::Counter(60.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+void registerPolicyBenchmarks() {
+  for (const auto& policy : Simulator::policyNames()) {
+    if (policy == "ioless") continue;  // measured above
+    benchmark::RegisterBenchmark(("BM_PolicyWriters60s/" + policy).c_str(), BM_PolicyWriters60s, policy)
+        ->Arg(100)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->UseRealTime()
+        ->Iterations(1)->Repetitions(3)->ReportAggregatesOnly(true);
+  }
+}
+
 // Memory must not grow with run length: the resident size of a live simulator with 1,000
 // writers after 10 and after 600 simulated seconds (VmRSS while it exists).
 void BM_MemoryVsLength(benchmark::State& state) {
@@ -65,4 +87,11 @@ BENCHMARK(BM_MemoryVsLength)->Arg(10)->Arg(600)->Unit(benchmark::kMillisecond)->
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  registerPolicyBenchmarks();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -14,7 +14,8 @@ void BlockDevice::configure(const DeviceConfig& config) {
   updateCongestion();
 }
 
-Pages BlockDevice::submit(int file, std::int64_t offset, Pages pages, SimTime now) {
+Pages BlockDevice::submit(int file, std::int64_t offset, Pages pages, SimTime now, int extraSlots) {
+  const int limit = m_config.nrRequests + std::clamp(extraSlots, 0, m_config.nrRequests / 2);
   const Pages maxPages = std::max<Pages>(1, m_config.maxRequestKiB / 4);
   Pages accepted = 0;
   while (accepted < pages) {
@@ -22,16 +23,17 @@ Pages BlockDevice::submit(int file, std::int64_t offset, Pages pages, SimTime no
     // Back merge into the newest queued request (not the one in service).
     if (!m_queue.empty()) {
       auto& tail = m_queue.back();
-      if (tail.file == file && tail.offset + tail.pages == off && tail.pages < maxPages) {
+      if (!tail.read && tail.file == file && tail.offset + tail.pages == off && tail.pages < maxPages) {
         const Pages take = std::min(pages - accepted, maxPages - tail.pages);
         tail.pages += take;
         accepted += take;
         continue;
       }
     }
-    if (full()) break;
+    if (allocated() >= limit) break;
     const Pages take = std::min(pages - accepted, maxPages);
     m_queue.push_back(IoRequest{.file = file, .offset = off, .pages = take});
+    ++m_created;
     accepted += take;
     updateCongestion();
   }
@@ -39,9 +41,27 @@ Pages BlockDevice::submit(int file, std::int64_t offset, Pages pages, SimTime no
   return accepted;
 }
 
+bool BlockDevice::submitSwap(std::int64_t slot, Pages pages, bool read, int owner, SimTime now) {
+  if (!read && !m_queue.empty()) {  // back merge of a streaming swap-out
+    auto& tail = m_queue.back();
+    const Pages maxPages = std::max<Pages>(1, m_config.maxRequestKiB / 4);
+    if (!tail.read && tail.file == kSwapFile && tail.owner == owner &&
+        tail.offset + tail.pages == slot && tail.pages + pages <= maxPages) {
+      tail.pages += pages;
+      return true;
+    }
+  }
+  if (full()) return false;
+  m_queue.push_back(IoRequest{.file = kSwapFile, .offset = slot, .pages = pages, .read = read, .owner = owner});
+  updateCongestion();
+  if (!m_inService) startNext(now);
+  return true;
+}
+
 SimDuration BlockDevice::serviceTime(const IoRequest& r) {
   const double bytes = static_cast<double>(r.pages * kPageBytes);
-  double s = bytes / (m_config.writeMBps * 1e6);
+  const double mbps = r.read && m_config.readMBps > 0 ? m_config.readMBps : m_config.writeMBps;
+  double s = bytes / (mbps * 1e6);
   if (r.seek) s += m_config.seekMs * 1e-3 * m_rng.uniform(0.5, 1.5);
   return SimDuration{static_cast<std::int64_t>(std::ceil(s * 1e9))};
 }
@@ -50,7 +70,9 @@ void BlockDevice::startNext(SimTime now) {
   if (m_queue.empty()) return;
   IoRequest r = m_queue.front();
   m_queue.pop_front();
-  r.seek = !(r.file == m_lastFile && r.offset == m_lastEnd);
+  // Positioning is needed unless this request starts where the last one ended on disk.
+  r.seek = !(r.offset == m_lastEnd && !r.read && r.file != kSwapFile && m_lastFile != kSwapFile) &&
+           !(r.file == kSwapFile && m_lastFile == kSwapFile && r.offset == m_lastEnd && !r.read);
   m_serviceStart = now;
   m_serviceEnd = now + serviceTime(r);
   m_inService = r;
@@ -64,7 +86,12 @@ std::optional<SimTime> BlockDevice::nextCompletion() const {
 IoRequest BlockDevice::completeCurrent(SimTime now) {
   IoRequest r = *m_inService;
   m_inService.reset();
-  m_counters.bytesWritten += r.pages * kPageBytes;
+  if (r.read) {
+    m_counters.bytesRead += r.pages * kPageBytes;
+  } else {
+    m_counters.bytesWritten += r.pages * kPageBytes;
+    if (r.file == kSwapFile) m_counters.swapBytesWritten += r.pages * kPageBytes;
+  }
   m_counters.sectors += r.pages * (kPageBytes / 512);
   m_counters.requests += 1;
   if (r.seek) m_counters.seeks += 1;

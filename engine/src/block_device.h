@@ -15,14 +15,21 @@
 
 namespace throttlelab::engine {
 
+/// Requests of the swap area use this pseudo file number.
+inline constexpr int kSwapFile = -2;
+
 struct IoRequest {
   int file = -1;
-  std::int64_t offset = 0;  ///< first page, in the file's writeback order
+  std::int64_t offset = 0;  ///< first page, in the file's writeback order (or the swap slot)
   Pages pages = 0;
+  bool read = false;        ///< a read (swap-in); reads never merge with writes
+  int owner = -1;           ///< swap IO: the task whose anonymous pages these are
   bool seek = false;        ///< decided when service starts
 };
 
 struct DeviceCounters {
+  std::int64_t bytesRead = 0;
+  std::int64_t swapBytesWritten = 0;
   std::int64_t bytesWritten = 0;
   std::int64_t requests = 0;
   std::int64_t seeks = 0;
@@ -38,7 +45,12 @@ class BlockDevice {
 
   /// Queues up to `pages` pages of `file` starting at `offset`, merging into the last queued
   /// request when contiguous. Stops when no request slot is left; returns the pages accepted.
-  Pages submit(int file, std::int64_t offset, Pages pages, SimTime now);
+  /// `extraSlots` lets a batching task (ioc_batching: one that just waited for a slot) go past
+  /// nr_requests, up to 1.5 x nr_requests.
+  Pages submit(int file, std::int64_t offset, Pages pages, SimTime now, int extraSlots = 0);
+  /// Queues a swap request (write: swap-out, read: swap-in) for `owner`'s pages.
+  /// Returns false, queueing nothing, when no request slot is left.
+  bool submitSwap(std::int64_t slot, Pages pages, bool read, int owner, SimTime now);
   bool full() const { return allocated() >= m_config.nrRequests; }
   bool congested() const { return m_congested; }
   int allocated() const { return static_cast<int>(m_queue.size()) + (m_inService ? 1 : 0); }
@@ -50,6 +62,8 @@ class BlockDevice {
   IoRequest completeCurrent(SimTime now);
 
   const DeviceCounters& counters() const { return m_counters; }
+  /// Requests created by submit() so far (merges excluded).
+  std::int64_t requestsCreated() const { return m_created; }
   /// Busy time including the part of the current request served so far.
   SimDuration busyUntil(SimTime now) const;
 
@@ -67,6 +81,7 @@ class BlockDevice {
   int m_lastFile = -1;
   std::int64_t m_lastEnd = -1;
   bool m_congested = false;
+  std::int64_t m_created = 0;
   DeviceCounters m_counters;
 };
 

@@ -35,6 +35,32 @@ DirtyThresholds computeDirtyThresholds(const VmConfig& vm, Pages avail, LimitBon
   return t;
 }
 
+DirtyThresholds computeEraThresholds(const VmConfig& vm, Pages avail, const KernelEra& era,
+                                     bool bonus, Pages mappedPages, Pages globalDirtyLimit) {
+  if (era.rtBonus == RtLimitBonus::QuarterPlusLimit32 && !era.unmappedClamp && !era.fivePercentFloor)
+    return computeDirtyThresholds(vm, avail, bonus ? LimitBonus::RealTime : LimitBonus::None,
+                                  globalDirtyLimit);
+  // 2.6.x get_dirty_limits(): whole-percent ratios of avail, clamped.
+  int dirtyRatio = vm.dirtyRatio;
+  int bgRatio = vm.dirtyBackgroundRatio;
+  if (era.unmappedClamp && avail > 0) {
+    const auto unmapped = static_cast<int>(100 - mappedPages * 100 / avail);
+    if (dirtyRatio > unmapped / 2) dirtyRatio = unmapped / 2;
+  }
+  if (era.fivePercentFloor && dirtyRatio < 5) dirtyRatio = 5;
+  if (bgRatio >= dirtyRatio) bgRatio = dirtyRatio / 2;
+  DirtyThresholds t;
+  t.thresh = vm.dirtyBytes > 0 ? bytesToPagesRoundUp(vm.dirtyBytes) : dirtyRatio * avail / 100;
+  t.bgThresh = vm.dirtyBackgroundBytes > 0 ? bytesToPagesRoundUp(vm.dirtyBackgroundBytes)
+                                           : bgRatio * avail / 100;
+  if (bonus) {
+    t.bgThresh += t.bgThresh / 4;
+    t.thresh += t.thresh / 4;
+  }
+  if (t.bgThresh >= t.thresh) t.bgThresh = t.thresh / 2;
+  return t;
+}
+
 Pages followDirtyLimit(Pages stored, Pages thresh, Pages dirty) {
   if (stored < thresh) return thresh;  // follow up in one step
   const Pages target = std::max(thresh, dirty);  // thresh may have dropped below dirty

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Dirtyable memory and the global thresholds (model-spec §2.2–2.3, E3, E4, E19–E22).
+#include "kernel_era.h"
 #include "throttlelab/engine/scenario.h"
 #include "throttlelab/engine/units.h"
 
@@ -23,6 +24,12 @@ struct DirtyThresholds {
 /// `globalDirtyLimit` is the stored E20 value, used only by the /32 term.
 DirtyThresholds computeDirtyThresholds(const VmConfig& vm, Pages avail, LimitBonus bonus,
                                        Pages globalDirtyLimit);
+
+/// The same for an older kernel: the ratio clamps of E1b and the bonus of that era.
+/// `mappedPages` is what E1b subtracts (mapped file + anonymous pages); `bonusFor` says
+/// whether the caller qualifies (RT under a policy that gives RT the bonus, or PF_LESS_THROTTLE).
+DirtyThresholds computeEraThresholds(const VmConfig& vm, Pages avail, const KernelEra& era,
+                                     bool bonus, Pages mappedPages, Pages globalDirtyLimit);
 
 /// E19: (thresh + bg_thresh)/2; nobody is throttled at or below it.
 constexpr Pages freerunCeiling(Pages thresh, Pages bgThresh) { return (thresh + bgThresh) / 2; }

@@ -16,7 +16,9 @@ enum class EventKind : std::uint8_t {
   CpuDone,       ///< the CPU scheduler's earliest piece of work completes
   DeviceDone,    ///< a device completes the request in service
   FlusherTimer,  ///< the periodic (kupdate) writeback timer of a device
-  FlusherRun,    ///< a device's flusher has work (kicked)
+  FlusherRun,    ///< a device's flusher has work (kicked), or its congestion wait ended
+  KswapdRun,     ///< kswapd's next reclaim batch
+  OomExit,       ///< an OOM victim's memory is freed
   Sample,        ///< one sample interval ends
 };
 

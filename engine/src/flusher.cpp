@@ -1,18 +1,39 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Writeback: one flusher per device (model-spec §2.5). Periodic ("kupdate") writeback of
-// expired inodes, background writeback while over the background threshold, in chunks (E6),
-// oldest-dirtied inode first, submitting to the device until its queue is full.
+// expired inodes, background writeback while over the background threshold, in chunks,
+// oldest-dirtied inode first. Its style follows the policy's era: pdflush (2.6.0–2.6.31)
+// writes 1024-page chunks and backs off while the queue is congested; later flushers block
+// on a full queue; 3.2+ sizes chunks to half a second of bandwidth (E6).
 #include <algorithm>
 
+#include "cost_model.h"
 #include "kernel.h"
 
 namespace throttlelab::engine {
 
 void Kernel::fileDirtiedWhenChanged(CachedFile& f, SimTime oldWhen, bool wasDirty) {
-  auto& set = device(f.device()).dirtyFiles;
+  DeviceState& d = device(f.device());
   const bool isDirty = f.dirty() > 0;
-  if (wasDirty && (!isDirty || f.dirtiedWhen() != oldWhen)) set.erase({oldWhen, f.id()});
-  if (isDirty && (!wasDirty || f.dirtiedWhen() != oldWhen)) set.insert({f.dirtiedWhen(), f.id()});
+  const bool moved = !isDirty || f.dirtiedWhen() != oldWhen;
+  if (wasDirty && moved) {
+    d.dirtyFiles.erase({oldWhen, f.id()});
+    d.dirtyUnowned.erase({oldWhen, f.id()});
+  }
+  if (isDirty && (!wasDirty || f.dirtiedWhen() != oldWhen)) {
+    d.dirtyFiles.insert({f.dirtiedWhen(), f.id()});
+    if (f.syncOwner < 0) d.dirtyUnowned.insert({f.dirtiedWhen(), f.id()});
+  }
+}
+
+void Kernel::setSyncOwner(CachedFile& f, int owner) {
+  DeviceState& d = device(f.device());
+  if (f.dirty() > 0) {
+    if (owner >= 0)
+      d.dirtyUnowned.erase({f.dirtiedWhen(), f.id()});
+    else
+      d.dirtyUnowned.insert({f.dirtiedWhen(), f.id()});
+  }
+  f.syncOwner = owner;
 }
 
 void Kernel::kickFlusher(int dev) {
@@ -42,6 +63,7 @@ bool Kernel::overBackgroundThresh(int dev) {
   // wb_over_bg_thresh() (E7): global dirty pages (not counting writeback) over bg_thresh, or
   // this device's dirty pages over its share of it. The flusher is a kernel thread: no RT bonus.
   const GlobalView g = globalViewFor(LimitBonus::None);
+  if (m_era.flusher == FlusherStyle::Pdflush) return m_mem.nrDirty >= g.bgThresh && m_mem.nrDirty > 0;
   if (m_mem.nrDirty > g.bgThresh) return true;
   GlobalView asBg = g;
   asBg.thresh = g.bgThresh;
@@ -49,6 +71,7 @@ bool Kernel::overBackgroundThresh(int dev) {
 }
 
 Pages Kernel::writebackChunk(int dev) const {
+  if (m_era.flusher != FlusherStyle::Modern) return 1024;  // MAX_WRITEBACK_PAGES
   // E6 (3.2+): about half a second of device bandwidth, at most dirty_limit/8, in whole 4 MiB units.
   const DeviceState& d = device(dev);
   Pages pages = std::min<Pages>(d.bw.avgWriteBw / 2, m_domain.dirtyLimit / 8);
@@ -56,13 +79,29 @@ Pages Kernel::writebackChunk(int dev) const {
   return std::max<Pages>(pages, 1024);
 }
 
-bool Kernel::submitChunk(int dev, int file, Pages pages) {
+Pages Kernel::submitPages(int dev, int file, Pages pages, Task* batcher) {
   DeviceState& d = device(dev);
   CachedFile& f = m_files[static_cast<std::size_t>(file)];
   const Pages want = std::min(pages, f.dirty());
-  if (want <= 0) return true;
-  // Pages turn from dirty to writeback as they enter the request queue.
-  const Pages accepted = d.device.submit(file, f.writebackOffset(), want, m_now);
+  if (want <= 0) return 0;
+  // Pages turn from dirty to writeback as they enter the request queue, one disk extent at a
+  // time (a submission that crosses an extent boundary becomes separate requests).
+  Pages accepted = 0;
+  while (accepted < want) {
+    const Pages offset = (f.writebackOffset() + accepted) % f.size();
+    const Pages len = std::min(want - accepted, f.size() - offset);
+    Pages run = 0;
+    const std::int64_t lba = f.mapForWriteback(offset, len, &d.allocCursor, &run);
+    int extra = 0;
+    if (batcher != nullptr && batcher->batchRequests > 0 && m_now <= batcher->batchUntil)
+      extra = batcher->batchRequests;
+    const std::int64_t before = d.device.requestsCreated();
+    const Pages got = d.device.submit(file, lba, run, m_now, extra);
+    if (batcher != nullptr)
+      batcher->batchRequests = std::max<int>(0, batcher->batchRequests - static_cast<int>(d.device.requestsCreated() - before));
+    accepted += got;
+    if (got < run) break;  // the queue is full
+  }
   if (accepted > 0) {
     const SimTime oldWhen = f.dirtiedWhen();
     const Pages moved = f.startWriteback(accepted, SimTime::max());
@@ -73,9 +112,21 @@ bool Kernel::submitChunk(int dev, int file, Pages pages) {
     d.writeback += moved;
   }
   scheduleDevice(dev);
+  return accepted;
+}
+
+bool Kernel::submitChunk(int dev, int file, Pages pages) {
+  DeviceState& d = device(dev);
+  const Pages want = std::min(pages, m_files[static_cast<std::size_t>(file)].dirty());
+  const Pages accepted = submitPages(dev, file, want);
+  // The flusher's own CPU: building the IO, spinning with any dirtiers submitting too.
+  const int others = std::min(d.submitters, cpus());
+  chargeSystem(static_cast<double>(accepted) *
+               (cost::kWritebackSubmitPerPageS + cost::kSubmitLockHoldPerPageS * others));
   if (accepted < want) {
     d.flusher.blockedFile = file;
     d.flusher.blockedPages = want - accepted;
+    if (m_era.flusher != FlusherStyle::Pdflush) d.slotWaiters.push_back(-1);
     return false;
   }
   return true;
@@ -84,6 +135,7 @@ bool Kernel::submitChunk(int dev, int file, Pages pages) {
 void Kernel::flusherRun(int dev) {
   DeviceState& d = device(dev);
   Flusher& fl = d.flusher;
+  if (fl.congestionWait) return;
   if (!fl.active) {
     fl.active = true;
     // Writeback restarting on an idle device: do not count the idle time as zero bandwidth.
@@ -94,12 +146,22 @@ void Kernel::flusherRun(int dev) {
     }
   }
   for (int guard = 0; guard < 1'000'000; ++guard) {
+    if (m_era.flusher == FlusherStyle::Pdflush && d.device.congested()) {
+      pdflushBackOff(dev);  // nonblocking writeback met congestion
+      return;
+    }
     if (fl.blockedFile >= 0) {
-      if (d.device.full()) return;  // wait for a request slot (deviceDone resumes us)
+      if (d.device.full()) {
+        pdflushBackOff(dev);
+        return;  // wait for a request slot (deviceDone resumes us)
+      }
       const int file = fl.blockedFile;
       const Pages rest = fl.blockedPages;
       fl.blockedFile = -1;
-      if (!submitChunk(dev, file, rest)) return;
+      if (!submitChunk(dev, file, rest)) {
+        pdflushBackOff(dev);
+        return;
+      }
     }
     SimTime olderThan{};
     bool kupdate = false;
@@ -131,15 +193,28 @@ void Kernel::flusherRun(int dev) {
     }
     const int file = fl.io.front();
     fl.io.pop_front();
+    if (m_files[static_cast<std::size_t>(file)].syncOwner >= 0) continue;  // a dirtier has it
     // do_writepages(): a bandwidth-only estimate update once 200 ms have passed.
-    if (jiffies() > d.bw.bwTimeStampJiffies + std::max(hz() / 5, 1)) {
+    if (m_era.followDirtyLimit && jiffies() > d.bw.bwTimeStampJiffies + std::max(hz() / 5, 1)) {
       updateWriteBandwidth(d.bw, jiffies() - d.bw.bwTimeStampJiffies, d.written, hz());
       d.bw.writtenStamp = d.written;
       d.bw.dirtiedStamp = d.dirtied;
       d.bw.bwTimeStampJiffies = jiffies();
     }
-    if (!submitChunk(dev, file, writebackChunk(dev))) return;
+    if (!submitChunk(dev, file, writebackChunk(dev))) {
+      pdflushBackOff(dev);
+      return;
+    }
   }
+}
+
+void Kernel::pdflushBackOff(int dev) {
+  // pdflush's nonblocking writeback gives up at a full queue and sleeps in
+  // blk_congestion_wait(WRITE, HZ/10); later flushers wait for a slot instead.
+  if (m_era.flusher != FlusherStyle::Pdflush) return;
+  Flusher& fl = device(dev).flusher;
+  fl.congestionWait = true;
+  m_queue.push(m_now + millis(100), EventKind::FlusherRun, dev, 1);
 }
 
 void Kernel::scheduleDevice(int dev) {
@@ -155,15 +230,34 @@ void Kernel::deviceDone(int dev) {
   DeviceState& d = device(dev);
   const IoRequest r = d.device.completeCurrent(m_now);
   d.scheduledCompletion = SimTime{};
-  CachedFile& f = m_files[static_cast<std::size_t>(r.file)];
-  f.completeWriteback(r.pages);
-  m_mem.nrWriteback -= r.pages;
-  m_mem.written += r.pages;
-  d.writeback -= r.pages;
-  d.written += r.pages;
-  m_domain.completions.add(static_cast<std::size_t>(dev), r.pages, m_now);
+  chargeSystem(static_cast<double>(r.pages) * cost::kIoCompletionPerPageS);
+  if (r.file == kSwapFile) {
+    if (r.read) {
+      if (r.owner >= 0) swapInDone(task(r.owner), r.pages);
+    } else {
+      swapOutDone(r);
+    }
+  } else {
+    CachedFile& f = m_files[static_cast<std::size_t>(r.file)];
+    f.completeWriteback(r.pages);
+    m_mem.nrWriteback -= r.pages;
+    m_mem.written += r.pages;
+    d.writeback -= r.pages;
+    d.written += r.pages;
+    m_domain.completions.add(static_cast<std::size_t>(dev), r.pages, m_now);
+  }
   scheduleDevice(dev);
-  if (d.flusher.blockedFile >= 0 && d.flusher.active && !d.device.full()) flusherRun(dev);
+  wakeSlotWaiter(dev);
+  if (m_era.flusher != FlusherStyle::Pdflush && d.flusher.blockedFile >= 0 && d.flusher.active &&
+      !d.device.full() && std::find(d.slotWaiters.begin(), d.slotWaiters.end(), -1) == d.slotWaiters.end())
+    flusherRun(dev);
+  if (!d.device.congested()) {
+    wakeCongestionWaiters(dev);
+    if (d.flusher.congestionWait) {
+      d.flusher.congestionWait = false;
+      flusherRun(dev);
+    }
+  }
   wakeMemoryWaiters();
 }
 

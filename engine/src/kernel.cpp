@@ -12,19 +12,13 @@ namespace throttlelab::engine {
 
 namespace {
 constexpr std::uint64_t kDeviceSeedSalt = 0x5851f42d4c957f2dULL;
-
-std::int64_t isqrt(std::int64_t v) {
-  auto r = static_cast<std::int64_t>(std::sqrt(static_cast<double>(v)));
-  while (r * r > v) --r;
-  while ((r + 1) * (r + 1) <= v) ++r;
-  return r;
-}
 }  // namespace
 
 Kernel::Kernel(Scenario scenario)
     : m_scenario(std::move(scenario)), m_cpu(m_scenario.machine.cpus), m_rng(m_scenario.seed) {
   m_policy = makePolicy(m_scenario.policy);
   if (!m_policy) throw ScenarioError("policy", "policy: unknown policy '" + m_scenario.policy + "'");
+  m_era = m_policy->era();
   setupMemory();
   for (std::size_t i = 0; i < m_scenario.devices.size(); ++i) {
     auto d = std::make_unique<DeviceState>(m_scenario.devices[i],
@@ -54,13 +48,8 @@ void Kernel::setupMemory() {
   const Pages used = m_mem.file + m_mem.anon;
   m_mem.total = total;
   m_mem.free = total - used;
-  // Watermarks of one lowmem zone, 4.6+ (E8–E10): min_free_kbytes = sqrt(16 x lowmem KiB).
-  const std::int64_t minFreeKb = std::clamp<std::int64_t>(isqrt(total * 4 * 16), 128, 262144);
-  m_mem.wmarkMin = minFreeKb / 4;
-  const Pages gap = std::max(m_mem.wmarkMin / 4, total * 10 / 10000);
-  m_mem.wmarkLow = m_mem.wmarkMin + gap;
-  m_mem.wmarkHigh = m_mem.wmarkMin + 2 * gap;
-  m_mem.totalReserve = m_mem.wmarkHigh;  // lowmem_reserve is 0 with a single zone
+  m_mem.swapTotal = mibToPages(static_cast<double>(m_scenario.machine.swapMiB));
+  setupWatermarks();
 }
 
 void Kernel::addTask(std::size_t group, const TaskSpec& spec) {
@@ -88,6 +77,7 @@ void Kernel::addTask(std::size_t group, const TaskSpec& spec) {
   t->spec = spec;
   t->info.pid = m_nextPid++;
   t->info.name = spec.name;
+  t->info.kind = spec.kind;
   t->info.group = static_cast<int>(group);
   t->info.sched = spec.sched;
   t->info.rtPriority = spec.rtPriority;
@@ -103,11 +93,21 @@ void Kernel::addTask(std::size_t group, const TaskSpec& spec) {
 
 void Kernel::removeTask(Task& t) {
   if (t.removed) return;
-  if (m_cpu.isRunning(t.info.index)) t.cpuS += m_cpu.cancel(t.info.index, m_now);
+  if (m_cpu.isRunning(t.info.index)) {
+    const double used = m_cpu.cancel(t.info.index, m_now);
+    t.cpuS += used;
+  }
   t.removed = true;
   ++t.generation;
   t.state = TaskState::Exited;
   t.exitedS = toSeconds(m_now);
+  t.allocWaiting = false;
+  if (t.writebackFile >= 0) setSyncOwner(m_files[static_cast<std::size_t>(t.writebackFile)], -1);
+  t.writebackFile = -1;
+  if (t.submitting) --device(t.info.device).submitters;
+  t.submitting = false;
+  t.writebackLeft = 0;
+  releaseAnon(t);
 }
 
 void Kernel::setSink(RecordSink* sink, OutputOptions options) {
@@ -160,7 +160,15 @@ void Kernel::dispatch(const Event& e) {
       }
       Task& t = m_tasks[static_cast<std::size_t>(next->second)];
       t.cpuS += m_cpu.complete(next->second, m_now);
-      pieceDone(t);
+      t.systemS += t.pieceSystemS;
+      t.userS += t.pieceUserS;
+      t.pieceSystemS = t.pieceUserS = 0;
+      switch (t.afterCpu) {
+        case AfterCpu::Write: pieceDone(t); break;
+        case AfterCpu::Balance: callBalance(t, t.balancePages); break;
+        case AfterCpu::Anon: anonPieceDone(t); break;
+        case AfterCpu::Alloc: retryAllocation(t); break;
+      }
       break;
     }
     case EventKind::DeviceDone:
@@ -169,9 +177,24 @@ void Kernel::dispatch(const Event& e) {
     case EventKind::FlusherTimer:
       if (e.generation == device(e.id).flusher.timerGeneration) flusherTimer(e.id);
       break;
-    case EventKind::FlusherRun:
-      device(e.id).flusher.scheduled = false;
+    case EventKind::FlusherRun: {
+      Flusher& fl = device(e.id).flusher;
+      if (e.generation == 1) {  // the end of a congestion wait
+        if (!fl.congestionWait) break;
+        fl.congestionWait = false;
+      } else {
+        fl.scheduled = false;
+      }
       flusherRun(e.id);
+      break;
+    }
+    case EventKind::KswapdRun:
+      m_kswapd.scheduled = false;
+      kswapdRun();
+      break;
+    case EventKind::OomExit:
+      m_oomPending = 0;
+      wakeMemoryWaiters();
       break;
     case EventKind::Sample:
       takeSample();
@@ -182,22 +205,57 @@ void Kernel::dispatch(const Event& e) {
 
 GlobalView Kernel::globalViewFor(LimitBonus bonus) const {
   GlobalView g;
-  g.avail = dirtyableMemory(m_mem.free, m_mem.file, m_mem.totalReserve);
-  const DirtyThresholds th = computeDirtyThresholds(m_scenario.vm, g.avail, bonus, m_domain.dirtyLimit);
+  switch (m_era.dirtyable) {
+    case DirtyableStyle::TotalPages: g.avail = m_mem.total; break;
+    case DirtyableStyle::FreePlusLru: g.avail = m_mem.free + m_mem.file + m_mem.anon + 1; break;
+    case DirtyableStyle::FreeMinusReserve:
+      g.avail = dirtyableMemory(m_mem.free, m_mem.file, m_mem.totalReserve);
+      break;
+  }
+  const DirtyThresholds th = computeEraThresholds(m_scenario.vm, g.avail, m_era,
+                                                  bonus == LimitBonus::RealTime, m_mem.anon,
+                                                  m_domain.dirtyLimit);
   g.thresh = th.thresh;
   g.bgThresh = th.bgThresh;
   g.nrReclaimable = m_mem.nrDirty;
   g.dirty = m_mem.nrDirty + m_mem.nrWriteback;
   g.freerun = freerunCeiling(g.thresh, g.bgThresh);
-  g.limit = hardDirtyLimit(g.thresh, m_domain.dirtyLimit);
+  g.limit = m_era.followDirtyLimit ? hardDirtyLimit(g.thresh, m_domain.dirtyLimit) : g.thresh;
   g.setpoint = dirtySetpoint(g.freerun, g.limit);
   return g;
 }
 
+GlobalView Kernel::globalViewForTask(const Task* task) const {
+  bool bonus = false;
+  if (task != nullptr) {
+    bonus = (isRealTime(*task) && m_era.rtBonus != RtLimitBonus::None) ||
+            (task->spec.lessThrottle && m_era.lessThrottleBonus);
+  }
+  return globalViewFor(bonus ? LimitBonus::RealTime : LimitBonus::None);
+}
+
+Pages Kernel::ratelimitPages() const {
+  // E13 (<= 3.1): total / (ncpus x 32), at least 16 pages and at most 4 MiB.
+  const Pages r = m_mem.total / (std::max(1, m_scenario.machine.cpus) * 32);
+  return std::clamp<Pages>(r, 16, 1024);
+}
+
+bool Kernel::congested(int dev) const { return device(dev).device.congested(); }
+
+double Kernel::taskDirtyShare(const Task& t) const {
+  // Floating proportion over tasks (2.6.24 "proportions", counted in events): a task's
+  // dirtied pages age by half every period of 2^shift pages, shift = 2 + ilog2(thresh).
+  if (m_taskPropGlobal <= 0) return 0;
+  const std::int64_t period = m_taskPropPeriod;
+  const auto age = [period](std::int64_t v, std::int64_t since) {
+    return period - since >= 63 ? 0 : v >> (period - since);
+  };
+  const std::int64_t mine = age(t.propCount, t.propPeriod);
+  return std::min(1.0, static_cast<double>(mine) / static_cast<double>(m_taskPropGlobal));
+}
+
 GlobalView Kernel::globalView(const Task* task, bool emitTrace) {
-  const LimitBonus bonus =
-      task != nullptr && isRealTime(*task) ? LimitBonus::RealTime : LimitBonus::None;
-  GlobalView g = globalViewFor(bonus);
+  GlobalView g = globalViewForTask(task);
   if (emitTrace && tracing()) {
     GlobalDirtyState r;
     if (task) r.header = traceHeader(*task);
@@ -211,6 +269,26 @@ GlobalView Kernel::globalView(const Task* task, bool emitTrace) {
     trace(r);
   }
   return g;
+}
+
+void Kernel::runCpu(Task& t, double systemS, double userS, AfterCpu after) {
+  t.pieceSystemS = systemS;
+  t.pieceUserS = userS;
+  t.afterCpu = after;
+  t.state = TaskState::Running;
+  const int rtPrio = t.info.sched == SchedClass::Other ? 0 : std::max(1, t.info.rtPriority);
+  m_cpu.start(t.info.index, std::max(systemS + userS, 1e-9), rtPrio, t.info.nice, m_now);
+}
+
+void Kernel::sleepTask(Task& t, SimDuration d, TaskState state) {
+  ++t.generation;  // any earlier wake-up of this task is stale from now on
+  t.state = state;
+  m_queue.push(m_now + d, EventKind::TaskWake, t.info.index, t.generation);
+}
+
+void Kernel::wakeTaskNow(Task& t) {
+  ++t.generation;  // cancels the pending timeout
+  m_queue.push(m_now, EventKind::TaskWake, t.info.index, t.generation);
 }
 
 WbView Kernel::wbView(int dev, const GlobalView& g) const {
@@ -270,6 +348,11 @@ void Kernel::reconfigure(const Scenario& in) {
   }
   const Pages newTotal = mibToPages(static_cast<double>(changed.machine.memoryMiB));
   const Pages pinned = m_mem.anon + m_mem.nrDirty + m_mem.nrWriteback;
+  if (changed.machine.swapMiB != m_scenario.machine.swapMiB &&
+      mibToPages(static_cast<double>(changed.machine.swapMiB)) < m_mem.swapUsed)
+    throw ScenarioError("machine.swapMiB", "machine.swapMiB: cannot shrink swap below the " +
+                                               std::to_string(pagesToMiB(static_cast<double>(m_mem.swapUsed))) +
+                                               " MiB in use");
   if (newTotal < pinned + m_mem.wmarkHigh)
     throw ScenarioError("machine.memoryMiB",
                         "machine.memoryMiB: cannot shrink to " + std::to_string(changed.machine.memoryMiB) +
@@ -278,12 +361,15 @@ void Kernel::reconfigure(const Scenario& in) {
 
   const Scenario old = m_scenario;
   m_scenario = changed;
-  if (policy) m_policy = std::move(policy);
+  if (policy) {
+    m_policy = std::move(policy);
+    m_era = m_policy->era();
+  }
 
   // Memory: reclaim clean cache first if the machine shrinks.
   if (newTotal != m_mem.total) {
     const Pages delta = newTotal - m_mem.total;
-    if (delta < 0 && m_mem.free + delta < 0) reclaimClean(-delta - m_mem.free, -1);
+    if (delta < 0 && m_mem.free + delta < 0) reclaimClean(-delta - m_mem.free);
     m_mem.total = newTotal;
     m_mem.free += delta;
     if (m_mem.free < 0) {  // not enough clean cache: take what is left from the file count
@@ -331,6 +417,11 @@ void Kernel::reconfigure(const Scenario& in) {
   }
 }
 
+bool Kernel::allTasksExited() const {
+  return std::all_of(m_tasks.begin(), m_tasks.end(),
+                     [](const Task& t) { return t.removed || t.state == TaskState::Exited; });
+}
+
 std::string Kernel::checkInvariants() const {
   std::ostringstream err;
   if (m_mem.free + m_mem.file + m_mem.anon != m_mem.total)
@@ -355,6 +446,15 @@ std::string Kernel::checkInvariants() const {
   }
   if (devDirty != m_mem.nrDirty || devWb != m_mem.nrWriteback) err << "device counters disagree; ";
   if (m_mem.written > m_mem.dirtied) err << "written > dirtied; ";
+  if (m_mem.swapUsed < 0 || m_mem.swapUsed > m_mem.swapTotal) err << "swap used " << m_mem.swapUsed << " out of [0, " << m_mem.swapTotal << "]; ";
+  Pages rss = 0, swapWb = 0;
+  for (const auto& t : m_tasks) {
+    if (t.rss < 0 || t.swapped < 0 || t.swapWb < 0) err << "task " << t.info.index << " anon negative; ";
+    rss += t.rss;
+    swapWb += t.swapWb;
+  }
+  if (rss + swapWb > m_mem.anon) err << "task anon " << rss + swapWb << " > anon " << m_mem.anon << "; ";
+  if (m_mem.anon < 0 || m_mem.swapWb < 0) err << "anon negative; ";
   return err.str();
 }
 

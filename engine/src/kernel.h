@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The simulated kernel: memory, tasks, devices with their flushers, the CPU scheduler and the
-// active policy, driven by one event queue. Simulator (the public API) owns one Kernel.
-// Its member functions are spread over files by concern: kernel.cpp (events, tasks,
-// reconfiguration), writer.cpp (the dd writer and balance_dirty_pages entry), flusher.cpp
-// (writeback), sampling.cpp (samples and statistics).
+// The simulated kernel: memory, tasks, devices with their flushers, the page allocator with
+// kswapd and swap, the CPU scheduler and the active policy, driven by one event queue.
+// Simulator (the public API) owns one Kernel. Its member functions are spread over files by
+// concern: kernel.cpp (events, tasks, limits, reconfiguration), writer.cpp (the dd writer and
+// the balance_dirty_pages() entry), task_writeback.cpp (IO-ful policies: dirtiers writing
+// back and waiting for congestion), anon.cpp (Compiler and Allocator tasks), allocator.cpp
+// (page allocation, reclaim, kswapd, swap, OOM), flusher.cpp (writeback), sampling.cpp
+// (samples and statistics).
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,6 +42,11 @@ class Kernel final : public ThrottleHost {
   WbView wbView(int device, const GlobalView& g) const override;
   void startBackgroundWriteback(int device) override;
   bool writebackInProgress(int device) const override;
+  const KernelEra& era() const override { return m_era; }
+  Pages ratelimitPages() const override;
+  bool congested(int device) const override;
+  double taskDirtyShare(const Task& t) const override;
+  int cpus() const override { return m_scenario.machine.cpus; }
   bool tracing() const override { return m_sink != nullptr && m_options.traces; }
   void trace(const TraceRecord& r) override;
   TraceHeader traceHeader(const Task& t) const override;
@@ -55,8 +64,9 @@ class Kernel final : public ThrottleHost {
   ThrottleCurve throttleCurve(int device, int points) const;
   std::int64_t events() const { return m_events; }
   std::size_t taskCount() const { return m_tasks.size(); }
+  bool allTasksExited() const;
 
-  // Invariants the tests check (pages conserved, counters non-negative); empty if all hold.
+  /// Invariants the tests check (pages conserved, counters non-negative); empty if all hold.
   std::string checkInvariants() const;
 
  private:
@@ -67,6 +77,10 @@ class Kernel final : public ThrottleHost {
   void removeTask(Task& t);
   void scheduleCpu();
   GlobalView globalViewFor(LimitBonus bonus) const;
+  GlobalView globalViewForTask(const Task* task) const;
+  void runCpu(Task& t, double systemS, double userS, AfterCpu after);
+  void sleepTask(Task& t, SimDuration d, TaskState state);
+  void wakeTaskNow(Task& t);
 
   // writer.cpp
   void taskStart(Task& t);
@@ -74,25 +88,64 @@ class Kernel final : public ThrottleHost {
   void continueWriting(Task& t);
   void pieceDone(Task& t);
   void callBalance(Task& t, Pages pages);
+  void balanceDone(Task& t);
   void taskWake(Task& t);
   void endRun(Task& t);
-  bool allocatePages(Pages n);
-  void reclaimClean(Pages target, int excludeFile);
   void proceed(Task& t);
-  void wakeMemoryWaiters();
   void recordPause(Task& t, double ms);
   void recordDirtied(Task& t, Pages n);
+
+  // task_writeback.cpp
+  void startTaskWriteback(Task& t, Pages pages);
+  void continueTaskWriteback(Task& t);
+  void startCongestionWait(Task& t, SimDuration timeout);
+  void wakeCongestionWaiters(int dev);
+  void wakeSlotWaiter(int dev);
+
+  // anon.cpp
+  void beginAnonRun(Task& t);
+  void continueAnon(Task& t);
+  void anonPieceDone(Task& t);
+  void endAnonRun(Task& t);
+  void releaseAnon(Task& t);
+  void swapInDone(Task& t, Pages pages);
+
+  // allocator.cpp
+  void setupWatermarks();
+  /// Tries to allocate `n` pages for `t`. On false the task is waiting (direct reclaim,
+  /// swap or OOM) and its continuation will be called again.
+  bool allocatePages(Task& t, Pages n);
+  Pages allocMark(const Task& t, bool lowPass) const;
+  void wakeKswapd();
+  void kswapdRun();
+  /// Reclaims towards `target` free pages: clean cache at once, anonymous pages by swap-out
+  /// (freed when the write completes). Returns pages freed at once; adds to *scanned.
+  Pages reclaim(Pages target, bool direct, std::int64_t* scanned);
+  Pages reclaimClean(Pages target);
+  Pages startSwapOut(Pages target);
+  void swapOutDone(const IoRequest& r);
+  void directReclaim(Task& t);
+  void retryAllocation(Task& t);
+  void wakeMemoryWaiters();
+  bool oomKill();
+  void finishAllocWait(Task& t);
+  Pages reclaimableNow() const;
+  int swapDeviceIndex() const;
 
   // flusher.cpp
   void flusherTimer(int dev);
   void flusherRun(int dev);
   void kickFlusher(int dev);
+  void pdflushBackOff(int dev);
   bool overBackgroundThresh(int dev);
   bool submitChunk(int dev, int file, Pages pages);
+  Pages submitPages(int dev, int file, Pages pages, Task* batcher = nullptr);
   void deviceDone(int dev);
   void scheduleDevice(int dev);
   void fileDirtiedWhenChanged(CachedFile& f, SimTime oldWhen, bool wasDirty);
+  void setSyncOwner(CachedFile& f, int owner);
   Pages writebackChunk(int dev) const;
+  void chargeSystem(double seconds) { m_mem.systemS += seconds; }
 
   // sampling.cpp
   void takeSample();
@@ -100,7 +153,9 @@ class Kernel final : public ThrottleHost {
   DeviceSample makeDeviceSample(int dev, double intervalS) const;
 
   Scenario m_scenario;
+  KernelEra m_era;
   Memory m_mem;
+  Kswapd m_kswapd;
   Domain m_domain;
   std::vector<std::unique_ptr<DeviceState>> m_devices;
   std::vector<CachedFile> m_files;
@@ -108,6 +163,8 @@ class Kernel final : public ThrottleHost {
   std::vector<TaskInfo> m_infos;
   std::vector<int> m_memoryWaiters;
   std::size_t m_reclaimCursor = 0;
+  std::size_t m_anonCursor = 0;
+  int m_oomPending = 0;   ///< an OOM victim whose memory is not yet freed
   CpuScheduler m_cpu;
   std::uint64_t m_cpuGeneration = 0;
   EventQueue m_queue;
@@ -118,16 +175,34 @@ class Kernel final : public ThrottleHost {
   int m_nextPid = 1000;
   RecordSink* m_sink = nullptr;
   OutputOptions m_options;
+  // 2.6.24 task proportions (E17): events counted in periods of 2^shift dirtied pages
+  std::int64_t m_taskPropEvents = 0;
+  std::int64_t m_taskPropGlobal = 0;
+  std::int64_t m_taskPropPeriod = 0;
 
   // sample-interval statistics
   SimTime m_lastSample{};
   std::vector<double> m_intervalPauses;
   std::array<TopPause, 4> m_intervalTop{};
+  double m_intervalAllocMsMax = 0;
+  std::int64_t m_allocStallsAtSample = 0;
+  std::int64_t m_pgscanKswapdAtSample = 0, m_pgscanDirectAtSample = 0, m_pgstealAtSample = 0;
+  std::int64_t m_swapOutAtSample = 0, m_swapInAtSample = 0;
+  double m_cpuSystemAtSample = 0, m_cpuUserAtSample = 0;
   // whole-run statistics
   std::int64_t m_samples = 0;
   std::int64_t m_samplesAboveFreerun = 0;
   std::int64_t m_samplesAboveLimit = 0;
   PauseHistogram m_allPauses;
+  PauseHistogram m_allAllocLatency;
+  std::vector<Pages> m_dirtySamples;  ///< dirty + writeback per sample, for the median (bounded)
+  std::uint32_t m_dirtySampleStride = 1;
+
+ public:
+  // Task ids, for the tests and the allocator
+  Task& task(int id) { return m_tasks[static_cast<std::size_t>(id)]; }
+  double totalCpuSystemS() const;
+  double totalCpuUserS() const;
 };
 
 }  // namespace throttlelab::engine

@@ -8,6 +8,7 @@
 // flusher's oldest-first order need no per-page state.
 #include <cstdint>
 #include <deque>
+#include <vector>
 
 #include "throttlelab/engine/sim_time.h"
 #include "throttlelab/engine/units.h"
@@ -22,6 +23,16 @@ struct DirtyRun {
 class CachedFile {
  public:
   CachedFile(int id, int device, Pages sizePages) : m_id(id), m_device(device), m_size(sizePages) {}
+
+  /// The task writing this inode back right now (I_SYNC), or -1.
+  int syncOwner = -1;
+
+  /// Where pages live on disk. A file gets its own region when first written back, at the
+  /// device's allocation cursor, large enough for the whole file (XFS-style preallocation);
+  /// its pages are contiguous there, so switching between files costs a seek.
+  /// Returns the disk address of `offset` and sets *run to how many pages from it are
+  /// contiguous on disk (<= n).
+  std::int64_t mapForWriteback(Pages offset, Pages n, std::int64_t* cursor, Pages* run);
 
   int id() const { return m_id; }
   int device() const { return m_device; }
@@ -63,6 +74,7 @@ class CachedFile {
   Pages m_writeback = 0;
   std::int64_t m_wbOffset = 0;
   std::deque<DirtyRun> m_runs;
+  std::int64_t m_diskBase = -1;   ///< first block of the file's region, -1 until allocated
 };
 
 }  // namespace throttlelab::engine

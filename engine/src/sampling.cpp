@@ -39,6 +39,10 @@ DeviceSample Kernel::makeDeviceSample(int dev, double intervalS) const {
     s.utilPct = 100.0 * toSeconds(d.device.busyUntil(m_now) - d.busyAtSample) / intervalS;
   }
   s.avgRequestKiB = reqs > 0 ? static_cast<double>(bytes) / 1024.0 / static_cast<double>(reqs) : 0;
+  if (intervalS > 0) {
+    s.readKBps = static_cast<double>(c.bytesRead - d.atSample.bytesRead) / 1024.0 / intervalS;
+    s.swapOutKBps = static_cast<double>(c.swapBytesWritten - d.atSample.swapBytesWritten) / 1024.0 / intervalS;
+  }
   s.queueDepth = d.device.allocated();
   s.congested = d.device.congested();
   s.dirtyExceeded = d.dirtyExceeded;
@@ -96,6 +100,34 @@ Sample Kernel::makeSample() const {
   s.maxPauseMs = m_devices.empty() ? 0 : static_cast<double>(m_devices[0]->lastMaxPause) * 1000.0 / hz();
   const double intervalS = toSeconds(m_now - m_lastSample);
   for (int d = 0; d < static_cast<int>(m_devices.size()); ++d) s.devices.push_back(makeDeviceSample(d, intervalS));
+  if (intervalS > 0) {
+    const double cpuSpan = intervalS * std::max(1, m_scenario.machine.cpus) / 100.0;
+    s.systemPct = (totalCpuSystemS() - m_cpuSystemAtSample) / cpuSpan;
+    s.userPct = (totalCpuUserS() - m_cpuUserAtSample) / cpuSpan;
+    s.pgscanKswapdPerS = static_cast<double>(m_mem.pgscanKswapd - m_pgscanKswapdAtSample) / intervalS;
+    s.pgscanDirectPerS = static_cast<double>(m_mem.pgscanDirect - m_pgscanDirectAtSample) / intervalS;
+    s.pgstealPerS = static_cast<double>(m_mem.pgsteal - m_pgstealAtSample) / intervalS;
+    s.swapOutKBps = pagesToKBps(static_cast<double>(m_mem.swapOutPages - m_swapOutAtSample)) / intervalS;
+    s.swapInKBps = pagesToKBps(static_cast<double>(m_mem.swapInPages - m_swapInAtSample)) / intervalS;
+  }
+  s.swapTotalPages = m_mem.swapTotal;
+  s.swapUsedPages = m_mem.swapUsed;
+  s.allocStalls = static_cast<int>(m_mem.allocStalls - m_allocStallsAtSample);
+  s.allocStallMsMax = m_intervalAllocMsMax;
+  s.kswapdActive = m_kswapd.active;
+  s.oomKills = m_mem.oomKills;
+  return s;
+}
+
+double Kernel::totalCpuSystemS() const {
+  double s = m_mem.systemS;
+  for (const auto& t : m_tasks) s += t.systemS + (m_cpu.isRunning(t.info.index) ? 0.0 : 0.0);
+  return s;
+}
+
+double Kernel::totalCpuUserS() const {
+  double s = 0;
+  for (const auto& t : m_tasks) s += t.userS;
   return s;
 }
 
@@ -105,6 +137,13 @@ void Kernel::takeSample() {
   const Pages dirty = s.dirtyPages + s.writebackPages;
   if (dirty > s.freerunPages) ++m_samplesAboveFreerun;
   if (dirty > s.limitPages) ++m_samplesAboveLimit;
+  // Keep at most ~100k samples for the median, thinning by two when full.
+  if (m_samples % m_dirtySampleStride == 0) m_dirtySamples.push_back(dirty);
+  if (m_dirtySamples.size() >= 100'000) {
+    for (std::size_t i = 0; i < m_dirtySamples.size() / 2; ++i) m_dirtySamples[i] = m_dirtySamples[2 * i];
+    m_dirtySamples.resize(m_dirtySamples.size() / 2);
+    m_dirtySampleStride *= 2;
+  }
   const double intervalS = toSeconds(m_now - m_lastSample);
   if (m_sink) {
     m_sink->onSample(s);
@@ -137,6 +176,15 @@ void Kernel::takeSample() {
   }
   m_intervalPauses.clear();
   m_intervalTop = {};
+  m_intervalAllocMsMax = 0;
+  m_allocStallsAtSample = m_mem.allocStalls;
+  m_pgscanKswapdAtSample = m_mem.pgscanKswapd;
+  m_pgscanDirectAtSample = m_mem.pgscanDirect;
+  m_pgstealAtSample = m_mem.pgsteal;
+  m_swapOutAtSample = m_mem.swapOutPages;
+  m_swapInAtSample = m_mem.swapInPages;
+  m_cpuSystemAtSample = totalCpuSystemS();
+  m_cpuUserAtSample = totalCpuUserS();
   m_lastSample = m_now;
 }
 
@@ -167,6 +215,15 @@ std::vector<TaskStats> Kernel::taskStats() const {
     s.lastRunS = t.lastRunS;
     s.startedS = std::max(0.0, t.startedS);
     s.exitedS = t.exitedS;
+    s.systemS = t.systemS;
+    s.userS = t.userS;
+    s.allocMsP50 = t.allocLatency.quantile(0.5);
+    s.allocMsP99 = t.allocLatency.quantile(0.99);
+    s.allocMsMax = t.allocLatency.max();
+    s.allocStalls = t.allocStalls;
+    s.rssPages = t.rss;
+    s.swapPages = t.swapped;
+    s.oomKilled = t.oomKilled;
     out.push_back(std::move(s));
   }
   return out;
@@ -194,6 +251,27 @@ Summary Kernel::summary() const {
   s.pauseMsP99 = m_allPauses.quantile(0.99);
   s.pauseMsMax = m_allPauses.max();
   s.events = m_events;
+  if (s.simulatedS > 0) {
+    const double span = s.simulatedS * std::max(1, m_scenario.machine.cpus) / 100.0;
+    s.systemPct = totalCpuSystemS() / span;
+    s.userPct = totalCpuUserS() / span;
+  }
+  std::int64_t sectors = 0;
+  for (const auto& d : m_devices) sectors += d->device.counters().sectors;
+  s.avgrqSzSectors = reqs > 0 ? static_cast<double>(sectors) / static_cast<double>(reqs) : 0;
+  if (!m_dirtySamples.empty()) {
+    std::vector<Pages> v = m_dirtySamples;
+    const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+    std::nth_element(v.begin(), mid, v.end());
+    s.dirtyPagesP50 = static_cast<double>(*mid);
+  }
+  s.allocMsP50 = m_allAllocLatency.quantile(0.5);
+  s.allocMsP99 = m_allAllocLatency.quantile(0.99);
+  s.allocMsMax = m_allAllocLatency.max();
+  s.allocStalls = m_mem.allocStalls;
+  s.oomKills = m_mem.oomKills;
+  s.swapOutKiB = pagesToKBps(static_cast<double>(m_mem.swapOutPages));
+  s.swapInKiB = pagesToKBps(static_cast<double>(m_mem.swapInPages));
   s.tasks = taskStats();
   return s;
 }
@@ -201,6 +279,7 @@ Summary Kernel::summary() const {
 ThrottleCurve Kernel::throttleCurve(int dev, int points) const {
   ThrottleCurve c;
   if (dev < 0 || dev >= static_cast<int>(m_devices.size())) return c;
+  c.throttling = m_policy->hasPositionControl();
   const DeviceState& d = device(dev);
   const GlobalView g = globalViewFor(LimitBonus::None);
   const WbView w = wbView(dev, g);

@@ -37,6 +37,7 @@ ThrottleCurve Simulator::throttleCurve(int device, int points) const {
   return m_impl->kernel.throttleCurve(device, points);
 }
 std::int64_t Simulator::eventsProcessed() const { return m_impl->kernel.events(); }
+bool Simulator::allTasksExited() const { return m_impl->kernel.allTasksExited(); }
 std::vector<std::string> Simulator::policyNames() { return engine::policyNames(); }
 
 }  // namespace throttlelab::engine

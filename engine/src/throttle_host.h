@@ -3,6 +3,7 @@
 // What a throttling policy may read and do: the simulator implements this.
 #include <string_view>
 
+#include "kernel_era.h"
 #include "throttlelab/engine/records.h"
 #include "world.h"
 
@@ -32,6 +33,15 @@ class ThrottleHost {
   /// Wakes the device's flusher for background writeback if it is idle.
   virtual void startBackgroundWriteback(int device) = 0;
   virtual bool writebackInProgress(int device) const = 0;
+
+  /// The policy's era: dirtyable memory, bonuses, flusher style.
+  virtual const KernelEra& era() const = 0;
+  /// ratelimit_pages (E13): the per-CPU check interval of 2.6.x, clamped to [16, 1024].
+  virtual Pages ratelimitPages() const = 0;
+  virtual bool congested(int device) const = 0;
+  /// The task's share of recently dirtied pages (2.6.24 task proportions, E17).
+  virtual double taskDirtyShare(const Task& t) const = 0;
+  virtual int cpus() const = 0;
 
   virtual bool tracing() const = 0;
   virtual void trace(const TraceRecord& r) = 0;

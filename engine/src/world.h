@@ -23,6 +23,17 @@ namespace throttlelab::engine {
 /// Jiffies are counted from an offset so that 0 can mean "never" (dirty_paused_when).
 inline constexpr std::int64_t kJiffiesOffset = 1'000'000;
 
+/// What a task does when its current piece of CPU work completes.
+enum class AfterCpu : std::uint8_t {
+  Write,    ///< it copied a piece of a write(): account it, maybe call balance()
+  Balance,  ///< it submitted writeback itself (IO-ful policies): go round the balance() loop
+  Anon,     ///< it touched anonymous memory or computed (Compiler/Allocator)
+  Alloc,    ///< it scanned in direct reclaim: retry the allocation
+};
+
+/// Phases of a Compiler/Allocator run.
+enum class AnonPhase : std::uint8_t { Allocate, Compute, WriteObject, Hold };
+
 struct Task {
   TaskInfo info;
   TaskSpec spec;                 ///< copy of its group's spec (live-updated)
@@ -42,9 +53,49 @@ struct Task {
   std::int64_t dirtyPausedWhen = 0;  ///< jiffies, 0 = never paused
   std::int64_t balanceStart = 0;     ///< jiffies at the start of the ongoing balance() call
   Pages balancePages = 0;            ///< pages_dirtied of the ongoing call
+  // loop state of policies whose balance() writes back and waits (IO-ful)
+  int balancePhase = 0;              ///< policy-defined step of the loop
+  Pages balanceWritten = 0;          ///< pages written back in this call
+  std::int64_t balanceBackoff = 0;   ///< jiffies, the doubling sleep of 2.6.3x
+  SimTime balanceCallStart{};
+  bool balanceBlocked = false;       ///< this call wrote back or waited: its duration is the delay
+  Pages writebackLeft = 0;           ///< a Writeback action in progress
+  Pages writebackSubmitted = 0;
+  int writebackFile = -1;            ///< the inode this task is writing back
+  bool submitting = false;           ///< counted in DeviceState::submitters
+  int batchRequests = 0;             ///< ioc_batching: requests it may still allocate past the limit
+  SimTime batchUntil{};
+  Pages lastWriteback = 0;           ///< pages the last Writeback action submitted
+  AfterCpu afterCpu = AfterCpu::Write;
+
+  // anonymous memory (Compiler, Allocator)
+  AnonPhase anonPhase = AnonPhase::Allocate;
+  Pages anonLeft = 0;                ///< pages still to allocate in this run
+  Pages rss = 0;                     ///< resident anonymous pages
+  Pages swapWb = 0;                  ///< anonymous pages being written to swap (still resident)
+  Pages swapped = 0;                 ///< anonymous pages in swap
+  double computeLeftS = 0;           ///< CPU seconds of computation left in this run
+  double faultCarry = 0;             ///< fractional major faults carried between slices
+  Pages swapInPending = 0;           ///< pages of a swap-in read in flight
+  SimTime allocPhaseStart{};
+
+  // page allocation that had to wait (direct reclaim)
+  Pages allocNeed = 0;               ///< pages the task is waiting for
+  bool allocWaiting = false;
+  SimTime allocStart{};
+  int reclaimNoProgress = 0;
+  PauseHistogram allocLatency;
+  std::int64_t allocStalls = 0;
+  bool oomKilled = false;
+  double systemS = 0;
+  double userS = 0;
+  double pieceSystemS = 0;           ///< of the current CPU piece, the kernel part
+  double pieceUserS = 0;
 
   // statistics
   Pages dirtiedTotal = 0;
+  std::int64_t propCount = 0;        ///< E17 task proportion: recent dirtied pages (aged)
+  std::int64_t propPeriod = 0;
   double cpuS = 0;
   double pausedS = 0;
   std::int64_t runs = 0;
@@ -60,6 +111,7 @@ struct Task {
 
 struct Flusher {
   std::deque<int> io;                 ///< b_io: files queued for this pass
+  bool congestionWait = false;        ///< pdflush: waiting for the queue to decongest
   bool active = false;
   bool backgroundRequested = false;
   bool kupdateDue = false;           ///< the periodic timer fired: write expired inodes
@@ -81,8 +133,15 @@ struct DeviceState {
   bool dirtyExceeded = false;
   Flusher flusher;
   std::set<std::pair<SimTime, int>> dirtyFiles;  ///< b_dirty ordered by dirtied_when
+  std::set<std::pair<SimTime, int>> dirtyUnowned;  ///< those no dirtier is writing back (I_SYNC clear)
   std::uint32_t completionGeneration = 0;
   SimTime scheduledCompletion{};    ///< completion time a DeviceDone event is pending for
+  std::int64_t allocCursor = 0;     ///< next free block (in pages) for delayed allocation
+  std::deque<int> slotWaiters;      ///< waiting for a request slot: task ids, -1 = the flusher
+  std::vector<int> congestionWaiters;  ///< tasks in congestion_wait()
+  int submitters = 0;               ///< tasks writing back to this device right now
+  // 2.6.24 per-task dirtying proportions (E17), lazily aged per task
+  std::int64_t taskEventsTotal = 0;
   // sample-interval bookkeeping
   DeviceCounters atSample{};
   SimDuration busyAtSample{};
@@ -103,6 +162,22 @@ struct Memory {
   Pages written = 0;     ///< NR_WRITTEN
   Pages wmarkMin = 0, wmarkLow = 0, wmarkHigh = 0;
   Pages totalReserve = 0;
+  Pages swapTotal = 0;
+  Pages swapUsed = 0;    ///< slots holding pages (swapped, plus being written)
+  Pages swapWb = 0;      ///< anonymous pages under swap-out IO
+  std::int64_t nextSwapSlot = 0;
+  // cumulative counters (/proc/vmstat)
+  std::int64_t pgscanKswapd = 0, pgscanDirect = 0, pgsteal = 0;
+  std::int64_t swapOutPages = 0, swapInPages = 0;
+  std::int64_t allocStalls = 0;
+  std::int64_t oomKills = 0;
+  double systemS = 0;    ///< kernel CPU time of kernel threads (flusher, kswapd)
+};
+
+struct Kswapd {
+  bool active = false;
+  bool scheduled = false;
+  int noProgress = 0;
 };
 
 /// The global writeback domain (struct wb_domain).

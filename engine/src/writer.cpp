@@ -3,19 +3,26 @@
 // balance_dirty_pages() every nr_dirtied_pause pages, think between blocks, loop or exit.
 #include <algorithm>
 
+#include "cost_model.h"
 #include "kernel.h"
+#include "kernel_math.h"
 
 namespace throttlelab::engine {
 
 namespace {
 Pages blockPages(const TaskSpec& s) { return std::max<Pages>(1, s.blockKiB / 4); }
-Pages filePages(const TaskSpec& s) { return std::max<Pages>(1, mibToPages(static_cast<double>(s.fileMiB))); }
+Pages filePages(const TaskSpec& s) {
+  return std::max<Pages>(1, static_cast<Pages>(static_cast<double>(s.fileMiB) * kPagesPerMiB));
+}
 }  // namespace
 
 void Kernel::taskStart(Task& t) {
   t.startedS = toSeconds(m_now);
   t.state = TaskState::Runnable;
-  beginRun(t);
+  if (t.info.kind == TaskKind::Writer)
+    beginRun(t);
+  else
+    beginAnonRun(t);
 }
 
 void Kernel::beginRun(Task& t) {
@@ -26,7 +33,7 @@ void Kernel::beginRun(Task& t) {
   t.balancePages = 0;
   const int dev = static_cast<int>(deviceIndexOf(m_scenario, t.spec));
   const Pages size = filePages(t.spec);
-  const bool reuse = t.spec.loop && t.file >= 0 &&
+  const bool reuse = t.spec.loop && t.info.kind == TaskKind::Writer && t.file >= 0 &&
                      m_files[static_cast<std::size_t>(t.file)].device() == dev &&
                      m_files[static_cast<std::size_t>(t.file)].size() == size;
   if (!reuse) {  // conv=notrunc keeps rewriting the same file; anything else is a new file
@@ -36,7 +43,7 @@ void Kernel::beginRun(Task& t) {
   t.info.device = dev;
   t.runLeft = size;
   t.blockLeft = blockPages(t.spec);
-  t.runStart = m_now;
+  if (t.info.kind == TaskKind::Writer) t.runStart = m_now;
   continueWriting(t);
 }
 
@@ -52,16 +59,12 @@ void Kernel::continueWriting(Task& t) {
 
   CachedFile& f = m_files[static_cast<std::size_t>(t.file)];
   const auto plan = f.planWrite(piece);
-  if (!allocatePages(plan.allocated)) {
-    // No free or clean page left: wait until writeback completes somewhere.
-    t.state = TaskState::IoWait;
-    m_memoryWaiters.push_back(t.info.index);
-    return;
-  }
+  if (!allocatePages(t, plan.allocated)) return;  // waiting in the allocator; it calls us again
   // The pages become dirty as the copy starts; the CPU time of the copy follows.
   const SimTime oldWhen = f.dirtiedWhen();
   const bool wasDirty = f.dirty() > 0;
   const auto res = f.write(piece, m_now);
+  m_mem.file += res.allocated;
   DeviceState& d = device(f.device());
   m_mem.nrDirty += res.newlyDirtied;
   m_mem.dirtied += res.newlyDirtied;
@@ -72,13 +75,33 @@ void Kernel::continueWriting(Task& t) {
   fileDirtiedWhenChanged(f, oldWhen, wasDirty);
 
   t.piece = piece;
-  t.state = TaskState::Running;
-  const double workS = static_cast<double>(piece * kPageBytes) / (t.spec.copyMBps * 1e6);
-  const int rtPrio = t.info.sched == SchedClass::Other ? 0 : std::max(1, t.info.rtPriority);
-  m_cpu.start(t.info.index, workS, rtPrio, t.info.nice, m_now);
+  // dd's copy (read from /dev/zero, write() into the cache) is kernel time: see cost_model.h.
+  const double copyS = static_cast<double>(piece * kPageBytes) / (t.spec.copyMBps * 1e6);
+  if (t.info.kind == TaskKind::Writer)
+    runCpu(t, copyS, 0, AfterCpu::Write);
+  else
+    runCpu(t, 0.25 * copyS, 0.75 * copyS, AfterCpu::Write);  // a compiler's write(): mostly its own formatting
 }
 
-void Kernel::recordDirtied(Task& t, Pages n) { t.dirtiedTotal += n; }
+void Kernel::recordDirtied(Task& t, Pages n) {
+  t.dirtiedTotal += n;
+  if (n <= 0) return;
+  // 2.6.24 task proportions (E17): periods of 2^(2 + ilog2(thresh - 1)) dirtied pages.
+  const Pages thresh = std::max<Pages>(2, globalViewFor(LimitBonus::None).thresh);
+  const int shift = 2 + ilog2(static_cast<std::uint64_t>(thresh - 1));
+  const std::int64_t period = m_taskPropEvents >> shift;
+  if (period != m_taskPropPeriod) {
+    const std::int64_t d = period - m_taskPropPeriod;
+    m_taskPropGlobal = d >= 63 ? 0 : m_taskPropGlobal >> d;
+    m_taskPropPeriod = period;
+  }
+  const std::int64_t d = period - t.propPeriod;
+  t.propCount = d >= 63 ? 0 : t.propCount >> d;
+  t.propPeriod = period;
+  t.propCount += n;
+  m_taskPropGlobal += n;
+  m_taskPropEvents += n;
+}
 
 void Kernel::pieceDone(Task& t) {
   t.runLeft -= t.piece;
@@ -87,6 +110,12 @@ void Kernel::pieceDone(Task& t) {
   t.state = TaskState::Runnable;
   // balance_dirty_pages_ratelimited(): check in once the quota is used up.
   if (t.nrDirtied >= m_policy->ratelimit(*this, t)) {
+    t.balancePhase = 0;
+    t.balanceWritten = 0;
+    t.balanceBackoff = 0;
+    t.balanceBlocked = false;
+    t.balanceCallStart = m_now;
+    t.balancePages = 0;
     callBalance(t, t.nrDirtied);
     return;
   }
@@ -96,24 +125,54 @@ void Kernel::pieceDone(Task& t) {
 void Kernel::proceed(Task& t) {
   if (t.spec.thinkMs > 0 && t.blockLeft <= 0 && t.runLeft > 0) {
     t.blockLeft = blockPages(t.spec);
-    t.state = TaskState::Thinking;
-    m_queue.push(m_now + millis(t.spec.thinkMs), EventKind::TaskWake, t.info.index, t.generation);
+    sleepTask(t, millis(t.spec.thinkMs), TaskState::Thinking);
     return;
   }
   continueWriting(t);
 }
 
 void Kernel::callBalance(Task& t, Pages pages) {
+  t.systemS += cost::kThrottleCallS;
   const BalanceOutcome out = m_policy->balance(*this, t, pages);
-  if (out.action == BalanceOutcome::Action::Run || out.sleep.count() <= 0) {
-    proceed(t);
-    return;
+  using A = BalanceOutcome::Action;
+  switch (out.action) {
+    case A::Run:
+      balanceDone(t);
+      return;
+    case A::Sleep:
+      if (out.sleep.count() <= 0) {
+        balanceDone(t);
+        return;
+      }
+      if (!out.recheck && !t.balanceBlocked) recordPause(t, toMs(out.sleep));
+      if (out.recheck) t.balanceBlocked = true;
+      t.balancePages = out.recheck ? pages : 0;
+      t.pausedS += toSeconds(out.sleep);
+      sleepTask(t, out.sleep, TaskState::Paused);
+      return;
+    case A::Writeback:
+      t.balanceBlocked = true;
+      t.balancePages = pages;
+      startTaskWriteback(t, out.writebackPages);
+      return;
+    case A::CongestionWait:
+      t.balanceBlocked = true;
+      t.balancePages = pages;
+      startCongestionWait(t, out.sleep);
+      return;
   }
-  const double ms = toMs(out.sleep);
-  recordPause(t, ms);
-  t.pausedS += ms / 1000.0;
-  t.state = TaskState::Paused;
-  m_queue.push(m_now + out.sleep, EventKind::TaskWake, t.info.index, t.generation);
+}
+
+void Kernel::balanceDone(Task& t) {
+  // Under IO-ful policies (or an over-limit loop) the delay is the whole time spent in
+  // balance_dirty_pages(): writing back and waiting.
+  if (t.balanceBlocked) {
+    const double ms = toMs(m_now - t.balanceCallStart);
+    recordPause(t, ms);
+    t.balanceBlocked = false;
+  }
+  t.balancePages = 0;
+  proceed(t);
 }
 
 void Kernel::taskWake(Task& t) {
@@ -121,13 +180,22 @@ void Kernel::taskWake(Task& t) {
     case TaskState::Paused:
       t.state = TaskState::Runnable;
       if (t.balancePages > 0)
-        callBalance(t, t.balancePages);  // still over the limit: the loop goes round again
+        callBalance(t, t.balancePages);  // the balance() loop goes round again
+      else if (t.balanceBlocked)
+        balanceDone(t);
       else
         proceed(t);
       break;
     case TaskState::Thinking:
       t.state = TaskState::Runnable;
-      continueWriting(t);
+      if (t.info.kind == TaskKind::Writer || t.anonPhase == AnonPhase::WriteObject)
+        continueWriting(t);
+      else
+        continueAnon(t);
+      break;
+    case TaskState::IoWait:
+      // a direct-reclaim wait ended (timeout or freed memory)
+      if (t.allocWaiting) retryAllocation(t);
       break;
     default:
       break;
@@ -135,51 +203,18 @@ void Kernel::taskWake(Task& t) {
 }
 
 void Kernel::endRun(Task& t) {
+  if (t.info.kind != TaskKind::Writer) {
+    endAnonRun(t);
+    return;
+  }
   ++t.runs;
   t.lastRunS = toSeconds(m_now - t.runStart);
-  if (t.spec.loop) {
+  if (t.spec.loop && (t.spec.runs == 0 || t.runs < t.spec.runs)) {
     beginRun(t);
     return;
   }
   t.state = TaskState::Exited;
   t.exitedS = toSeconds(m_now);
-}
-
-bool Kernel::allocatePages(Pages n) {
-  if (n <= 0) return true;
-  // kswapd (instantaneous in this model): below the low watermark, reclaim clean cache up to
-  // the high watermark.
-  if (m_mem.free - n < m_mem.wmarkLow) reclaimClean(m_mem.wmarkHigh + n - m_mem.free, -1);
-  if (m_mem.free - n < m_mem.wmarkMin) return false;
-  m_mem.free -= n;
-  m_mem.file += n;
-  return true;
-}
-
-void Kernel::reclaimClean(Pages target, int excludeFile) {
-  const Pages clean = m_mem.file - m_mem.nrDirty - m_mem.nrWriteback;
-  if (clean <= 0 || target <= 0 || m_files.empty()) return;
-  Pages freed = 0;
-  // Sweep the files round-robin from where the last reclaim stopped: an approximation of the
-  // inactive file LRU that needs no per-page state.
-  for (std::size_t n = 0; n < m_files.size() && freed < target; ++n) {
-    m_reclaimCursor = (m_reclaimCursor + 1) % m_files.size();
-    CachedFile& f = m_files[m_reclaimCursor];
-    if (f.id() == excludeFile) continue;
-    freed += f.evictClean(target - freed);
-  }
-  m_mem.file -= freed;
-  m_mem.free += freed;
-}
-
-void Kernel::wakeMemoryWaiters() {
-  if (m_memoryWaiters.empty()) return;
-  std::vector<int> waiters;
-  waiters.swap(m_memoryWaiters);
-  for (int id : waiters) {
-    Task& t = m_tasks[static_cast<std::size_t>(id)];
-    if (!t.removed && t.state == TaskState::IoWait) continueWriting(t);
-  }
 }
 
 void Kernel::recordPause(Task& t, double ms) {
@@ -189,16 +224,17 @@ void Kernel::recordPause(Task& t, double ms) {
   t.intervalMaxPauseMs = std::max(t.intervalMaxPauseMs, ms);
   // Keep the four largest pauses of the interval, one slot per task.
   auto& top = m_intervalTop;
+  const auto byPause = [](const TopPause& a, const TopPause& b) { return a.pauseMs > b.pauseMs; };
   for (auto& slot : top) {
     if (slot.task == t.info.index) {
       slot.pauseMs = std::max(slot.pauseMs, ms);
-      std::sort(top.begin(), top.end(), [](const TopPause& a, const TopPause& b) { return a.pauseMs > b.pauseMs; });
+      std::sort(top.begin(), top.end(), byPause);
       return;
     }
   }
   if (top.back().task < 0 || ms > top.back().pauseMs) {
     top.back() = TopPause{t.info.index, ms};
-    std::sort(top.begin(), top.end(), [](const TopPause& a, const TopPause& b) { return a.pauseMs > b.pauseMs; });
+    std::sort(top.begin(), top.end(), byPause);
   }
 }
 

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "kernel.h"
+#include "policies/policy.h"
 #include "rng.h"
 
 namespace throttlelab::engine {
@@ -30,6 +31,12 @@ Scenario randomScenario(Rng& rng, std::uint64_t seed) {
     s.vm.dirtyRatio = 1 + static_cast<int>(rng.uniform() * 60);
     s.vm.dirtyBackgroundRatio = static_cast<int>(rng.uniform() * 40);
   }
+  const auto policies = policyNames();
+  s.policy = policies[rng.next() % policies.size()];
+  const char* allocators[] = {"2.6.0-no-rt", "2.6.0", "2.6.9", "6.x"};
+  s.machine.allocator = allocators[rng.next() % 4];
+  s.machine.swapMiB = rng.uniform() < 0.5 ? static_cast<std::int64_t>(rng.uniform() * 2048) : 0;
+  s.vm.swappiness = static_cast<int>(rng.uniform() * 200);
   s.vm.dirtyExpireCentisecs = 100 + static_cast<int>(rng.uniform() * 3000);
   s.vm.dirtyWritebackCentisecs = static_cast<int>(rng.uniform() * 600);
   const int groups = 1 + static_cast<int>(rng.next() % 3);
@@ -48,6 +55,19 @@ Scenario randomScenario(Rng& rng, std::uint64_t seed) {
       t.count = 1;
     }
     t.nice = static_cast<int>(rng.uniform() * 10);
+    const double kind = rng.uniform();
+    if (kind < 0.2) {
+      t.kind = TaskKind::Compiler;
+      t.cpuS = 0.05 + rng.uniform();
+      t.anonMiB = 1 + rng.uniform() * 200;
+      t.fileMiB = 1;
+      t.runs = 1 + static_cast<int>(rng.uniform() * 5);
+    } else if (kind < 0.35) {
+      t.kind = TaskKind::Allocator;
+      t.anonMiB = 1 + rng.uniform() * static_cast<double>(s.machine.memoryMiB);
+      t.holdS = rng.uniform() * 5;
+      t.count = 1;
+    }
     s.tasks.push_back(t);
   }
   return s;
@@ -74,7 +94,7 @@ struct Checker : RecordSink {
 
 TEST(Invariants, HoldOverRandomScenarios) {
   Rng rng(20261130);
-  for (int i = 0; i < 25; ++i) {
+  for (int i = 0; i < 40; ++i) {
     const Scenario s = randomScenario(rng, static_cast<std::uint64_t>(i + 1));
     Kernel k(s);
     Checker check;
@@ -85,7 +105,7 @@ TEST(Invariants, HoldOverRandomScenarios) {
       const std::string err = k.checkInvariants();
       ASSERT_EQ(err, "") << "scenario " << i << " at " << t << " s";
     }
-    ASSERT_TRUE(check.problems.empty()) << "scenario " << i << ": " << check.problems.front();
+    ASSERT_TRUE(check.problems.empty()) << "scenario " << i << " (" << s.policy << "): " << check.problems.front();
   }
 }
 

@@ -21,6 +21,9 @@ std::int64_t toMsField(std::int64_t jiffies, int hz) { return jiffies * 1000 / h
 class IolessPolicy final : public ThrottlePolicy {
  public:
   std::string_view name() const override { return "ioless"; }
+  std::string_view description() const override {
+    return "IO-less balance_dirty_pages() as today's kernels run it (3.2+, 6.x order): writers only sleep";
+  }
   bool hasPositionControl() const override { return true; }
 
   Pages ratelimit(const ThrottleHost& host, const Task& task) const override {

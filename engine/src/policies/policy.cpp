@@ -4,25 +4,35 @@
 namespace throttlelab::engine {
 
 namespace {
-struct Entry {
-  std::string_view name;
-  std::unique_ptr<ThrottlePolicy> (*make)();
-};
+using Factory = std::unique_ptr<ThrottlePolicy> (*)();
 // The registry: adding a policy is one file plus one line here.
-constexpr Entry kPolicies[] = {
-    {"ioless", &makeIolessPolicy},
+constexpr Factory kPolicies[] = {
+    &makeIolessPolicy,        &makeIoless32Policy,       &makePerBdiPolicy,
+    &makeLegacyPolicy,        &makeLegacyRtExemptPolicy, &makeLegacyRtBreakPolicy,
+    &makeLegacyRtBonusPolicy, &makeNoThrottlePolicy,
 };
 }  // namespace
 
+std::vector<PolicyInfo> policyInfos() {
+  std::vector<PolicyInfo> out;
+  for (auto make : kPolicies) {
+    const auto p = make();
+    out.push_back({std::string(p->name()), std::string(p->description())});
+  }
+  return out;
+}
+
 std::vector<std::string> policyNames() {
   std::vector<std::string> names;
-  for (const auto& e : kPolicies) names.emplace_back(e.name);
+  for (const auto& i : policyInfos()) names.push_back(i.name);
   return names;
 }
 
 std::unique_ptr<ThrottlePolicy> makePolicy(std::string_view name) {
-  for (const auto& e : kPolicies)
-    if (e.name == name) return e.make();
+  for (auto make : kPolicies) {
+    auto p = make();
+    if (p->name() == name) return p;
+  }
   return nullptr;
 }
 

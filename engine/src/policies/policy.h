@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernel_era.h"
 #include "throttlelab/engine/sim_time.h"
 #include "throttlelab/engine/units.h"
 
@@ -15,12 +16,19 @@ namespace throttlelab::engine {
 struct Task;
 class ThrottleHost;
 
-/// What the task does after one pass of balance().
+/// What the task does after one step of balance().
 struct BalanceOutcome {
-  enum class Action { Run, Sleep };
+  enum class Action {
+    Run,             ///< leave balance_dirty_pages() and keep writing
+    Sleep,           ///< sleep for `sleep`
+    Writeback,       ///< write back `writebackPages` of this device's dirty pages itself,
+                     ///< sleeping whenever the request queue is full (the IO-ful stall)
+    CongestionWait,  ///< sleep until the device decongests, at most `sleep`
+  };
   Action action = Action::Run;
-  SimDuration sleep{};   ///< for Sleep
-  bool recheck = false;  ///< after the sleep, run balance() again with the same pages
+  SimDuration sleep{};
+  Pages writebackPages = 0;
+  bool recheck = false;  ///< afterwards call balance() again: the loop goes on
 };
 
 class ThrottlePolicy {
@@ -31,19 +39,38 @@ class ThrottlePolicy {
   ThrottlePolicy& operator=(const ThrottlePolicy&) = delete;
 
   virtual std::string_view name() const = 0;
+  /// One line for menus and reports.
+  virtual std::string_view description() const = 0;
+  /// How the rest of the kernel behaved in this policy's era.
+  virtual KernelEra era() const { return {}; }
   /// Pages a task dirties before it must call balance() (the entry ratelimit).
   virtual Pages ratelimit(const ThrottleHost& host, const Task& task) const = 0;
-  /// One call of balance_dirty_pages() for `task`, which has dirtied `pagesDirtied` pages.
+  /// One step of balance_dirty_pages() for `task`, which has dirtied `pagesDirtied` pages.
+  /// Policies that loop keep their position in the task (Task::balancePhase) and are called
+  /// again after each Writeback, CongestionWait or Sleep with recheck.
   virtual BalanceOutcome balance(ThrottleHost& host, Task& task, Pages pagesDirtied) = 0;
   /// Whether the throttle-curve plot applies (the policy has position control).
   virtual bool hasPositionControl() const { return false; }
 };
 
-/// Names of every policy, in the order the UI lists them.
+struct PolicyInfo {
+  std::string name;
+  std::string description;
+};
+
+/// Every policy, in the order the UI lists them.
+std::vector<PolicyInfo> policyInfos();
 std::vector<std::string> policyNames();
 /// Creates a policy by name; nullptr if unknown.
 std::unique_ptr<ThrottlePolicy> makePolicy(std::string_view name);
 
 std::unique_ptr<ThrottlePolicy> makeIolessPolicy();
+std::unique_ptr<ThrottlePolicy> makeIoless32Policy();
+std::unique_ptr<ThrottlePolicy> makePerBdiPolicy();
+std::unique_ptr<ThrottlePolicy> makeNoThrottlePolicy();
+std::unique_ptr<ThrottlePolicy> makeLegacyPolicy();
+std::unique_ptr<ThrottlePolicy> makeLegacyRtExemptPolicy();
+std::unique_ptr<ThrottlePolicy> makeLegacyRtBreakPolicy();
+std::unique_ptr<ThrottlePolicy> makeLegacyRtBonusPolicy();
 
 }  // namespace throttlelab::engine

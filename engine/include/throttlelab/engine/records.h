@@ -98,6 +98,8 @@ struct DeviceSample {
   std::int64_t requests = 0;         ///< cumulative completed requests
   std::int64_t seeks = 0;            ///< cumulative
   std::int64_t sectorsWritten = 0;   ///< cumulative, 512-byte sectors
+  double readKBps = 0;               ///< completed reads (swap-in) over the interval
+  double swapOutKBps = 0;            ///< of deviceWriteKBps, the part that was swap-out
 };
 
 /// The largest pauses of one interval, for the "top few" curves of the delay plot.
@@ -137,6 +139,21 @@ struct Sample {
   double maxPauseMs = 0;      ///< the max_pause bound (E32) last computed
   int pauses = 0;             ///< pauses that started in the interval
   std::array<TopPause, 4> topPauses{};
+  // CPU over the interval, as iostat/top report it: % of all CPUs
+  double systemPct = 0;
+  double userPct = 0;
+  // Page allocator, reclaim, swap
+  Pages swapTotalPages = 0;
+  Pages swapUsedPages = 0;
+  double pgscanKswapdPerS = 0;   ///< pages scanned by kswapd per second
+  double pgscanDirectPerS = 0;   ///< pages scanned in direct reclaim per second
+  double pgstealPerS = 0;        ///< pages reclaimed per second
+  double swapOutKBps = 0;
+  double swapInKBps = 0;
+  int allocStalls = 0;           ///< direct-reclaim entries in the interval (allocstall)
+  double allocStallMsMax = 0;    ///< longest allocation latency that ended in the interval
+  bool kswapdActive = false;
+  std::int64_t oomKills = 0;     ///< cumulative
   std::vector<DeviceSample> devices;
 };
 
@@ -146,6 +163,7 @@ std::string_view toString(TaskState s);
 /// Static facts about one task.
 struct TaskInfo {
   int index = 0;      ///< dense index into the simulator's task table
+  TaskKind kind = TaskKind::Writer;
   int pid = 0;
   std::string name;
   int group = 0;      ///< index of the TaskSpec it came from
@@ -184,6 +202,15 @@ struct TaskStats {
   double lastRunS = 0;            ///< duration of the last finished run
   double startedS = 0;
   double exitedS = -1;            ///< -1 while alive
+  double systemS = 0;             ///< CPU time in the kernel (throttle calls, IO submission, faults)
+  double userS = 0;               ///< CPU time in user space (the copy, the compile)
+  double allocMsP50 = 0;          ///< latency of page allocations that had to wait
+  double allocMsP99 = 0;
+  double allocMsMax = 0;
+  std::int64_t allocStalls = 0;
+  Pages rssPages = 0;             ///< resident anonymous pages
+  Pages swapPages = 0;            ///< anonymous pages in swap
+  bool oomKilled = false;
 };
 
 /// What `--summary` prints and the benchmarks/tests read.
@@ -198,6 +225,17 @@ struct Summary {
   double pauseMsP99 = 0;
   double pauseMsMax = 0;
   std::int64_t events = 0;       ///< discrete events processed
+  double systemPct = 0;          ///< % of all CPUs over the run (iostat %system)
+  double userPct = 0;
+  double avgrqSzSectors = 0;     ///< iostat avgrq-sz: mean request size in 512-byte sectors
+  double dirtyPagesP50 = 0;      ///< median over samples of dirty + writeback pages
+  double allocMsP50 = 0;         ///< over allocations that had to wait, all tasks
+  double allocMsP99 = 0;
+  double allocMsMax = 0;
+  std::int64_t allocStalls = 0;
+  std::int64_t oomKills = 0;
+  double swapOutKiB = 0;         ///< total written to swap
+  double swapInKiB = 0;
   std::vector<TaskStats> tasks;
 };
 

@@ -19,6 +19,13 @@ struct MachineConfig {
   std::int64_t memoryMiB = 4096;  ///< RAM; every page of it is managed by the allocator
   int cpus = 4;                   ///< CPUs shared by runnable tasks
   int hz = 250;                   ///< CONFIG_HZ: jiffy length, rounding of pauses
+  std::int64_t swapMiB = 0;       ///< swap space; 0 = no swap
+  std::string swapDevice;         ///< device holding the swap area; empty = the first device
+  /// Page-allocator generation: watermark spacing and the real-time reserve bonus
+  /// (model-spec §2.6): "2.6.0-no-rt" (before Love's 2003 change), "2.6.0" (Love/Morton
+  /// incremental min, RT halves the marks), "2.6.9" (ALLOC_HARDER: RT gets 3/4 of min),
+  /// "6.x" (ALLOC_MIN_RESERVE: RT gets 1/2 of min, 4.6+ watermark spacing).
+  std::string allocator = "6.x";
   bool operator==(const MachineConfig&) const = default;
 };
 
@@ -26,6 +33,7 @@ struct MachineConfig {
 struct DeviceConfig {
   std::string name = "sda";    ///< bdi name as in /sys/class/bdi and the tracepoints
   double writeMBps = 57;       ///< sequential write bandwidth, decimal MB/s
+  double readMBps = 0;         ///< sequential read bandwidth (swap-in); 0 = same as writeMBps
   double seekMs = 8;           ///< mean positioning time when the stream changes
   int maxRequestKiB = 512;     ///< max_sectors_kb: largest merged request
   int nrRequests = 128;        ///< request-queue depth (nr_requests)
@@ -43,11 +51,19 @@ struct VmConfig {
   std::int64_t dirtyBackgroundBytes = 0;///< vm.dirty_background_bytes; non-zero overrides the ratio
   int dirtyExpireCentisecs = 3000;      ///< vm.dirty_expire_centisecs
   int dirtyWritebackCentisecs = 500;    ///< vm.dirty_writeback_centisecs; 0 disables periodic writeback
+  int swappiness = 60;                  ///< vm.swappiness: anon vs file scan balance
+  std::int64_t minFreeKbytes = 0;       ///< vm.min_free_kbytes; 0 = the boot default (E8)
+  int watermarkScaleFactor = 10;        ///< vm.watermark_scale_factor (4.6+), 1/10000 of memory
   bool operator==(const VmConfig&) const = default;
 };
 
 enum class SchedClass { Other, Fifo, RoundRobin };
-enum class TaskKind { Writer };
+/// Writer: dd. Compiler: a cc1-like job (an anonymous working set, CPU work that keeps
+/// touching it, then an object file written). Allocator: allocates and touches anonymous
+/// memory, holds it, and frees it (a VM starting, or "allocate 4 MB").
+enum class TaskKind { Writer, Compiler, Allocator };
+std::string_view toString(TaskKind k);
+std::optional<TaskKind> taskKindFromString(std::string_view s);
 
 std::string_view toString(SchedClass c);
 std::optional<SchedClass> schedClassFromString(std::string_view s);
@@ -67,6 +83,13 @@ struct TaskSpec {
   int rtPriority = 0;           ///< 1..99 for Fifo/RoundRobin, 0 otherwise
   int nice = 0;                 ///< -20..19 for Other
   std::string device;           ///< device name; empty = the first device
+  int runs = 0;                 ///< with loop: stop after this many runs (0 = never)
+  double anonMiB = 0;           ///< Compiler/Allocator: anonymous memory allocated per run
+  double allocMBps = 1000;      ///< Compiler/Allocator: page-touching speed with a whole CPU
+  double cpuS = 0;              ///< Compiler: CPU seconds of computation per run
+  double holdS = 0;             ///< Allocator: how long the memory is held before it is freed
+  bool lessThrottle = false;    ///< PF_LESS_THROTTLE (nfsd-like): +1/4 dirty limits
+  int oomScoreAdj = 0;          ///< /proc/<pid>/oom_score_adj, -1000..1000
   bool operator==(const TaskSpec&) const = default;
 };
 

@@ -77,6 +77,9 @@ class Simulator {
   Summary summary() const;
   ThrottleCurve throttleCurve(int device = 0, int points = 200) const;
   std::int64_t eventsProcessed() const;
+  /// True once every task has exited (finished its runs or was OOM-killed) and none is
+  /// waiting to start: a run of finite jobs (make -jN) can stop here.
+  bool allTasksExited() const;
 
   /// Names accepted in Scenario::policy.
   static std::vector<std::string> policyNames();

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The page allocator (model-spec §2.6–2.7): watermarks by era, kswapd, direct reclaim that
+// stalls the allocating task, the real-time reserve bonus as it changed over time, reclaim of
+// clean cache, swap-out of anonymous memory, and the OOM killer.
+#include <algorithm>
+#include <cmath>
+
+#include "cost_model.h"
+#include "kernel.h"
+
+namespace throttlelab::engine {
+
+namespace {
+constexpr int kMaxReclaimRetries = 16;          // MAX_RECLAIM_RETRIES
+constexpr SimDuration kReclaimWait = std::chrono::milliseconds(100);  // congestion_wait(HZ/10)
+constexpr SimDuration kKswapdBatch = std::chrono::milliseconds(10);   // [D] kswapd's cadence
+constexpr Pages kSwapCluster = 8;               // page-cluster = 3: swap-in reads 8 pages
+
+std::int64_t isqrt(std::int64_t v) {
+  auto r = static_cast<std::int64_t>(std::sqrt(static_cast<double>(v)));
+  while (r * r > v) --r;
+  while ((r + 1) * (r + 1) <= v) ++r;
+  return r;
+}
+bool oldAllocator(const std::string& era) { return era != "6.x"; }
+}  // namespace
+
+void Kernel::setupWatermarks() {
+  const Pages total = m_mem.total;
+  const std::int64_t kb = total * 4;
+  std::int64_t minFreeKb = m_scenario.vm.minFreeKbytes;
+  const bool old = oldAllocator(m_scenario.machine.allocator);
+  if (minFreeKb <= 0) {
+    // E8: sqrt(lowmem KiB) clamped to [128, 16384] up to 2.6.9; sqrt(16 x KiB), [128, 262144] later.
+    minFreeKb = old ? std::clamp<std::int64_t>(isqrt(kb), 128, 16384)
+                    : std::clamp<std::int64_t>(isqrt(kb * 16), 128, 262144);
+  }
+  m_mem.wmarkMin = minFreeKb / 4;
+  if (old) {  // E10, 2.6.0–2.6.9: low = 2 min, high = 3 min
+    m_mem.wmarkLow = 2 * m_mem.wmarkMin;
+    m_mem.wmarkHigh = 3 * m_mem.wmarkMin;
+  } else {    // 4.6+: the gap is the larger of min/4 and watermark_scale_factor of memory
+    const Pages gap = std::max(m_mem.wmarkMin / 4, total * m_scenario.vm.watermarkScaleFactor / 10000);
+    m_mem.wmarkLow = m_mem.wmarkMin + gap;
+    m_mem.wmarkHigh = m_mem.wmarkMin + 2 * gap;
+  }
+  m_mem.totalReserve = m_mem.wmarkHigh;  // one zone: lowmem_reserve is 0
+}
+
+Pages Kernel::allocMark(const Task& t, bool lowPass) const {
+  const std::string& era = m_scenario.machine.allocator;
+  const bool rt = isRealTime(t);
+  if (lowPass) {
+    // Love's 2003 allocator (as merged): the first pass halves pages_low for an RT task.
+    if (rt && era == "2.6.0") return m_mem.wmarkLow / 2;
+    return m_mem.wmarkLow;
+  }
+  const Pages min = m_mem.wmarkMin;
+  if (!rt) return min;
+  if (era == "2.6.0") return min / 2;          // Morton's "-2": RT also halves pages_min
+  if (era == "2.6.9") return min - min / 4;    // ALLOC_HARDER: 3/4 of min
+  if (era == "6.x") return min - min / 2;      // ALLOC_MIN_RESERVE (6.3+): 1/2 of min
+  return min;                                  // "2.6.0-no-rt": no bonus
+}
+
+bool Kernel::allocatePages(Task& t, Pages n) {
+  if (n <= 0) return true;
+  if (m_mem.free - n >= allocMark(t, true)) {
+    m_mem.free -= n;
+    return true;
+  }
+  wakeKswapd();
+  if (m_mem.free - n >= allocMark(t, false)) {
+    m_mem.free -= n;
+    return true;
+  }
+  // Slow path: the task stalls in direct reclaim until enough is free.
+  t.allocNeed = n;
+  t.allocWaiting = true;
+  t.allocStart = m_now;
+  t.reclaimNoProgress = 0;
+  ++t.allocStalls;
+  ++m_mem.allocStalls;
+  directReclaim(t);
+  return false;
+}
+
+Pages Kernel::reclaimableNow() const { return m_mem.file - m_mem.nrDirty - m_mem.nrWriteback; }
+
+int Kernel::swapDeviceIndex() const {
+  const std::string& name = m_scenario.machine.swapDevice;
+  for (std::size_t i = 0; i < m_devices.size(); ++i)
+    if (name.empty() || m_devices[i]->device.config().name == name) return static_cast<int>(i);
+  return 0;
+}
+
+Pages Kernel::reclaimClean(Pages target) {
+  if (reclaimableNow() <= 0 || target <= 0 || m_files.empty()) return 0;
+  Pages freed = 0;
+  // Sweep the files round-robin from where the last reclaim stopped: an approximation of the
+  // inactive file LRU that needs no per-page state.
+  for (std::size_t n = 0; n < m_files.size() && freed < target; ++n) {
+    m_reclaimCursor = (m_reclaimCursor + 1) % m_files.size();
+    freed += m_files[m_reclaimCursor].evictClean(target - freed);
+  }
+  m_mem.file -= freed;
+  m_mem.free += freed;
+  return freed;
+}
+
+Pages Kernel::startSwapOut(Pages target) {
+  const int dev = swapDeviceIndex();
+  DeviceState& d = device(dev);
+  const Pages maxReq = std::max<Pages>(1, d.device.config().maxRequestKiB / 4);
+  Pages submitted = 0;
+  // Take from the task with the most resident anonymous memory: a stand-in for the anon LRU.
+  for (int round = 0; round < 64 && submitted < target; ++round) {
+    Task* victim = nullptr;
+    for (auto& t : m_tasks)
+      if (!t.removed && t.rss > 0 && (victim == nullptr || t.rss > victim->rss)) victim = &t;
+    if (victim == nullptr) break;
+    const Pages slotsFree = m_mem.swapTotal - m_mem.swapUsed;
+    const Pages n = std::min({target - submitted, victim->rss, slotsFree, maxReq});
+    if (n <= 0) break;
+    // Swap slots are handed out in order (cluster allocation), so swap-out writes stream.
+    if (!d.device.submitSwap(m_mem.nextSwapSlot, n, false, victim->info.index, m_now)) break;
+    m_mem.nextSwapSlot += n;
+    victim->rss -= n;
+    victim->swapWb += n;
+    m_mem.swapWb += n;
+    m_mem.swapUsed += n;
+    submitted += n;
+  }
+  scheduleDevice(dev);
+  return submitted;
+}
+
+void Kernel::swapOutDone(const IoRequest& r) {
+  // The page was written to swap: it is freed; its owner now has it in swap.
+  Task& owner = task(r.owner);
+  const Pages own = std::min(r.pages, owner.swapWb);
+  owner.swapWb -= own;
+  owner.swapped += own;
+  m_mem.swapUsed -= r.pages - own;  // pages of a run that ended: their slots are free again
+  m_mem.swapWb -= r.pages;
+  m_mem.anon -= r.pages;
+  m_mem.free += r.pages;
+  m_mem.swapOutPages += r.pages;
+  m_mem.pgsteal += r.pages;
+}
+
+Pages Kernel::reclaim(Pages target, bool direct, std::int64_t* scanned) {
+  (void)direct;
+  const Pages fileClean = reclaimableNow();
+  const Pages anonLru = m_mem.anon - m_mem.swapWb;
+  const bool anonOk = m_mem.swapTotal - m_mem.swapUsed > 0 && anonLru > 0;
+  const int sw = m_scenario.vm.swappiness;
+  // Scan balance: anon : file = swappiness : (200 - swappiness), weighted by list sizes.
+  Pages fileTarget = target;
+  if (anonOk) {
+    const double fw = static_cast<double>(200 - sw) * static_cast<double>(fileClean);
+    const double aw = static_cast<double>(sw) * static_cast<double>(anonLru);
+    fileTarget = fw + aw > 0 ? static_cast<Pages>(std::ceil(static_cast<double>(target) * fw / (fw + aw))) : 0;
+  }
+  const Pages freed = reclaimClean(fileTarget);
+  Pages swapping = 0;
+  if (anonOk) swapping = startSwapOut(target - freed);
+  // Dirty file pages cannot be freed until written: ask the flushers to write them.
+  if (freed + swapping < target && m_mem.nrDirty > 0)
+    for (int dev = 0; dev < static_cast<int>(m_devices.size()); ++dev)
+      if (device(dev).reclaimable > 0) startBackgroundWriteback(dev);
+  m_mem.pgsteal += freed;
+  *scanned += static_cast<std::int64_t>(static_cast<double>(freed + swapping) * cost::kScanPerReclaimed) +
+              (freed + swapping == 0 ? 32 : 0);
+  return freed + swapping;
+}
+
+void Kernel::wakeKswapd() {
+  if (m_kswapd.active) return;
+  m_kswapd.active = true;
+  m_kswapd.noProgress = 0;
+  if (!m_kswapd.scheduled) {
+    m_kswapd.scheduled = true;
+    m_queue.push(m_now, EventKind::KswapdRun);
+  }
+}
+
+void Kernel::kswapdRun() {
+  if (m_mem.free >= m_mem.wmarkHigh) {  // balanced: back to sleep
+    m_kswapd.active = false;
+    return;
+  }
+  std::int64_t scanned = 0;
+  const Pages before = m_mem.free;
+  const Pages progress = reclaim(m_mem.wmarkHigh - m_mem.free + m_mem.swapWb / 8, false, &scanned);
+  m_mem.pgscanKswapd += scanned;
+  const double cpuS = static_cast<double>(scanned) * cost::kReclaimScanPerPageS +
+                      static_cast<double>(progress - (m_mem.free - before)) * cost::kSwapPerPageS;
+  chargeSystem(cpuS);
+  if (progress == 0 && m_mem.swapWb == 0 && m_mem.nrWriteback == 0) {
+    if (++m_kswapd.noProgress >= kMaxReclaimRetries) {  // kswapd_failures: the node is hopeless
+      m_kswapd.active = false;
+      return;
+    }
+  } else {
+    m_kswapd.noProgress = 0;
+  }
+  wakeMemoryWaiters();
+  m_kswapd.scheduled = true;
+  m_queue.push(m_now + std::max(kKswapdBatch, seconds(cpuS)), EventKind::KswapdRun);
+}
+
+void Kernel::directReclaim(Task& t) {
+  const Pages mark = allocMark(t, false);
+  const Pages need = std::max<Pages>(32, t.allocNeed + mark - m_mem.free);
+  std::int64_t scanned = 0;
+  const Pages before = m_mem.free;
+  const Pages progress = reclaim(need, true, &scanned);
+  m_mem.pgscanDirect += scanned;
+  const Pages swapping = progress - (m_mem.free - before);
+  const double cpuS = static_cast<double>(scanned) * cost::kReclaimScanPerPageS +
+                      static_cast<double>(swapping) * cost::kSwapPerPageS;
+  if (m_mem.free - t.allocNeed >= mark) {
+    // Reclaimed enough at once: the stall is the CPU time of the scan.
+    runCpu(t, cpuS, 0, AfterCpu::Alloc);
+    return;
+  }
+  if (progress == 0 && m_mem.swapWb == 0 && m_mem.nrWriteback == 0) ++t.reclaimNoProgress;
+  if (t.reclaimNoProgress > kMaxReclaimRetries && oomKill()) {
+    t.reclaimNoProgress = 0;
+    if (m_mem.free - t.allocNeed >= mark && !t.removed) {
+      runCpu(t, cpuS, 0, AfterCpu::Alloc);
+      return;
+    }
+  }
+  if (t.removed) return;  // it was the victim
+  // Wait for the IO that reclaim started (or for anything to be freed), at most HZ/10.
+  t.systemS += cpuS;
+  m_memoryWaiters.push_back(t.info.index);
+  sleepTask(t, kReclaimWait, TaskState::IoWait);
+}
+
+void Kernel::retryAllocation(Task& t) {
+  if (t.removed) return;
+  if (!t.allocWaiting) {
+    t.state = TaskState::Runnable;
+    return;
+  }
+  if (m_mem.free - t.allocNeed >= allocMark(t, false)) {
+    finishAllocWait(t);
+    if (t.info.kind == TaskKind::Writer || t.anonPhase == AnonPhase::WriteObject)
+      continueWriting(t);
+    else
+      continueAnon(t);
+    return;
+  }
+  directReclaim(t);
+}
+
+void Kernel::finishAllocWait(Task& t) {
+  const double ms = toMs(m_now - t.allocStart);
+  t.allocLatency.add(ms);
+  m_allAllocLatency.add(ms);
+  m_intervalAllocMsMax = std::max(m_intervalAllocMsMax, ms);
+  t.allocWaiting = false;
+  t.state = TaskState::Runnable;
+}
+
+void Kernel::wakeMemoryWaiters() {
+  if (m_memoryWaiters.empty()) return;
+  std::vector<int> still;
+  for (int id : m_memoryWaiters) {
+    Task& t = task(id);
+    if (t.removed || !t.allocWaiting || t.state != TaskState::IoWait) continue;
+    if (m_mem.free - t.allocNeed >= allocMark(t, false))
+      wakeTaskNow(t);
+    else
+      still.push_back(id);
+  }
+  m_memoryWaiters.swap(still);
+}
+
+bool Kernel::oomKill() {
+  if (m_oomPending) return false;
+  // oom_badness(): resident + swap, adjusted by oom_score_adj in thousandths of memory + swap.
+  const double total = static_cast<double>(m_mem.total + m_mem.swapTotal);
+  Task* victim = nullptr;
+  double best = 0;
+  for (auto& t : m_tasks) {
+    if (t.removed || t.state == TaskState::Exited || t.spec.oomScoreAdj <= -1000) continue;
+    const double points = static_cast<double>(t.rss + t.swapped + t.swapWb) + t.spec.oomScoreAdj * total / 1000.0;
+    if (points > best) {
+      best = points;
+      victim = &t;
+    }
+  }
+  if (victim == nullptr) return false;
+  victim->oomKilled = true;
+  ++m_mem.oomKills;
+  removeTask(*victim);
+  m_oomPending = 1;
+  m_queue.push(m_now + std::chrono::milliseconds(20), EventKind::OomExit);
+  return true;
+}
+
+}  // namespace throttlelab::engine

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The parts of the kernel that changed with the throttling policy's era: how dirtyable memory
+// is counted, who gets a bonus on the limits, and how the flusher writes (model-spec §2.2–2.5).
+#include <cstdint>
+
+namespace throttlelab::engine {
+
+enum class DirtyableStyle {
+  TotalPages,       ///< E1 (2.6.0 – ~2.6.19): all page-cache-capable pages
+  FreePlusLru,      ///< E2 (~2.6.20 – 3.13): free + every LRU page, anonymous included
+  FreeMinusReserve  ///< E3 (3.14+): free above the reserve + file LRU
+};
+
+enum class RtLimitBonus {
+  None,               ///< before the 2003 change (and the "rt-exempt"/"rt-break" variants)
+  Quarter,            ///< +1/4 (2.6.0 – 4.6)
+  QuarterPlusLimit32  ///< +1/4 + dirty_limit/32 (4.7+)
+};
+
+enum class FlusherStyle {
+  Pdflush,    ///< 2.6.0 – 2.6.31: 1024-page chunks, stops at congestion and waits (nonblocking)
+  Blocking1024,  ///< 2.6.32 – 3.1: one flusher per device, 1024-page chunks, blocks on a full queue
+  Modern      ///< 3.2+: chunks of ~0.5 s of bandwidth (E6), blocks on a full queue
+};
+
+struct KernelEra {
+  DirtyableStyle dirtyable = DirtyableStyle::FreeMinusReserve;
+  bool unmappedClamp = false;   ///< E1b: dirty_ratio <= unmapped%/2 (2.6.0 – 2.6.23)
+  bool fivePercentFloor = false;///< dirty_ratio >= 5 (2.6.0 – 2.6.2x)
+  RtLimitBonus rtBonus = RtLimitBonus::QuarterPlusLimit32;
+  bool lessThrottleBonus = true;///< PF_LESS_THROTTLE tasks get +1/4 (<= 5.8)
+  FlusherStyle flusher = FlusherStyle::Modern;
+  bool followDirtyLimit = true; ///< the slowly following dirty_limit (3.1+)
+};
+
+}  // namespace throttlelab::engine

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Policy A: the global IO-ful balance_dirty_pages() of 2.6.0–2.6.23 (model-spec §3.2), and the
+// real-time variants of the August 2003 thread: "rt-exempt" (Love's v1: real-time tasks never
+// throttled), "rt-break" (Morton's -mm "-2": they account and kick pdflush but leave the loop
+// at once), "rt-bonus" (what mainline kept: limits raised by a quarter).
+// A throttled writer writes back dirty pages itself, blocking on request slots, until the
+// total falls under the threshold or it has written its quota, waiting in congestion_wait().
+#include <algorithm>
+#include <limits>
+
+#include "policies/policy.h"
+#include "throttle_host.h"
+
+namespace throttlelab::engine {
+
+namespace {
+
+enum class RtVariant { None, Exempt, Break, Bonus };
+
+enum Phase { kLoopTop = 0, kAfterWriteback = 1, kAfterWait = 2 };
+
+class LegacyPolicy final : public ThrottlePolicy {
+ public:
+  explicit LegacyPolicy(RtVariant v) : m_variant(v) {}
+
+  std::string_view name() const override {
+    switch (m_variant) {
+      case RtVariant::Exempt: return "legacy-2.6.0-rt-exempt";
+      case RtVariant::Break: return "legacy-2.6.0-rt-break";
+      case RtVariant::Bonus: return "legacy-2.6.0-rt-bonus";
+      case RtVariant::None: break;
+    }
+    return "legacy-2.6.0";
+  }
+  std::string_view description() const override {
+    switch (m_variant) {
+      case RtVariant::Exempt: return "2.6.0 IO-ful throttling; real-time writers never throttled (Love's first 2003 patch)";
+      case RtVariant::Break: return "2.6.0 IO-ful throttling; real-time writers leave the loop at once (Morton's 2003 -mm patch)";
+      case RtVariant::Bonus: return "2.6.0 IO-ful throttling; real-time writers get limits a quarter higher (mainline 2.6.0)";
+      case RtVariant::None: break;
+    }
+    return "2.6.0 IO-ful throttling: throttled writers write back pages themselves; no real-time treatment";
+  }
+
+  KernelEra era() const override {
+    KernelEra e;
+    e.dirtyable = DirtyableStyle::TotalPages;
+    e.unmappedClamp = true;
+    e.fivePercentFloor = true;
+    e.rtBonus = m_variant == RtVariant::Bonus ? RtLimitBonus::Quarter : RtLimitBonus::None;
+    e.lessThrottleBonus = true;
+    e.flusher = FlusherStyle::Pdflush;
+    e.followDirtyLimit = false;
+    return e;
+  }
+
+  Pages ratelimit(const ThrottleHost& host, const Task& task) const override {
+    if (m_variant == RtVariant::Exempt && isRealTime(task)) return std::numeric_limits<Pages>::max() / 4;
+    // balance_dirty_pages_ratelimited(): every ratelimit_pages, or every 8 once over the limit.
+    return host.device(task.info.device).dirtyExceeded ? 8 : host.ratelimitPages();
+  }
+
+  BalanceOutcome balance(ThrottleHost& host, Task& task, Pages) override {
+    const int dev = task.info.device;
+    DeviceState& wb = host.device(dev);
+    const Pages writeChunk = host.ratelimitPages() + host.ratelimitPages() / 2;  // E14
+    task.nrDirtied = 0;  // the per-CPU counter of the entry check starts again
+    GlobalView g{};
+    bool under = false;
+    if (task.balancePhase == kAfterWriteback) {
+      g = host.globalView(&task, true);
+      under = g.nrReclaimable + (g.dirty - g.nrReclaimable) <= g.thresh;
+      task.balanceWritten += task.lastWriteback;
+      if (under || task.balanceWritten >= writeChunk) return done(host, task, g, under);
+      task.balancePhase = kAfterWait;
+      return congestionWait();
+    }
+    // The top of the loop.
+    g = host.globalView(&task, true);
+    under = g.dirty <= g.thresh;
+    if (under) return done(host, task, g, true);
+    wb.dirtyExceeded = true;
+    if (m_variant == RtVariant::Break && isRealTime(task)) return done(host, task, g, false);
+    if (g.nrReclaimable > 0) {
+      task.balancePhase = kAfterWriteback;
+      BalanceOutcome out;
+      out.action = BalanceOutcome::Action::Writeback;
+      out.writebackPages = writeChunk;
+      out.recheck = true;
+      return out;
+    }
+    task.balancePhase = kAfterWait;
+    return congestionWait();
+  }
+
+ private:
+  static BalanceOutcome congestionWait() {
+    BalanceOutcome out;
+    out.action = BalanceOutcome::Action::CongestionWait;
+    out.sleep = std::chrono::milliseconds(100);  // HZ/10
+    out.recheck = true;
+    return out;
+  }
+  static BalanceOutcome done(ThrottleHost& host, Task& task, const GlobalView& g, bool under) {
+    const int dev = task.info.device;
+    if (under) host.device(dev).dirtyExceeded = false;
+    task.balancePhase = kLoopTop;
+    if (!host.writebackInProgress(dev) && g.nrReclaimable > g.bgThresh) host.startBackgroundWriteback(dev);
+    return {};
+  }
+
+  RtVariant m_variant;
+};
+
+}  // namespace
+
+std::unique_ptr<ThrottlePolicy> makeLegacyPolicy() { return std::make_unique<LegacyPolicy>(RtVariant::None); }
+std::unique_ptr<ThrottlePolicy> makeLegacyRtExemptPolicy() { return std::make_unique<LegacyPolicy>(RtVariant::Exempt); }
+std::unique_ptr<ThrottlePolicy> makeLegacyRtBreakPolicy() { return std::make_unique<LegacyPolicy>(RtVariant::Break); }
+std::unique_ptr<ThrottlePolicy> makeLegacyRtBonusPolicy() { return std::make_unique<LegacyPolicy>(RtVariant::Bonus); }
+
+}  // namespace throttlelab::engine

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// No throttling at all: writers are never made to wait, only background writeback is started.
+// It shows why throttling exists: memory fills with dirty pages and allocations stall.
+#include "policies/policy.h"
+#include "throttle_host.h"
+
+namespace throttlelab::engine {
+
+namespace {
+class NoThrottlePolicy final : public ThrottlePolicy {
+ public:
+  std::string_view name() const override { return "none"; }
+  std::string_view description() const override {
+    return "no dirty throttling: writers never wait; memory fills with dirty pages and allocations stall";
+  }
+  Pages ratelimit(const ThrottleHost& host, const Task&) const override { return host.ratelimitPages(); }
+  BalanceOutcome balance(ThrottleHost& host, Task& task, Pages) override {
+    const GlobalView g = host.globalView(&task, true);
+    task.nrDirtied = 0;
+    const int dev = task.info.device;
+    if (!host.writebackInProgress(dev) && g.nrReclaimable > g.bgThresh) host.startBackgroundWriteback(dev);
+    return {};
+  }
+};
+}  // namespace
+
+std::unique_ptr<ThrottlePolicy> makeNoThrottlePolicy() { return std::make_unique<NoThrottlePolicy>(); }
+
+}  // namespace throttlelab::engine

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Policy B: per-device IO-ful throttling, 2.6.24–3.1 (Peter Zijlstra's proportional limits;
+// model-spec §3.3) in its 2.6.3x form, the baseline of Wu Fengguang's 2010 benchmark
+// (2.6.37-rc2). Each device gets a share of the threshold by its recent writeout completions;
+// each task's limit is cut by up to 1/8 by its share of recent dirtying, so a heavy dirtier is
+// stopped before a light one. Over its limit a writer writes back pages itself, then sleeps
+// with a doubling back-off.
+#include <algorithm>
+
+#include "policies/policy.h"
+#include "throttle_host.h"
+
+namespace throttlelab::engine {
+
+namespace {
+
+enum Phase { kLoopTop = 0, kAfterWriteback = 1 };
+
+class PerBdiPolicy final : public ThrottlePolicy {
+ public:
+  std::string_view name() const override { return "perbdi-2.6.24"; }
+  std::string_view description() const override {
+    return "2.6.24–3.1 per-device IO-ful throttling with proportional limits and the per-task 1/8 cut";
+  }
+  KernelEra era() const override {
+    KernelEra e;
+    e.dirtyable = DirtyableStyle::FreePlusLru;
+    e.fivePercentFloor = true;
+    e.rtBonus = RtLimitBonus::Quarter;
+    e.flusher = FlusherStyle::Blocking1024;
+    e.followDirtyLimit = false;
+    return e;
+  }
+
+  Pages ratelimit(const ThrottleHost& host, const Task& task) const override {
+    return host.device(task.info.device).dirtyExceeded ? 8 : host.ratelimitPages();
+  }
+
+  BalanceOutcome balance(ThrottleHost& host, Task& task, Pages pagesDirtied) override {
+    const int dev = task.info.device;
+    DeviceState& wb = host.device(dev);
+    // sync_writeback_pages(): 1.5 x max(pages dirtied, ratelimit_pages)
+    const Pages chunkBase = std::max(pagesDirtied, host.ratelimitPages());
+    const Pages writeChunk = chunkBase + chunkBase / 2;
+    task.nrDirtied = 0;  // the per-CPU counter of the entry check starts again
+    if (task.balancePhase == kLoopTop && task.balanceBackoff == 0) {
+      task.balanceWritten = 0;
+      task.balanceBackoff = 1;  // the first sleep is one jiffy
+    }
+    if (task.balancePhase == kAfterWriteback) {
+      task.balanceWritten += task.lastWriteback;
+      task.balancePhase = kLoopTop;
+      if (task.balanceWritten >= writeChunk) return done(host, task, false);  // our duty is done
+      return sleep(host, task);
+    }
+    const GlobalView g = host.globalView(&task, true);
+    // Throttle only when background writeback cannot keep up.
+    if (g.dirty <= (g.bgThresh + g.thresh) / 2) return done(host, task, false, &g);
+    const WbView w = host.wbView(dev, g);
+    // task_dirty_limit() (E17): a task's limit shrinks by its share of recent dirtying.
+    const Pages bth = w.wbThresh;
+    const double share = host.taskDirtyShare(task);
+    Pages tth = bth - static_cast<Pages>(static_cast<double>(bth / 8) * share);
+    tth = std::max(tth, bth / 2);
+    const bool exceeded = w.wbDirty > tth || g.dirty > g.thresh;
+    if (!exceeded) return done(host, task, false, &g);
+    wb.dirtyExceeded = true;
+    if (wb.reclaimable > tth) {
+      task.balancePhase = kAfterWriteback;
+      BalanceOutcome out;
+      out.action = BalanceOutcome::Action::Writeback;
+      out.writebackPages = writeChunk;
+      out.recheck = true;
+      return out;
+    }
+    return sleep(host, task);
+  }
+
+ private:
+  static BalanceOutcome sleep(ThrottleHost& host, Task& task) {
+    const int hz = host.hz();
+    BalanceOutcome out;
+    out.action = BalanceOutcome::Action::Sleep;
+    out.sleep = SimDuration{task.balanceBackoff * 1'000'000'000LL / hz};
+    out.recheck = true;
+    // Double the nap each round, up to the old default of 100 ms.
+    task.balanceBackoff = std::min<std::int64_t>(task.balanceBackoff * 2, std::max(hz / 10, 1));
+    return out;
+  }
+  static BalanceOutcome done(ThrottleHost& host, Task& task, bool exceeded, const GlobalView* seen = nullptr) {
+    const int dev = task.info.device;
+    DeviceState& wb = host.device(dev);
+    if (!exceeded) wb.dirtyExceeded = false;
+    task.balancePhase = kLoopTop;
+    task.balanceBackoff = 0;
+    const GlobalView g = seen ? *seen : host.globalView(&task, false);
+    if (!host.writebackInProgress(dev) && g.nrReclaimable > g.bgThresh) host.startBackgroundWriteback(dev);
+    return {};
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<ThrottlePolicy> makePerBdiPolicy() { return std::make_unique<PerBdiPolicy>(); }
+
+}  // namespace throttlelab::engine

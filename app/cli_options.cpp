@@ -9,11 +9,14 @@
 #include <cmath>
 #include <string_view>
 
+#include "throttlelab/engine/compare.h"
+
 namespace throttlelab::cli {
 
 namespace {
 
-enum class Scope { Any, Headless, Window };
+// Report: --seeds and --report, which belong to --compare or --experiment.
+enum class Scope { Any, Headless, Window, Report, Experiment };
 
 struct OptionSpec {
   std::string_view name;
@@ -35,6 +38,11 @@ constexpr std::array kOptions{
     OptionSpec{"--task-csv", true, Scope::Headless},
     OptionSpec{"--trace-out", true, Scope::Headless},
     OptionSpec{"--summary", false, Scope::Headless},
+    OptionSpec{"--compare", true, Scope::Headless},
+    OptionSpec{"--experiment", true, Scope::Experiment},
+    OptionSpec{"--seeds", true, Scope::Report},
+    OptionSpec{"--report", true, Scope::Report},
+    OptionSpec{"--quick", false, Scope::Experiment},
     OptionSpec{"--run-for", true, Scope::Window},
     OptionSpec{"--export-png", true, Scope::Window},
     OptionSpec{"--export-svg", true, Scope::Window},
@@ -51,6 +59,8 @@ constexpr std::array<std::string_view, 11> kQtOptionsWithValue{
     "-stylesheet", "-qwindowgeometry",    "-qwindowtitle",  "-qwindowicon", "-display",
     "-geometry"};
 constexpr std::array<std::string_view, 2> kQtFlags{"-reverse", "-widgetcount"};
+
+constexpr int kMaxSeeds = 1000;
 
 std::size_t editDistance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -158,8 +168,20 @@ class Parser {
       m_options.mode = Mode::ListScenarios;
       return m_options;
     }
+    if (!m_options.experiment.empty()) return experimentMode(positional);
     const bool headless = m_options.mode == Mode::Headless;
+    const bool comparing = !m_options.comparePolicies.empty();
     for (const auto& [name, scope] : m_given) {
+      if (scope == Scope::Experiment)
+        return CliError{std::string(name) + " belongs to --experiment NAME"};
+      if (scope == Scope::Report && !comparing)
+        return CliError{std::string(name) +
+                        " belongs to --compare (with --headless) or --experiment NAME"};
+      if (comparing && (name == "--policy" || name == "--csv" || name == "--task-csv" ||
+                        name == "--trace-out" || name == "--summary"))
+        return CliError{std::string(name) +
+                        " cannot be combined with --compare, which runs the scenario once per "
+                        "policy and seed and writes one report (--report)"};
       if (headless && scope == Scope::Window)
         return CliError{std::string(name) +
                         " belongs to the window; it cannot be combined with "
@@ -238,6 +260,37 @@ class Parser {
       o.traceOut = value;
     } else if (name == "--summary") {
       o.summary = true;
+    } else if (name == "--compare") {
+      std::vector<std::string> policies;
+      std::size_t start = 0;
+      for (;;) {
+        const auto comma = value.find(',', start);
+        policies.push_back(
+            value.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+      if (const std::string problem = engine::checkComparePolicies(policies); !problem.empty())
+        return CliError{"--compare: " + problem};
+      o.comparePolicies = std::move(policies);
+    } else if (name == "--seeds") {
+      int n = 0;
+      const auto r = std::from_chars(value.data(), value.data() + value.size(), n);
+      if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || n < 1 || n > kMaxSeeds)
+        return CliError{"--seeds needs a whole number from 1 to " + std::to_string(kMaxSeeds) +
+                        ", got '" + value + "'"};
+      o.seeds = n;
+    } else if (name == "--report") {
+      if (value != "-" && !reportFormatOf(value))
+        return CliError{
+            "--report needs a file name ending in .md or .json (or - for Markdown "
+            "on standard output), got '" +
+            value + "'"};
+      o.report = value;
+    } else if (name == "--experiment") {
+      o.experiment = value;
+    } else if (name == "--quick") {
+      o.quick = true;
     } else if (name == "--export-png") {
       o.exportPng = value;
     } else if (name == "--export-svg") {
@@ -254,6 +307,33 @@ class Parser {
       o.presenter = true;
     }
     return std::nullopt;
+  }
+
+  // --experiment runs its own scenarios: the options that shape or output one scenario do not
+  // apply, and neither does the window.
+  std::variant<CliOptions, CliError> experimentMode(const std::vector<std::string>& positional) {
+    CliOptions& o = m_options;
+    if (!positional.empty())
+      return CliError{"unexpected argument '" + positional.front() +
+                      "': --experiment runs its own scenarios"};
+    for (const auto& [name, scope] : m_given) {
+      if (name == "--experiment" || name == "--headless") continue;
+      if (o.experiment == "list")
+        return CliError{"--experiment list takes no other option, got " + std::string(name)};
+      if (scope == Scope::Report || scope == Scope::Experiment) continue;
+      if (name == "--seed")
+        return CliError{
+            "--seed does not apply to --experiment; use --seeds N for the number of "
+            "seeds"};
+      return CliError{std::string(name) +
+                      " cannot be combined with --experiment, which runs its own scenarios"};
+    }
+    if (!o.qtArguments.empty())
+      return CliError{o.qtArguments.front() +
+                      " is an option of the window (Qt); it cannot be combined with "
+                      "--experiment"};
+    o.mode = Mode::Experiment;
+    return o;
   }
 
   std::optional<CliError> qtOption(const std::vector<std::string>& args, std::size_t& i) {
@@ -292,6 +372,16 @@ std::vector<engine::Override> CliOptions::allOverrides() const {
   return all;
 }
 
+std::optional<ReportFormat> reportFormatOf(std::string_view path) {
+  const auto endsWith = [&](std::string_view suffix) {
+    return path.size() > suffix.size() &&
+           path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (path == "-" || endsWith(".md") || endsWith(".markdown")) return ReportFormat::Markdown;
+  if (endsWith(".json")) return ReportFormat::Json;
+  return std::nullopt;
+}
+
 std::variant<CliOptions, CliError> parseCommandLine(const std::vector<std::string>& args) {
   return Parser().parse(args);
 }
@@ -301,6 +391,10 @@ std::string helpText() {
   throttlelab [SCENARIO] [options]                 open the window
   throttlelab --headless [--scenario FILE|NAME] [options]
                                                    run without a window, write the outputs
+  throttlelab --headless [--scenario FILE|NAME] --compare A,B [--seeds N] [--report FILE]
+                                                   run a scenario under several policies
+  throttlelab --experiment list | NAME [--seeds N] [--quick] [--report FILE]
+                                                   reproduce a seed mail's experiment
   throttlelab --list-scenarios | --version | --help
 
 Scenario (window and headless):
@@ -322,9 +416,32 @@ run succeeds):
                          dirtied_pages, write_kbps, task_ratelimit_kbps, pause_ms, state)
   --trace-out FILE       global_dirty_state, bdi_dirty_ratelimit and balance_dirty_pages
                          records in the text format of /sys/kernel/tracing/trace
-  --summary              print a table at the end: per-task throughput and pauses,
-                         device throughput, request size, time above freerun and limit.
-                         Printed anyway when no output file is asked for.
+  --summary              print a table at the end: per-task throughput, pauses and CPU
+                         time, device throughput, request size, time above freerun and
+                         limit, %system/%user, and allocation stalls, swap and OOM kills
+                         when there were any. Printed anyway when no output file is asked for.
+
+Policy comparison (headless):
+  --compare A,B[,...]    run the scenario once per policy (two or more, e.g.
+                         perbdi-2.6.24,ioless; an unknown name is listed with the known
+                         ones) and report %system, wkB/s, avgrq-sz, pauses, ... with the
+                         change relative to the first policy. A run ends at the scenario's
+                         duration or when all its tasks have exited.
+  --seeds N              run seeds SEED .. SEED+N-1 for each policy (default 1); the
+                         report then gives the mean and the spread
+  --report FILE          FILE.md: Markdown tables; FILE.json: {"scenario", "runs",
+                         "comparison"}; "-": Markdown on standard output (the default)
+
+Seed experiments (the mails of shared/seeds, reproduced; no --headless needed):
+  --experiment list      list the experiments (name and title)
+  --experiment NAME      run one: every case with each seed, then judge the mail's claims
+                         from the simulated numbers; the verdicts are printed at the end
+  --seeds N              seeds per case (default 3; 1 with --quick)
+  --quick                the reduced form: shorter runs, fewer cases (for tests)
+  --report FILE          FILE.md: the mail's table with its value beside the simulated
+                         one, the machine with the source of every value, the verdicts;
+                         FILE.json: {"experiment", "rows", "verdicts"}; "-": Markdown on
+                         standard output instead of the verdict lines
 
 Window:
   --run-for S            run S simulated seconds as fast as possible, then stop

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -18,6 +19,7 @@ enum class Mode {
   Help,           ///< --help
   Version,        ///< --version
   ListScenarios,  ///< --list-scenarios
+  Experiment,     ///< --experiment NAME|list: a seed experiment, or the list of them
 };
 
 struct CliOptions {
@@ -33,6 +35,13 @@ struct CliOptions {
   std::string taskCsv;   ///< --task-csv FILE
   std::string traceOut;  ///< --trace-out FILE
   bool summary = false;  ///< --summary
+
+  // Reports: policy comparison (headless) and seed experiments.
+  std::vector<std::string> comparePolicies;  ///< --compare A,B[,C...]; non-empty = a comparison
+  std::optional<int> seeds;                  ///< --seeds N
+  std::string report;                        ///< --report FILE.md|FILE.json|-
+  std::string experiment;                    ///< --experiment NAME|list
+  bool quick = false;                        ///< --quick: the reduced form of an experiment
 
   // Window options (GuiLaunchOptions).
   std::optional<double> runForS;  ///< --run-for S
@@ -58,6 +67,11 @@ struct CliOptions {
 struct CliError {
   std::string message;  ///< one sentence naming the option and the problem
 };
+
+enum class ReportFormat { Markdown, Json };
+/// The format a --report path asks for: "-", *.md and *.markdown are Markdown, *.json is
+/// JSON; nullopt for anything else.
+std::optional<ReportFormat> reportFormatOf(std::string_view path);
 
 /// Parses the arguments after argv[0]. Accepts `--opt value` and `--opt=value`.
 std::variant<CliOptions, CliError> parseCommandLine(const std::vector<std::string>& args);

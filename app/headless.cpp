@@ -3,17 +3,13 @@
 // memory) into temporary files that replace the user's files only once everything succeeded.
 #include "headless.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
+#include "output_file.h"
 #include "throttlelab/engine/output.h"
 #include "throttlelab/engine/simulator.h"
 
@@ -24,80 +20,10 @@ namespace {
 namespace fs = std::filesystem;
 namespace te = throttlelab::engine;
 
-constexpr std::size_t kFileBufferBytes = 1 << 16;
-
 /// A stream that failed mid-run (disk full, ...): ends the run early.
 struct WriteFailed {
   std::string path;
   int error = 0;
-};
-
-/// An output written to `FILE.tmp-<pid>` in FILE's directory and renamed over FILE by
-/// commit(); until then FILE is untouched, and a run that fails removes the temporary file.
-class OutputFile {
- public:
-  OutputFile(std::string option, std::string path, std::ostream& standardOutput)
-      : m_option(std::move(option)), m_path(std::move(path)), m_stdout(&standardOutput) {}
-  OutputFile(const OutputFile&) = delete;
-  OutputFile& operator=(const OutputFile&) = delete;
-  ~OutputFile() {
-    if (m_tempCreated && !m_committed) {
-      m_file.close();
-      std::remove(m_tempPath.c_str());
-    }
-  }
-
-  bool isStdout() const { return m_path == "-"; }
-  const std::string& path() const { return m_path; }
-  const std::string& option() const { return m_option; }
-  std::ostream& stream() { return isStdout() ? *m_stdout : m_file; }
-
-  /// Creates the temporary file; on failure returns the reason.
-  std::optional<std::string> open() {
-    if (isStdout()) return std::nullopt;
-    std::error_code ec;
-    if (fs::is_directory(m_path, ec)) return std::string("it is a directory");
-    m_tempPath = m_path + ".tmp-" + std::to_string(::getpid());
-    m_buffer = std::make_unique<char[]>(kFileBufferBytes);
-    m_file.rdbuf()->pubsetbuf(m_buffer.get(), kFileBufferBytes);
-    errno = 0;
-    m_file.open(m_tempPath, std::ios::binary | std::ios::trunc);
-    if (!m_file) return std::string(errno ? std::strerror(errno) : "cannot create the file");
-    m_tempCreated = true;
-    return std::nullopt;
-  }
-
-  /// Flushes, syncs and renames into place; on failure returns the reason.
-  std::optional<std::string> commit() {
-    if (isStdout()) {
-      m_stdout->flush();
-      if (!*m_stdout) return std::string("writing to standard output failed");
-      return std::nullopt;
-    }
-    errno = 0;
-    m_file.flush();
-    m_file.close();
-    if (m_file.fail()) return std::string(errno ? std::strerror(errno) : "writing failed");
-    // Data first, name second: a crash after the rename must not leave an empty FILE.
-    if (const int fd = ::open(m_tempPath.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
-      ::fsync(fd);
-      ::close(fd);
-    }
-    if (std::rename(m_tempPath.c_str(), m_path.c_str()) != 0)
-      return std::string(std::strerror(errno));
-    m_committed = true;
-    return std::nullopt;
-  }
-
- private:
-  std::string m_option;
-  std::string m_path;
-  std::string m_tempPath;
-  std::ostream* m_stdout;
-  std::unique_ptr<char[]> m_buffer;
-  std::ofstream m_file;
-  bool m_tempCreated = false;
-  bool m_committed = false;
 };
 
 /// Streams what the simulator reports into the open outputs, as it comes.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Entry point: --version, --help, --list-scenarios and --headless never touch Qt; everything
-// else opens the window, or runs headless with a note when there is no display to open it on.
+// Entry point: --version, --help, --list-scenarios, --experiment and --headless never touch Qt;
+// everything else opens the window, or runs headless with a note when there is no display to open
+// it on.
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "cli_options.h"
 #include "headless.h"
+#include "reports.h"
 #include "throttlelab/ui/gui_main.h"
 
 namespace {
@@ -66,7 +68,10 @@ int main(int argc, char** argv) {
       cli::listScenarios(std::cout);
       return cli::kExitOk;
     case cli::Mode::Headless:
+      if (!options.comparePolicies.empty()) return cli::runCompare(options, std::cout, std::cerr);
       return cli::runHeadless(options, std::cout, std::cerr);
+    case cli::Mode::Experiment:
+      return cli::runExperimentCommand(options, std::cout, std::cerr);
     case cli::Mode::Gui:
       break;
   }

@@ -214,7 +214,30 @@ const std::array kGlobalTail{
     GlobalColumn{"max_pause_ms", writeField<&Sample::maxPauseMs>},
 };
 
-/// Walks the columns in order, calling onGlobal/onDevice(deviceIndex, column).
+// Added with the page allocator and the CPU cost model; appended so that the columns above keep
+// their positions in files read by older scripts.
+const std::array kGlobalMemory{
+    GlobalColumn{"system_pct", writeField<&Sample::systemPct>},
+    GlobalColumn{"user_pct", writeField<&Sample::userPct>},
+    GlobalColumn{"swap_total_pages", writeField<&Sample::swapTotalPages>},
+    GlobalColumn{"swap_used_pages", writeField<&Sample::swapUsedPages>},
+    GlobalColumn{"pgscan_kswapd_per_s", writeField<&Sample::pgscanKswapdPerS>},
+    GlobalColumn{"pgscan_direct_per_s", writeField<&Sample::pgscanDirectPerS>},
+    GlobalColumn{"pgsteal_per_s", writeField<&Sample::pgstealPerS>},
+    GlobalColumn{"swap_out_kbps", writeField<&Sample::swapOutKBps>},
+    GlobalColumn{"swap_in_kbps", writeField<&Sample::swapInKBps>},
+    GlobalColumn{"alloc_stalls", writeField<&Sample::allocStalls>},
+    GlobalColumn{"alloc_stall_ms_max", writeField<&Sample::allocStallMsMax>},
+    GlobalColumn{"kswapd_active", writeField<&Sample::kswapdActive>},
+    GlobalColumn{"oom_kills", writeField<&Sample::oomKills>},
+};
+const std::array kDeviceMemory{
+    DeviceColumn{"read_kbps", writeDeviceField<&DeviceSample::readKBps>},
+};
+
+/// Walks the columns in order, calling onGlobal/onDevice(deviceIndex, column). Device 0's
+/// columns are interleaved with the global ones; every further device k adds its own block
+/// (main, extra, memory) at the end, so a one-device header is a prefix of a k-device one.
 template <class OnTime, class OnGlobal, class OnDevice>
 void forEachColumn(std::size_t deviceCount, OnTime onTime, OnGlobal onGlobal, OnDevice onDevice) {
   onTime();
@@ -223,9 +246,12 @@ void forEachColumn(std::size_t deviceCount, OnTime onTime, OnGlobal onGlobal, On
   for (const auto& c : kGlobalMiddle) onGlobal(c);
   for (const auto& c : kDeviceExtra) onDevice(0, c);
   for (const auto& c : kGlobalTail) onGlobal(c);
+  for (const auto& c : kGlobalMemory) onGlobal(c);
+  for (const auto& c : kDeviceMemory) onDevice(0, c);
   for (std::size_t k = 1; k < deviceCount; ++k) {
     for (const auto& c : kDeviceMain) onDevice(k, c);
     for (const auto& c : kDeviceExtra) onDevice(k, c);
+    for (const auto& c : kDeviceMemory) onDevice(k, c);
   }
 }
 
@@ -491,20 +517,36 @@ double kibPerSToMBps(double kibPerS) {
   return kibPerS * 1024.0 / 1e6;
 }
 
-void taskRow(std::string& out, std::string_view name, std::string_view pid, std::string_view sched,
-             double mbps, double dirtiedMiB, std::string_view p50, std::string_view p99,
-             double maxMs, std::string_view runs) {
+/// One line of the task table; numbers already formatted so that the aggregate rows can show
+/// "-" where a percentile of several tasks would mean nothing.
+struct TaskRow {
+  std::string_view name;
+  std::string pid;
+  std::string sched;
+  double mbps = 0;
+  double dirtiedMiB = 0;
+  std::string p50;
+  std::string p99;
+  double maxMs = 0;
+  std::string runs;
+  double systemS = 0;
+  double userS = 0;
+};
+
+void taskRow(std::string& out, const TaskRow& r) {
   std::string line = " ";
-  appendPadded(line, name, 15, false);
-  cell(line, pid, 7);
+  appendPadded(line, r.name, 15, false);
+  cell(line, r.pid, 7);
   line += ' ';
-  cell(line, sched, 7, false);
-  cell(line, fixed(mbps, 2), 9);
-  cell(line, fixed(dirtiedMiB, 1), 12);
-  cell(line, p50, 8);
-  cell(line, p99, 8);
-  cell(line, fixed(maxMs, 1), 8);
-  cell(line, runs, 6);
+  cell(line, r.sched, 7, false);
+  cell(line, fixed(r.mbps, 2), 9);
+  cell(line, fixed(r.dirtiedMiB, 1), 12);
+  cell(line, r.p50, 8);
+  cell(line, r.p99, 8);
+  cell(line, fixed(r.maxMs, 1), 8);
+  cell(line, r.runs, 6);
+  cell(line, fixed(r.systemS, 2), 8);
+  cell(line, fixed(r.userS, 2), 8);
   while (!line.empty() && line.back() == ' ') line.pop_back();
   out += line;
   out += '\n';
@@ -515,6 +557,26 @@ void item(std::string& out, std::string_view label, const std::string& value) {
   appendPadded(out, label, 20, false);
   out += value;
   out += '\n';
+}
+
+/// "cc1 (pid 1003), cc1 (pid 1010) and 4 more": who the OOM killer chose.
+std::string oomVictims(const Summary& s) {
+  constexpr std::size_t kShown = 6;
+  std::string out;
+  std::size_t listed = 0, more = 0;
+  for (const TaskStats& t : s.tasks) {
+    if (!t.oomKilled) continue;
+    if (listed == kShown) {
+      ++more;
+      continue;
+    }
+    if (listed > 0) out += ", ";
+    out += commView(makeComm(t.info.name));
+    out += " (pid " + integer(t.info.pid) + ")";
+    ++listed;
+  }
+  if (more > 0) out += " and " + integer(static_cast<std::int64_t>(more)) + " more";
+  return out;
 }
 
 }  // namespace
@@ -541,42 +603,61 @@ void writeSummary(std::ostream& out, const Summary& s, const Scenario& scenario)
     cell(head, "p99 ms", 8);
     cell(head, "max ms", 8);
     cell(head, "runs", 6);
+    cell(head, "sys s", 8);
+    cell(head, "user s", 8);
     text += head + '\n';
   }
   const auto mbpsOf = [](const TaskStats& t) { return kibPerSToMBps(t.avgWriteKBps); };
+  const auto mibOf = [](const TaskStats& t) {
+    return pagesToMiB(static_cast<double>(t.dirtiedPages));
+  };
   const std::size_t shown = std::min(s.tasks.size(), kSummaryTaskRows);
   for (std::size_t i = 0; i < shown; ++i) {
     const TaskStats& t = s.tasks[i];
-    taskRow(text, commView(makeComm(t.info.name)), integer(t.info.pid),
-            schedLabel(t.info.sched, t.info.rtPriority), mbpsOf(t),
-            pagesToMiB(static_cast<double>(t.dirtiedPages)), fixed(t.pauseMsP50, 1),
-            fixed(t.pauseMsP99, 1), t.pauseMsMax, integer(t.runsCompleted));
+    const Comm comm = makeComm(t.info.name);
+    taskRow(text, TaskRow{.name = commView(comm),
+                          .pid = integer(t.info.pid),
+                          .sched = schedLabel(t.info.sched, t.info.rtPriority),
+                          .mbps = mbpsOf(t),
+                          .dirtiedMiB = mibOf(t),
+                          .p50 = fixed(t.pauseMsP50, 1),
+                          .p99 = fixed(t.pauseMsP99, 1),
+                          .maxMs = t.pauseMsMax,
+                          .runs = integer(t.runsCompleted),
+                          .systemS = t.systemS,
+                          .userS = t.userS});
   }
-  if (s.tasks.size() > shown) {
-    // Percentiles do not add up across tasks; the aggregate line shows sums and the maximum.
-    double mbps = 0, mib = 0, maxMs = 0;
+  // Percentiles do not add up across tasks; the aggregate lines show sums and the maximum.
+  const auto aggregate = [&](std::size_t from, std::string_view name, std::string p50,
+                             std::string p99) {
+    TaskRow row{.name = name, .p50 = std::move(p50), .p99 = std::move(p99)};
     std::int64_t runs = 0;
-    for (std::size_t i = shown; i < s.tasks.size(); ++i) {
+    for (std::size_t i = from; i < s.tasks.size(); ++i) {
       const TaskStats& t = s.tasks[i];
-      mbps += mbpsOf(t);
-      mib += pagesToMiB(static_cast<double>(t.dirtiedPages));
-      maxMs = std::max(maxMs, t.pauseMsMax);
+      row.mbps += mbpsOf(t);
+      row.dirtiedMiB += mibOf(t);
+      row.maxMs = std::max(row.maxMs, t.pauseMsMax);
       runs += t.runsCompleted;
+      row.systemS += t.systemS;
+      row.userS += t.userS;
     }
-    taskRow(text, "... " + std::to_string(s.tasks.size() - shown) + " more", "", "", mbps, mib, "-",
-            "-", maxMs, integer(runs));
+    row.runs = integer(runs);
+    return row;
+  };
+  if (s.tasks.size() > shown) {
+    const std::string name = "... " + std::to_string(s.tasks.size() - shown) + " more";
+    taskRow(text, aggregate(shown, name, "-", "-"));
   }
   if (!s.tasks.empty()) {
-    double mbps = 0, mib = 0;
-    std::int64_t runs = 0;
-    for (const TaskStats& t : s.tasks) {
-      mbps += mbpsOf(t);
-      mib += pagesToMiB(static_cast<double>(t.dirtiedPages));
-      runs += t.runsCompleted;
-    }
-    taskRow(text, "all tasks", "", "", mbps, mib, fixed(s.pauseMsP50, 1), fixed(s.pauseMsP99, 1),
-            s.pauseMsMax, integer(runs));
+    TaskRow all = aggregate(0, "all tasks", fixed(s.pauseMsP50, 1), fixed(s.pauseMsP99, 1));
+    all.maxMs = s.pauseMsMax;
+    taskRow(text, all);
   }
+
+  text += "\nCPU (" + std::to_string(scenario.machine.cpus) +
+          (scenario.machine.cpus == 1 ? " CPU)\n" : " CPUs)\n");
+  item(text, "%system", fixed(s.systemPct, 2) + " % of all CPUs");
+  item(text, "%user", fixed(s.userPct, 2) + " % of all CPUs");
 
   text += "\nDevice";
   if (scenario.devices.size() == 1)
@@ -595,6 +676,26 @@ void writeSummary(std::ostream& out, const Summary& s, const Scenario& scenario)
   item(text, "pauses (all tasks)",
        "p50 " + fixed(s.pauseMsP50, 1) + " ms, p99 " + fixed(s.pauseMsP99, 1) + " ms, max " +
            fixed(s.pauseMsMax, 1) + " ms");
+
+  // Memory pressure: only what happened. A run without swap, stalls or kills has no section.
+  const bool swapLine = scenario.machine.swapMiB > 0 || s.swapOutKiB > 0 || s.swapInKiB > 0;
+  const bool stallLine = s.allocStalls > 0;
+  const bool oomLine = s.oomKills > 0;
+  if (swapLine || stallLine || oomLine) {
+    text += "\nMemory\n";
+    if (stallLine)
+      item(text, "allocation stalls",
+           integer(s.allocStalls) + "; latency p50 " + fixed(s.allocMsP50, 1) + " ms, p99 " +
+               fixed(s.allocMsP99, 1) + " ms, max " + fixed(s.allocMsMax, 1) + " ms");
+    if (swapLine)
+      item(text, "swap",
+           "out " + fixed(s.swapOutKiB / 1024, 1) + " MiB, in " + fixed(s.swapInKiB / 1024, 1) +
+               " MiB (" + integer(scenario.machine.swapMiB) + " MiB configured)");
+    if (oomLine) {
+      std::string victims = oomVictims(s);
+      item(text, "OOM kills", integer(s.oomKills) + (victims.empty() ? "" : ": " + victims));
+    }
+  }
   out << text;
 }
 

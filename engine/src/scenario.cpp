@@ -62,6 +62,16 @@ constexpr IntRange kFileMiBRange{1, std::int64_t{1} << 30};  // 1 MiB .. 1 PiB
 constexpr IntRange kRtPriorityRange{1, 99};
 constexpr IntRange kNiceRange{-20, 19};
 constexpr IntRange kIntRange{std::numeric_limits<int>::min(), std::numeric_limits<int>::max()};
+constexpr IntRange kSwapMiBRange{0, 16 * 1024 * 1024};  // none .. 16 TiB
+constexpr IntRange kSwappinessRange{0, 200};            // 200 since 5.8
+constexpr IntRange kMinFreeKbytesRange{0, 4'194'304};   // 0 = boot default; else 128 .. 4 GiB
+constexpr std::int64_t kMinFreeKbytesLow = 128;         // the kernel's lower clamp (E8)
+constexpr IntRange kWatermarkScaleRange{1, 3000};       // 3000 since 5.x; 1000 before
+constexpr IntRange kRunsRange{0, 1'000'000'000};
+constexpr IntRange kOomScoreAdjRange{-1000, 1000};  // OOM_SCORE_ADJ_MIN .. MAX
+constexpr double kMaxAnonMiB = 16.0 * 1024 * 1024;  // 16 TiB
+// Page-allocator generations (MachineConfig::allocator), oldest first.
+constexpr std::array<std::string_view, 4> kAllocators{"2.6.0-no-rt", "2.6.0", "2.6.9", "6.x"};
 constexpr double kMaxDurationS = 1e7;
 constexpr double kMinSampleIntervalS = 0.001;
 constexpr double kMaxSampleIntervalS = 60;
@@ -84,7 +94,8 @@ struct Field {
   std::span<const Field> children{};
 };
 
-constexpr Field kMachineFields[] = {{"memoryMiB"}, {"cpus"}, {"hz"}};
+constexpr Field kMachineFields[] = {{"memoryMiB"}, {"cpus"},       {"hz"},
+                                    {"swapMiB"},   {"swapDevice"}, {"allocator"}};
 constexpr Field kDeviceFields[] = {{"name"},       {"writeMBps"}, {"seekMs"},   {"maxRequestKiB"},
                                    {"nrRequests"}, {"minRatio"},  {"maxRatio"}, {"strictLimit"}};
 constexpr Field kVmFields[] = {{"dirty_ratio"},
@@ -92,10 +103,15 @@ constexpr Field kVmFields[] = {{"dirty_ratio"},
                                {"dirty_bytes"},
                                {"dirty_background_bytes"},
                                {"dirty_expire_centisecs"},
-                               {"dirty_writeback_centisecs"}};
-constexpr Field kTaskFields[] = {
-    {"name"},    {"count"},  {"kind"},  {"blockKiB"},   {"fileMiB"}, {"loop"},  {"copyMBps"},
-    {"thinkMs"}, {"startS"}, {"sched"}, {"rtPriority"}, {"nice"},    {"device"}};
+                               {"dirty_writeback_centisecs"},
+                               {"swappiness"},
+                               {"min_free_kbytes"},
+                               {"watermark_scale_factor"}};
+constexpr Field kTaskFields[] = {{"name"},    {"count"}, {"kind"},         {"blockKiB"},
+                                 {"fileMiB"}, {"loop"},  {"copyMBps"},     {"thinkMs"},
+                                 {"startS"},  {"sched"}, {"rtPriority"},   {"nice"},
+                                 {"device"},  {"runs"},  {"anonMiB"},      {"allocMBps"},
+                                 {"cpuS"},    {"holdS"}, {"lessThrottle"}, {"oomScoreAdj"}};
 constexpr Field kRootFields[] = {{"schemaVersion"},
                                  {"name"},
                                  {"seed"},
@@ -200,7 +216,8 @@ std::string rangeReason(std::int64_t lo, std::int64_t hi, const std::string& got
   return "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + got;
 }
 
-std::string joinNames(const std::vector<std::string>& names) {
+template <class Names>
+std::string joinNames(const Names& names) {
   std::string out;
   for (const auto& n : names) {
     if (!out.empty()) out += ", ";
@@ -596,6 +613,9 @@ class Reader {
       readInt(*m, "memoryMiB", "machine.memoryMiB", kMemoryMiBRange, s.machine.memoryMiB);
       readInt(*m, "cpus", "machine.cpus", kCpusRange, s.machine.cpus);
       readInt(*m, "hz", "machine.hz", kIntRange, s.machine.hz);
+      readInt(*m, "swapMiB", "machine.swapMiB", kSwapMiBRange, s.machine.swapMiB);
+      readString(*m, "swapDevice", "machine.swapDevice", s.machine.swapDevice);
+      readString(*m, "allocator", "machine.allocator", s.machine.allocator);
     }
 
     const Json* device = member(doc, "device");
@@ -628,6 +648,11 @@ class Reader {
               s.vm.dirtyExpireCentisecs);
       readInt(*vm, "dirty_writeback_centisecs", "vm.dirty_writeback_centisecs", kCentisecsRange,
               s.vm.dirtyWritebackCentisecs);
+      readInt(*vm, "swappiness", "vm.swappiness", kSwappinessRange, s.vm.swappiness);
+      readInt(*vm, "min_free_kbytes", "vm.min_free_kbytes", kMinFreeKbytesRange,
+              s.vm.minFreeKbytes);
+      readInt(*vm, "watermark_scale_factor", "vm.watermark_scale_factor", kWatermarkScaleRange,
+              s.vm.watermarkScaleFactor);
     }
 
     if (const Json* tasks = member(doc, "tasks")) {
@@ -744,12 +769,19 @@ class Reader {
     TaskSpec t;
     readString(v, "name", path + ".name", t.name);
     readInt(v, "count", path + ".count", kCountRange, t.count);
-    std::string kind = "writer";
-    readString(v, "kind", path + ".kind", kind);
-    if (kind != "writer")
-      m_context.fail(path + ".kind", "unknown task kind '" + printable(kind) + "' (known: writer)");
+    if (const Json* kind = member(v, "kind")) {
+      if (!kind->is_string())
+        m_context.fail(path + ".kind", "must be a string, got " + describe(*kind));
+      const auto& name = kind->get_ref<const std::string&>();
+      const auto k = taskKindFromString(name);
+      if (!k)
+        m_context.fail(path + ".kind", "unknown task kind '" + printable(name) +
+                                           "' (known: writer, compiler, allocator)");
+      t.kind = *k;
+    }
     readInt(v, "blockKiB", path + ".blockKiB", kBlockKiBRange, t.blockKiB);
-    readInt(v, "fileMiB", path + ".fileMiB", kFileMiBRange, t.fileMiB);
+    // 0 is a valid object-file size for a compiler; the validator checks per kind.
+    readInt(v, "fileMiB", path + ".fileMiB", IntRange{0, kFileMiBRange.hi}, t.fileMiB);
     readBool(v, "loop", path + ".loop", t.loop);
     readDouble(v, "copyMBps", path + ".copyMBps", t.copyMBps);
     readDouble(v, "thinkMs", path + ".thinkMs", t.thinkMs);
@@ -767,6 +799,13 @@ class Reader {
     readInt(v, "rtPriority", path + ".rtPriority", kIntRange, t.rtPriority);
     readInt(v, "nice", path + ".nice", kNiceRange, t.nice);
     readString(v, "device", path + ".device", t.device);
+    readInt(v, "runs", path + ".runs", kRunsRange, t.runs);
+    readDouble(v, "anonMiB", path + ".anonMiB", t.anonMiB);
+    readDouble(v, "allocMBps", path + ".allocMBps", t.allocMBps);
+    readDouble(v, "cpuS", path + ".cpuS", t.cpuS);
+    readDouble(v, "holdS", path + ".holdS", t.holdS);
+    readBool(v, "lessThrottle", path + ".lessThrottle", t.lessThrottle);
+    readInt(v, "oomScoreAdj", path + ".oomScoreAdj", kOomScoreAdjRange, t.oomScoreAdj);
     return t;
   }
 
@@ -798,12 +837,19 @@ class Validator {
     if (std::find(kValidHz.begin(), kValidHz.end(), s.machine.hz) == kValidHz.end())
       m_context.fail("machine.hz",
                      "must be one of 100, 250, 300, 1000, got " + std::to_string(s.machine.hz));
+    checkInt(s.machine.swapMiB, "machine.swapMiB", kSwapMiBRange);
+    if (std::find(kAllocators.begin(), kAllocators.end(), s.machine.allocator) == kAllocators.end())
+      m_context.fail("machine.allocator", "unknown page-allocator generation '" +
+                                              printable(s.machine.allocator) +
+                                              "' (known: " + joinNames(kAllocators) + ")");
 
     if (s.devices.empty()) m_context.fail("devices", "must list at least one device");
     if (s.devices.size() > kMaxDevices)
       m_context.fail("devices", "lists " + std::to_string(s.devices.size()) + " devices; at most " +
                                     std::to_string(kMaxDevices) + " are supported");
     for (std::size_t i = 0; i < s.devices.size(); ++i) validateDevice(s, i);
+    if (!s.machine.swapDevice.empty())
+      checkDeviceName(s, s.machine.swapDevice, "machine.swapDevice");
 
     checkInt(s.vm.dirtyRatio, "vm.dirty_ratio", kPercentRange);
     checkInt(s.vm.dirtyBackgroundRatio, "vm.dirty_background_ratio", kPercentRange);
@@ -815,6 +861,14 @@ class Validator {
     checkInt(s.vm.dirtyBackgroundBytes, "vm.dirty_background_bytes", kDirtyBytesRange);
     checkInt(s.vm.dirtyExpireCentisecs, "vm.dirty_expire_centisecs", kCentisecsRange);
     checkInt(s.vm.dirtyWritebackCentisecs, "vm.dirty_writeback_centisecs", kCentisecsRange);
+    checkInt(s.vm.swappiness, "vm.swappiness", kSwappinessRange);
+    checkInt(s.vm.minFreeKbytes, "vm.min_free_kbytes", kMinFreeKbytesRange);
+    if (s.vm.minFreeKbytes != 0 && s.vm.minFreeKbytes < kMinFreeKbytesLow)
+      m_context.fail("vm.min_free_kbytes", "must be 0 (the boot default) or between " +
+                                               std::to_string(kMinFreeKbytesLow) + " and " +
+                                               std::to_string(kMinFreeKbytesRange.hi) + ", got " +
+                                               std::to_string(s.vm.minFreeKbytes));
+    checkInt(s.vm.watermarkScaleFactor, "vm.watermark_scale_factor", kWatermarkScaleRange);
 
     const std::vector<std::string> policies = Simulator::policyNames();
     if (std::find(policies.begin(), policies.end(), s.policy) == policies.end())
@@ -861,9 +915,12 @@ class Validator {
     const std::string path = taskJsonPath(i);
     checkName(t.name, path + ".name", kMaxNameLength);
     checkInt(t.count, path + ".count", kCountRange);
-    if (t.kind != TaskKind::Writer) m_context.fail(path + ".kind", "unknown task kind");
+    if (t.kind != TaskKind::Writer && t.kind != TaskKind::Compiler && t.kind != TaskKind::Allocator)
+      m_context.fail(path + ".kind", "unknown task kind");
     checkInt(t.blockKiB, path + ".blockKiB", kBlockKiBRange);
-    checkInt(t.fileMiB, path + ".fileMiB", kFileMiBRange);
+    // A compiler may write no object file (0); an allocator writes nothing at all.
+    checkInt(t.fileMiB, path + ".fileMiB",
+             t.kind == TaskKind::Writer ? kFileMiBRange : IntRange{0, kFileMiBRange.hi});
     checkDouble(t.copyMBps, path + ".copyMBps", 0, false, kMaxMBps);
     checkDouble(t.thinkMs, path + ".thinkMs", 0, true, kMaxThinkMs);
     checkDouble(t.startS, path + ".startS", 0, true, kMaxDurationS);
@@ -886,14 +943,32 @@ class Validator {
         m_context.fail(path + ".sched", "unknown scheduling class");
     }
     checkInt(t.nice, path + ".nice", kNiceRange);
-    if (!t.device.empty() &&
-        std::none_of(s.devices.begin(), s.devices.end(),
-                     [&](const DeviceConfig& d) { return d.name == t.device; })) {
-      std::vector<std::string> names;
-      for (const auto& d : s.devices) names.push_back(printable(d.name));
-      m_context.fail(path + ".device", "no device named \"" + printable(t.device) +
-                                           "\" (devices: " + joinNames(names) + ")");
-    }
+    if (!t.device.empty()) checkDeviceName(s, t.device, path + ".device");
+    checkInt(t.runs, path + ".runs", kRunsRange);
+    checkDouble(t.anonMiB, path + ".anonMiB", 0, true, kMaxAnonMiB);
+    checkDouble(t.allocMBps, path + ".allocMBps", 0, false, kMaxMBps);
+    checkDouble(t.cpuS, path + ".cpuS", 0, true, kMaxDurationS);
+    checkDouble(t.holdS, path + ".holdS", 0, true, kMaxDurationS);
+    checkInt(t.oomScoreAdj, path + ".oomScoreAdj", kOomScoreAdjRange);
+    if (t.kind == TaskKind::Compiler && !(t.cpuS > 0) && !(t.anonMiB > 0))
+      m_context.fail(path + ".cpuS",
+                     "a compiler needs cpuS > 0 or anonMiB > 0 (it would do nothing), got cpuS " +
+                         formatDouble(t.cpuS) + " and anonMiB " + formatDouble(t.anonMiB));
+    if (t.kind == TaskKind::Allocator && !(t.anonMiB > 0))
+      m_context.fail(path + ".anonMiB",
+                     "an allocator needs anonMiB > 0 (the memory it "
+                     "allocates), got " +
+                         formatDouble(t.anonMiB));
+  }
+
+  void checkDeviceName(const Scenario& s, const std::string& name, const std::string& path) const {
+    if (std::any_of(s.devices.begin(), s.devices.end(),
+                    [&](const DeviceConfig& d) { return d.name == name; }))
+      return;
+    std::vector<std::string> names;
+    for (const auto& d : s.devices) names.push_back(printable(d.name));
+    m_context.fail(
+        path, "no device named \"" + printable(name) + "\" (devices: " + joinNames(names) + ")");
   }
 
   void checkName(const std::string& name, const std::string& path, std::size_t maxLength) const {
@@ -946,6 +1021,25 @@ std::string_view toString(SchedClass c) {
   return "other";
 }
 
+std::string_view toString(TaskKind k) {
+  switch (k) {
+    case TaskKind::Writer:
+      return "writer";
+    case TaskKind::Compiler:
+      return "compiler";
+    case TaskKind::Allocator:
+      return "allocator";
+  }
+  return "writer";
+}
+
+std::optional<TaskKind> taskKindFromString(std::string_view s) {
+  if (s == "writer") return TaskKind::Writer;
+  if (s == "compiler") return TaskKind::Compiler;
+  if (s == "allocator") return TaskKind::Allocator;
+  return std::nullopt;
+}
+
 std::optional<SchedClass> schedClassFromString(std::string_view s) {
   if (s == "other") return SchedClass::Other;
   if (s == "fifo") return SchedClass::Fifo;
@@ -995,8 +1089,14 @@ std::string scenarioToJson(const Scenario& s) {
   j["seed"] = s.seed;
   j["durationS"] = s.durationS;
   j["sampleIntervalS"] = s.sampleIntervalS;
-  j["machine"] = {
-      {"memoryMiB", s.machine.memoryMiB}, {"cpus", s.machine.cpus}, {"hz", s.machine.hz}};
+  OrderedJson machine;
+  machine["memoryMiB"] = s.machine.memoryMiB;
+  machine["cpus"] = s.machine.cpus;
+  machine["hz"] = s.machine.hz;
+  machine["swapMiB"] = s.machine.swapMiB;
+  if (!s.machine.swapDevice.empty()) machine["swapDevice"] = s.machine.swapDevice;
+  machine["allocator"] = s.machine.allocator;
+  j["machine"] = std::move(machine);
   if (s.devices.size() == 1) {
     j["device"] = device(s.devices.front());
   } else {
@@ -1008,14 +1108,17 @@ std::string scenarioToJson(const Scenario& s) {
              {"dirty_bytes", s.vm.dirtyBytes},
              {"dirty_background_bytes", s.vm.dirtyBackgroundBytes},
              {"dirty_expire_centisecs", s.vm.dirtyExpireCentisecs},
-             {"dirty_writeback_centisecs", s.vm.dirtyWritebackCentisecs}};
+             {"dirty_writeback_centisecs", s.vm.dirtyWritebackCentisecs},
+             {"swappiness", s.vm.swappiness},
+             {"min_free_kbytes", s.vm.minFreeKbytes},
+             {"watermark_scale_factor", s.vm.watermarkScaleFactor}};
   j["policy"] = s.policy;
   j["tasks"] = OrderedJson::array();
   for (const auto& t : s.tasks) {
     OrderedJson tj;
     tj["name"] = t.name;
     tj["count"] = t.count;
-    tj["kind"] = "writer";
+    tj["kind"] = std::string(toString(t.kind));
     tj["blockKiB"] = t.blockKiB;
     tj["fileMiB"] = t.fileMiB;
     tj["loop"] = t.loop;
@@ -1026,6 +1129,13 @@ std::string scenarioToJson(const Scenario& s) {
     tj["rtPriority"] = t.rtPriority;
     tj["nice"] = t.nice;
     if (!t.device.empty()) tj["device"] = t.device;
+    tj["runs"] = t.runs;
+    tj["anonMiB"] = t.anonMiB;
+    tj["allocMBps"] = t.allocMBps;
+    tj["cpuS"] = t.cpuS;
+    tj["holdS"] = t.holdS;
+    tj["lessThrottle"] = t.lessThrottle;
+    tj["oomScoreAdj"] = t.oomScoreAdj;
     j["tasks"].push_back(std::move(tj));
   }
   // `replace` keeps a name with invalid UTF-8 (possible in a scenario built in code) from

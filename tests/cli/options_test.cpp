@@ -204,6 +204,87 @@ TEST(CliOptions, HelpDocumentsEveryOption) {
                              "--summary",    "--list-scenarios", "--run-for",
                              "--export-png", "--export-svg",     "--export-pdf",
                              "--export-csv", "--session",        "--quit",
-                             "--presenter",  "--version",        "--help"})
+                             "--presenter",  "--version",        "--help",
+                             "--compare",    "--seeds",          "--report",
+                             "--experiment", "--quick"})
     EXPECT_TRUE(contains(help, option)) << option;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reports: --compare and --experiment
+
+TEST(CliOptions, ReadsAComparison) {
+  const auto o = parseOk({"--headless", "--scenario", "ten-dd", "--compare", "perbdi-2.6.24,ioless",
+                          "--seeds", "3", "--report", "out.json", "--duration", "30"});
+  EXPECT_EQ(o.mode, cli::Mode::Headless);
+  EXPECT_EQ(o.comparePolicies, (std::vector<std::string>{"perbdi-2.6.24", "ioless"}));
+  EXPECT_EQ(o.seeds, 3);
+  EXPECT_EQ(o.report, "out.json");
+  EXPECT_EQ(o.durationS, 30.0);
+  const auto three = parseOk({"--headless", "--compare=ioless,none,perbdi-2.6.24", "--report=-"});
+  EXPECT_EQ(three.comparePolicies.size(), 3u);
+  EXPECT_EQ(three.report, "-");
+}
+
+TEST(CliOptions, RejectsABadComparison) {
+  EXPECT_TRUE(contains(parseError({"--headless", "--compare", "ioless"}), "at least two"));
+  const std::string unknown = parseError({"--headless", "--compare", "ioless,fair"});
+  EXPECT_TRUE(contains(unknown, "unknown policy 'fair'")) << unknown;
+  EXPECT_TRUE(contains(unknown, "perbdi-2.6.24")) << unknown;  // the known ones are listed
+  EXPECT_TRUE(contains(parseError({"--headless", "--compare", "ioless,,none"}), "empty"));
+  EXPECT_TRUE(contains(parseError({"--headless", "--compare", "ioless,ioless"}), "twice"));
+  EXPECT_TRUE(contains(parseError({"--compare", "ioless,none"}), "add --headless"));
+  EXPECT_TRUE(contains(parseError({"--headless", "--compare", "ioless,none", "--policy", "none"}),
+                       "--policy cannot be combined with --compare"));
+  EXPECT_TRUE(contains(parseError({"--headless", "--compare", "ioless,none", "--csv", "x.csv"}),
+                       "--csv cannot be combined with --compare"));
+  EXPECT_TRUE(contains(parseError({"--headless", "--compare", "ioless,none", "--report", "r.txt"}),
+                       ".md or .json"));
+  for (const char* bad : {"0", "-1", "1001", "2.5", "x", ""})
+    EXPECT_TRUE(
+        contains(parseError({"--headless", "--compare", "ioless,none", "--seeds", bad}), "--seeds"))
+        << bad;
+}
+
+TEST(CliOptions, ReportOptionsBelongToAComparisonOrAnExperiment) {
+  EXPECT_TRUE(contains(parseError({"--headless", "--seeds", "2"}), "--seeds belongs to --compare"));
+  EXPECT_TRUE(contains(parseError({"--headless", "--report", "r.md"}), "--report belongs to"));
+  EXPECT_TRUE(contains(parseError({"--headless", "--quick"}), "--quick belongs to --experiment"));
+}
+
+TEST(CliOptions, ReadsAnExperiment) {
+  const auto o = parseOk({"--experiment", "wu2010", "--seeds", "2", "--quick", "--report", "w.md"});
+  EXPECT_EQ(o.mode, cli::Mode::Experiment);
+  EXPECT_EQ(o.experiment, "wu2010");
+  EXPECT_EQ(o.seeds, 2);
+  EXPECT_TRUE(o.quick);
+  EXPECT_EQ(o.report, "w.md");
+  EXPECT_EQ(parseOk({"--experiment", "list"}).mode, cli::Mode::Experiment);
+  EXPECT_EQ(parseOk({"--headless", "--experiment=morton2003"}).experiment, "morton2003");
+  // The name is checked when it runs, so that the list of known ones comes from the engine.
+  EXPECT_EQ(parseOk({"--experiment", "bogus"}).experiment, "bogus");
+}
+
+TEST(CliOptions, AnExperimentRunsItsOwnScenarios) {
+  EXPECT_TRUE(contains(parseError({"--experiment", "wu2010", "--scenario", "ten-dd"}),
+                       "--scenario cannot be combined with --experiment"));
+  EXPECT_TRUE(contains(parseError({"--experiment", "wu2010", "ten-dd"}), "unexpected argument"));
+  EXPECT_TRUE(contains(parseError({"--experiment", "wu2010", "--set", "machine.cpus=2"}),
+                       "--set cannot be combined"));
+  EXPECT_TRUE(contains(parseError({"--experiment", "wu2010", "--seed", "2"}), "--seeds N"));
+  EXPECT_TRUE(contains(parseError({"--experiment", "wu2010", "--csv", "x.csv"}), "--csv"));
+  EXPECT_TRUE(contains(parseError({"--experiment", "wu2010", "--run-for", "3"}), "--run-for"));
+  EXPECT_TRUE(contains(parseError({"--experiment", "wu2010", "-platform", "offscreen"}), "Qt"));
+  EXPECT_TRUE(
+      contains(parseError({"--experiment", "list", "--quick"}), "--experiment list takes no"));
+}
+
+TEST(CliOptions, KnowsTheReportFormatFromTheFileName) {
+  EXPECT_EQ(cli::reportFormatOf("-"), cli::ReportFormat::Markdown);
+  EXPECT_EQ(cli::reportFormatOf("out/r.md"), cli::ReportFormat::Markdown);
+  EXPECT_EQ(cli::reportFormatOf("r.markdown"), cli::ReportFormat::Markdown);
+  EXPECT_EQ(cli::reportFormatOf("r.json"), cli::ReportFormat::Json);
+  EXPECT_FALSE(cli::reportFormatOf("r.txt").has_value());
+  EXPECT_FALSE(cli::reportFormatOf(".json").has_value());
+  EXPECT_FALSE(cli::reportFormatOf("report").has_value());
 }

@@ -123,7 +123,21 @@ TEST(SampleCsv, ColumnsAreTheDocumentedOnesInOrder) {
                                           "pauses",
                                           "pause_ms_min",
                                           "pause_ms_p50",
-                                          "max_pause_ms"};
+                                          "max_pause_ms",
+                                          "system_pct",
+                                          "user_pct",
+                                          "swap_total_pages",
+                                          "swap_used_pages",
+                                          "pgscan_kswapd_per_s",
+                                          "pgscan_direct_per_s",
+                                          "pgsteal_per_s",
+                                          "swap_out_kbps",
+                                          "swap_in_kbps",
+                                          "alloc_stalls",
+                                          "alloc_stall_ms_max",
+                                          "kswapd_active",
+                                          "oom_kills",
+                                          "read_kbps"};
   EXPECT_EQ(te::sampleCsvColumns(), expected);
   std::ostringstream header;
   te::writeSampleCsvHeader(header);
@@ -149,7 +163,8 @@ TEST(SampleCsv, EveryFurtherDeviceAddsPrefixedDeviceColumns) {
                                                "seeks_per_s",
                                                "util_pct",
                                                "queue_depth",
-                                               "dirty_exceeded"};
+                                               "dirty_exceeded",
+                                               "read_kbps"};
   ASSERT_EQ(three.size(), one.size() + 2 * deviceColumns.size());
   EXPECT_TRUE(std::equal(one.begin(), one.end(), three.begin()));
   for (std::size_t k = 1; k <= 2; ++k)
@@ -208,6 +223,40 @@ TEST(SampleCsv, ValuesLandInTheirColumns) {
   EXPECT_EQ(row.at("dev1_avg_request_kib"), "455");
   EXPECT_EQ(row.at("dev1_dirty_exceeded"), "0");
   EXPECT_EQ(row.at("avg_request_kib"), "0");
+}
+
+TEST(SampleCsv, MemoryAndCpuValuesLandInTheirColumns) {
+  te::Sample s;
+  s.systemPct = 13.046;
+  s.userPct = 2.5;
+  s.swapTotalPages = 262144;
+  s.swapUsedPages = 1000;
+  s.pgscanKswapdPerS = 12000;
+  s.pgscanDirectPerS = 300.5;
+  s.pgstealPerS = 6000;
+  s.swapOutKBps = 4096;
+  s.swapInKBps = 128;
+  s.allocStalls = 7;
+  s.allocStallMsMax = 123.25;
+  s.kswapdActive = true;
+  s.oomKills = 3;
+  s.devices = {te::DeviceSample{.readKBps = 11}, te::DeviceSample{.readKBps = 22}};
+  const auto row = sampleRowByName(s, 2);
+  EXPECT_EQ(row.at("system_pct"), "13.046");
+  EXPECT_EQ(row.at("user_pct"), "2.5");
+  EXPECT_EQ(row.at("swap_total_pages"), "262144");
+  EXPECT_EQ(row.at("swap_used_pages"), "1000");
+  EXPECT_EQ(row.at("pgscan_kswapd_per_s"), "12000");
+  EXPECT_EQ(row.at("pgscan_direct_per_s"), "300.5");
+  EXPECT_EQ(row.at("pgsteal_per_s"), "6000");
+  EXPECT_EQ(row.at("swap_out_kbps"), "4096");
+  EXPECT_EQ(row.at("swap_in_kbps"), "128");
+  EXPECT_EQ(row.at("alloc_stalls"), "7");
+  EXPECT_EQ(row.at("alloc_stall_ms_max"), "123.25");
+  EXPECT_EQ(row.at("kswapd_active"), "1");
+  EXPECT_EQ(row.at("oom_kills"), "3");
+  EXPECT_EQ(row.at("read_kbps"), "11");
+  EXPECT_EQ(row.at("dev1_read_kbps"), "22");
 }
 
 TEST(SampleCsv, NumbersHaveAtMostSixSignificantDigitsAndNoExponent) {
@@ -488,4 +537,62 @@ TEST(Summary, ShowsTheRunTheTasksAndTheDevice) {
   EXPECT_NE(moreLine.find("5.12"), std::string::npos) << moreLine;
   EXPECT_NE(moreLine.find("50.0"), std::string::npos) << moreLine;
   EXPECT_NE(moreLine.find("24.0"), std::string::npos) << moreLine;
+  // Nothing happened to memory: no such section.
+  EXPECT_EQ(text.find("Memory"), std::string::npos) << text;
+  EXPECT_EQ(text.find("OOM"), std::string::npos) << text;
+}
+
+TEST(Summary, ShowsCpuTimeOverallAndPerTask) {
+  te::Scenario scenario;
+  te::Summary s;
+  s.systemPct = 30.916;
+  s.userPct = 1.5;
+  s.tasks.push_back(te::TaskStats{
+      .info = {.index = 0, .pid = 1000, .name = "dd"}, .systemS = 12.345, .userS = 0.5});
+  s.tasks.push_back(
+      te::TaskStats{.info = {.index = 1, .pid = 1001, .name = "dd"}, .systemS = 1, .userS = 0.25});
+  std::ostringstream out;
+  te::writeSummary(out, s, scenario);
+  const std::string text = out.str();
+  for (const char* needle :
+       {"sys s", "user s", "12.35", "0.50", "13.35", "0.75",
+        "%system             30.92 % of all CPUs", "%user               1.50 %"})
+    EXPECT_NE(text.find(needle), std::string::npos) << needle << " missing from\n" << text;
+}
+
+TEST(Summary, ShowsAllocationStallsSwapAndTheOomVictims) {
+  te::Scenario scenario;
+  scenario.machine.swapMiB = 64;
+  te::Summary s;
+  s.allocStalls = 42;
+  s.allocMsP50 = 3;
+  s.allocMsP99 = 80.5;
+  s.allocMsMax = 250;
+  s.swapOutKiB = 10 * 1024;
+  s.swapInKiB = 512;
+  s.oomKills = 2;
+  for (int i = 0; i < 3; ++i)
+    s.tasks.push_back(
+        te::TaskStats{.info = {.index = i, .pid = 2000 + i, .name = "cc1"}, .oomKilled = i != 1});
+  std::ostringstream out;
+  te::writeSummary(out, s, scenario);
+  const std::string text = out.str();
+  for (const char* needle :
+       {"Memory", "allocation stalls   42; latency p50 3.0 ms, p99 80.5 ms, max 250.0 ms",
+        "swap                out 10.0 MiB, in 0.5 MiB (64 MiB configured)",
+        "OOM kills           2: cc1 (pid 2000), cc1 (pid 2002)"})
+    EXPECT_NE(text.find(needle), std::string::npos) << needle << " missing from\n" << text;
+}
+
+TEST(Summary, ShowsOnlyTheMemoryLinesOfWhatHappened) {
+  te::Scenario scenario;  // no swap
+  te::Summary s;
+  s.allocStalls = 1;
+  s.allocMsMax = 5;
+  std::ostringstream out;
+  te::writeSummary(out, s, scenario);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("allocation stalls"), std::string::npos) << text;
+  EXPECT_EQ(text.find("swap "), std::string::npos) << text;
+  EXPECT_EQ(text.find("OOM kills"), std::string::npos) << text;
 }

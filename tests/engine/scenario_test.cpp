@@ -99,6 +99,86 @@ TEST(ScenarioParse, ReadsEveryKeyOfTheIssueExample) {
   EXPECT_EQ(t.device, "sdb");
 }
 
+TEST(ScenarioParse, ReadsTheMemoryKeysAndTheOtherTaskKinds) {
+  const te::Scenario s = te::parseScenario(withBody(R"(
+      "devices": [{"name": "sda"}, {"name": "sdb"}],
+      "machine": {"memoryMiB": 512, "swapMiB": 1024, "swapDevice": "sdb", "allocator": "2.6.0"},
+      "vm": {"swappiness": 200, "min_free_kbytes": 128, "watermark_scale_factor": 3000},
+      "tasks": [
+        {"name": "cc1", "kind": "compiler", "count": 4, "loop": true, "runs": 75, "anonMiB": 16,
+         "allocMBps": 500, "cpuS": 1.5, "fileMiB": 0, "oomScoreAdj": -1000},
+        {"name": "alloc4m", "kind": "allocator", "anonMiB": 4, "holdS": 0.5,
+         "lessThrottle": true, "oomScoreAdj": 1000}])"),
+                                           "t");
+  EXPECT_EQ(s.machine.swapMiB, 1024);
+  EXPECT_EQ(s.machine.swapDevice, "sdb");
+  EXPECT_EQ(s.machine.allocator, "2.6.0");
+  EXPECT_EQ(s.vm.swappiness, 200);
+  EXPECT_EQ(s.vm.minFreeKbytes, 128);
+  EXPECT_EQ(s.vm.watermarkScaleFactor, 3000);
+  ASSERT_EQ(s.tasks.size(), 2u);
+  const te::TaskSpec& cc = s.tasks[0];
+  EXPECT_EQ(cc.kind, te::TaskKind::Compiler);
+  EXPECT_EQ(cc.runs, 75);
+  EXPECT_DOUBLE_EQ(cc.anonMiB, 16);
+  EXPECT_DOUBLE_EQ(cc.allocMBps, 500);
+  EXPECT_DOUBLE_EQ(cc.cpuS, 1.5);
+  EXPECT_EQ(cc.fileMiB, 0);
+  EXPECT_EQ(cc.oomScoreAdj, -1000);
+  EXPECT_FALSE(cc.lessThrottle);
+  const te::TaskSpec& a = s.tasks[1];
+  EXPECT_EQ(a.kind, te::TaskKind::Allocator);
+  EXPECT_DOUBLE_EQ(a.anonMiB, 4);
+  EXPECT_DOUBLE_EQ(a.holdS, 0.5);
+  EXPECT_TRUE(a.lessThrottle);
+  EXPECT_EQ(a.oomScoreAdj, 1000);
+  EXPECT_EQ(te::parseScenario(te::scenarioToJson(s), "round-trip"), s);
+}
+
+TEST(ScenarioParse, AcceptsTheEdgesOfTheMemoryRanges) {
+  for (const char* body :
+       {R"("vm": {"min_free_kbytes": 0})", R"("vm": {"min_free_kbytes": 4194304})",
+        R"("vm": {"swappiness": 0, "watermark_scale_factor": 1})",
+        R"("machine": {"swapMiB": 16777216})", R"("machine": {"swapDevice": ""})",
+        R"("machine": {"allocator": "2.6.0-no-rt"})", R"("machine": {"allocator": "2.6.9"})",
+        R"("tasks": [{"kind": "compiler", "anonMiB": 10}])",
+        R"("tasks": [{"kind": "compiler", "cpuS": 0.5, "fileMiB": 0}])",
+        R"("tasks": [{"kind": "allocator", "anonMiB": 0.25, "fileMiB": 0}])"})
+    EXPECT_NO_THROW(te::parseScenario(withBody(body), "t")) << body;
+}
+
+TEST(ScenarioParse, ExplainsWhatACompilerAndAnAllocatorNeed) {
+  EXPECT_STREQ(parseError(withBody(R"("tasks": [{"kind": "compiler"}])")).what(),
+               "t.json: tasks[0].cpuS: a compiler needs cpuS > 0 or anonMiB > 0 (it would do "
+               "nothing), got cpuS 0 and anonMiB 0");
+  EXPECT_STREQ(parseError(withBody(R"("tasks": [{"kind": "allocator"}])")).what(),
+               "t.json: tasks[0].anonMiB: an allocator needs anonMiB > 0 (the memory it "
+               "allocates), got 0");
+  EXPECT_STREQ(parseError(withBody(R"("tasks": [{"kind": "reader"}])")).what(),
+               "t.json: tasks[0].kind: unknown task kind 'reader' (known: writer, compiler, "
+               "allocator)");
+  EXPECT_STREQ(parseError(withBody(R"("machine": {"allocator": "2.4"})")).what(),
+               "t.json: machine.allocator: unknown page-allocator generation '2.4' (known: "
+               "2.6.0-no-rt, 2.6.0, 2.6.9, 6.x)");
+  EXPECT_STREQ(parseError(withBody(R"("vm": {"min_free_kbytes": 64})")).what(),
+               "t.json: vm.min_free_kbytes: must be 0 (the boot default) or between 128 and "
+               "4194304, got 64");
+  EXPECT_NE(std::string(parseError(withBody(R"("machine": {"swapDevice": "sdb"})")).what())
+                .find("no device named \"sdb\" (devices: sda)"),
+            std::string::npos);
+}
+
+TEST(ScenarioOverride, SetsTheTaskKindAsABareWord) {
+  const te::Scenario s = te::parseScenario(
+      kIssueExample, "t",
+      {{"tasks[0].kind", "compiler"}, {"tasks[0].cpuS", "2"}, {"machine.swapMiB", "512"}});
+  EXPECT_EQ(s.tasks.at(0).kind, te::TaskKind::Compiler);
+  EXPECT_EQ(s.machine.swapMiB, 512);
+  // The key at fault is the one the file left out; the message names it.
+  const auto e = parseError(kIssueExample, {{"tasks[0].kind", "allocator"}});
+  EXPECT_EQ(e.key(), "tasks[0].anonMiB");
+}
+
 TEST(ScenarioParse, MissingKeysTakeTheDefaults) {
   EXPECT_EQ(te::parseScenario(withBody(""), "t.json"), te::Scenario{});
   const te::Scenario s =
@@ -179,6 +259,13 @@ TEST(ScenarioParse, RejectsWrongTypes) {
       {R"("machine": {"cpus": 2.5})", "machine.cpus"},
       {R"("vm": {"dirty_bytes": null})", "vm.dirty_bytes"},
       {R"("tasks": [{"sched": 1}])", "tasks[0].sched"},
+      {R"("tasks": [{"kind": 1}])", "tasks[0].kind"},
+      {R"("tasks": [{"lessThrottle": "yes"}])", "tasks[0].lessThrottle"},
+      {R"("tasks": [{"anonMiB": "4"}])", "tasks[0].anonMiB"},
+      {R"("tasks": [{"runs": 1.5}])", "tasks[0].runs"},
+      {R"("machine": {"allocator": 6})", "machine.allocator"},
+      {R"("machine": {"swapDevice": null})", "machine.swapDevice"},
+      {R"("vm": {"swappiness": "60"})", "vm.swappiness"},
   };
   for (const Case& c : cases) {
     const auto e = parseError(withBody(c.body));
@@ -246,6 +333,29 @@ TEST(ScenarioParse, RejectsImpossibleValues) {
       {R"("seed": -1)", "seed"},
       {R"("seed": 1.5)", "seed"},
       {R"("name": "two\nlines")", "name"},
+      {R"("machine": {"swapMiB": -1})", "machine.swapMiB"},
+      {R"("machine": {"swapMiB": 16777217})", "machine.swapMiB"},
+      {R"("machine": {"swapDevice": "sdz"})", "machine.swapDevice"},
+      {R"("machine": {"allocator": "2.4"})", "machine.allocator"},
+      {R"("machine": {"allocator": ""})", "machine.allocator"},
+      {R"("vm": {"swappiness": -1})", "vm.swappiness"},
+      {R"("vm": {"swappiness": 201})", "vm.swappiness"},
+      {R"("vm": {"min_free_kbytes": 127})", "vm.min_free_kbytes"},
+      {R"("vm": {"min_free_kbytes": 4194305})", "vm.min_free_kbytes"},
+      {R"("vm": {"min_free_kbytes": -1})", "vm.min_free_kbytes"},
+      {R"("vm": {"watermark_scale_factor": 0})", "vm.watermark_scale_factor"},
+      {R"("vm": {"watermark_scale_factor": 3001})", "vm.watermark_scale_factor"},
+      {R"("tasks": [{"runs": -1}])", "tasks[0].runs"},
+      {R"("tasks": [{"anonMiB": -0.5}])", "tasks[0].anonMiB"},
+      {R"("tasks": [{"allocMBps": 0}])", "tasks[0].allocMBps"},
+      {R"("tasks": [{"cpuS": -1}])", "tasks[0].cpuS"},
+      {R"("tasks": [{"holdS": -1}])", "tasks[0].holdS"},
+      {R"("tasks": [{"oomScoreAdj": 1001}])", "tasks[0].oomScoreAdj"},
+      {R"("tasks": [{"oomScoreAdj": -1001}])", "tasks[0].oomScoreAdj"},
+      {R"("tasks": [{"kind": "compiler"}])", "tasks[0].cpuS"},
+      {R"("tasks": [{"kind": "allocator", "cpuS": 5}])", "tasks[0].anonMiB"},
+      {R"("tasks": [{"kind": "writer", "fileMiB": 0}])", "tasks[0].fileMiB"},
+      {R"("tasks": [{"kind": "Writer"}])", "tasks[0].kind"},
   };
   for (const Case& c : cases) {
     const auto e = parseError(withBody(c.body));
@@ -389,7 +499,26 @@ TEST(ScenarioJson, RoundTripsAwkwardValues) {
                           .sched = te::SchedClass::RoundRobin,
                           .rtPriority = 99,
                           .device = "nvme0n1"},
-             te::TaskSpec{.count = 0, .thinkMs = 1e-3, .nice = 19, .device = ""}};
+             te::TaskSpec{.count = 0, .thinkMs = 1e-3, .nice = 19, .device = ""},
+             te::TaskSpec{.name = "cc1",
+                          .kind = te::TaskKind::Compiler,
+                          .fileMiB = 0,
+                          .runs = 3,
+                          .anonMiB = 1.0 / 3.0,
+                          .allocMBps = 123.456,
+                          .cpuS = 0.1,
+                          .oomScoreAdj = -999},
+             te::TaskSpec{.name = "vm",
+                          .kind = te::TaskKind::Allocator,
+                          .anonMiB = 700,
+                          .holdS = 1e-6,
+                          .lessThrottle = true}};
+  s.machine.swapMiB = 1024;
+  s.machine.swapDevice = "nvme0n1";
+  s.machine.allocator = "2.6.0-no-rt";
+  s.vm.swappiness = 0;
+  s.vm.minFreeKbytes = 4194304;
+  s.vm.watermarkScaleFactor = 1;
   te::validateScenario(s);
   const std::string json = te::scenarioToJson(s);
   EXPECT_NE(json.find("\"devices\""), std::string::npos);
@@ -441,6 +570,14 @@ TEST(ScenarioDevice, IndexOfAnUnnamedDeviceIsTheFirst) {
   } catch (const te::ScenarioError& e) {
     EXPECT_EQ(e.key(), "tasks[0].device");
   }
+}
+
+TEST(ScenarioTaskKind, NamesRoundTrip) {
+  for (const auto k : {te::TaskKind::Writer, te::TaskKind::Compiler, te::TaskKind::Allocator})
+    EXPECT_EQ(te::taskKindFromString(te::toString(k)), k);
+  EXPECT_EQ(te::toString(te::TaskKind::Allocator), "allocator");
+  EXPECT_FALSE(te::taskKindFromString("Compiler").has_value());
+  EXPECT_FALSE(te::taskKindFromString("").has_value());
 }
 
 TEST(ScenarioSched, NamesRoundTrip) {

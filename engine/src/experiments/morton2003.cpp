@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// morton2003: Andrew Morton's test of the 2003 real-time changes — a 16 MiB dd while an
+// endless dd loop holds the machine at the dirty limit, as SCHED_OTHER and SCHED_FIFO, and
+// "allocate 4 megs while there is a huge amount of swapout" (model-spec §6.1).
+#include <cmath>
+
+#include "experiments/metrics.h"
+#include "experiments/report_format.h"
+
+namespace throttlelab::engine {
+
+namespace {
+
+using namespace experiments;
+
+constexpr std::string_view kPlain = "legacy-2.6.0";
+constexpr std::string_view kBreak = "legacy-2.6.0-rt-break";
+constexpr std::string_view kBonus = "legacy-2.6.0-rt-bonus";
+
+constexpr std::int64_t kMemoryMiB = 512;
+constexpr double kDiskMBps = 30;
+constexpr double kCopyMBps = 140;
+constexpr int kDirtyRatio = 40;
+constexpr int kDirtyBackgroundRatio = 10;
+constexpr std::int64_t kDd16MiB = 16;
+constexpr double kDd16StartS = 20;
+
+// Where the RT headroom of the mainline rule (+1/4 of thresh) stops covering the 16 MiB
+// write. In 2.6.0 every page counts as dirtyable (E1), so thresh = 40 % of memory and the
+// headroom is memory/10: 16 MiB fits from 160 MiB up. The small machine sits well below that
+// boundary (0.6 ×), the 512 MiB one well above (3.2 ×).
+constexpr double kBonusBoundaryMiB =
+    static_cast<double>(kDd16MiB) * 4 / (static_cast<double>(kDirtyRatio) / 100);
+constexpr std::int64_t kSmallMemoryMiB = static_cast<std::int64_t>(0.6 * kBonusBoundaryMiB);
+
+// The allocation part.
+constexpr std::int64_t kSwapMiB = 1024;
+constexpr double kHogMiB = 700;
+constexpr double kAlloc4mStartS = 3;
+
+Scenario machine(std::int64_t memoryMiB) {
+  Scenario s;
+  s.name = "morton2003";
+  s.durationS = 60;
+  s.machine = MachineConfig{
+      .memoryMiB = memoryMiB, .cpus = 1, .hz = 1000, .swapDevice = {}, .allocator = "2.6.0"};
+  s.devices = {DeviceConfig{
+      .name = "hda", .writeMBps = kDiskMBps, .seekMs = 8, .maxRequestKiB = 128, .nrRequests = 128}};
+  s.vm.dirtyRatio = kDirtyRatio;
+  s.vm.dirtyBackgroundRatio = kDirtyBackgroundRatio;
+  return s;
+}
+
+TaskSpec ddLoop(double copyMBps) {
+  return TaskSpec{.name = "dd-loop",
+                  .count = 1,
+                  .kind = TaskKind::Writer,
+                  .blockKiB = 1024,
+                  .fileMiB = 512,
+                  .loop = true,
+                  .copyMBps = copyMBps,
+                  .device = {}};
+}
+
+TaskSpec dd16(SchedClass sched, double copyMBps) {
+  return TaskSpec{.name = "dd16",
+                  .count = 1,
+                  .kind = TaskKind::Writer,
+                  .blockKiB = kDd16MiB * 1024,
+                  .fileMiB = kDd16MiB,
+                  .loop = false,
+                  .copyMBps = copyMBps,
+                  .startS = kDd16StartS,
+                  .sched = sched,
+                  .rtPriority = sched == SchedClass::Other ? 0 : 50,
+                  .device = {}};
+}
+
+std::string schedName(SchedClass c) {
+  return c == SchedClass::Other ? "SCHED_OTHER" : "SCHED_FIFO";
+}
+
+std::string policyRow(std::string_view policy, std::int64_t memoryMiB) {
+  return std::string(policy) + ", " + std::to_string(memoryMiB) + " MiB";
+}
+
+std::string dd16Case(std::string_view policy, std::int64_t memoryMiB, SchedClass sched) {
+  return policyRow(policy, memoryMiB) + ", " + schedName(sched);
+}
+
+const std::string kCopyCase = "legacy-2.6.0-rt-break, 512 MiB, SCHED_OTHER, copy 280 MB/s";
+const std::string kDiskCase = "legacy-2.6.0-rt-break, 512 MiB, SCHED_OTHER, disk 15 MB/s";
+
+std::string allocCase(std::string_view allocator, SchedClass sched) {
+  return "allocator " + std::string(allocator) + ", " + schedName(sched);
+}
+
+MetricSpec dd16Seconds() {
+  return metric("dd16_s", "16 MiB dd", "s",
+                [](const CaseRun& r) { return groupLastRunS(r, "dd16"); });
+}
+
+ExperimentCase dd16Experiment(std::string_view policy, std::int64_t memoryMiB, SchedClass sched) {
+  ExperimentCase c;
+  c.name = dd16Case(policy, memoryMiB, sched);
+  c.row = policyRow(policy, memoryMiB);
+  c.column = schedName(sched);
+  c.scenario = machine(memoryMiB);
+  c.scenario.policy = std::string(policy);
+  c.scenario.tasks = {ddLoop(kCopyMBps), dd16(sched, kCopyMBps)};
+  c.stopWhenExited = "dd16";
+  MetricSpec m = dd16Seconds();
+  const bool normal = sched == SchedClass::Other;
+  if (memoryMiB == kMemoryMiB && policy == kBreak)
+    m = withSeed(m, normal ? 1.5 : 0.12,
+                 normal ? "the mail: 'normally takes 1.5 seconds'"
+                        : "the mail: 'with SCHED_FIFO it takes a repeatable 0.12 seconds'");
+  else if (memoryMiB == kMemoryMiB && normal)
+    m = withSeed(m, 1.5,
+                 "the mail measured the normal dd on the rt-break kernel; every variant treats "
+                 "a SCHED_OTHER task alike");
+  else if (policy == kBonus && !normal)
+    m = withNote(m, static_cast<double>(memoryMiB) >= kBonusBoundaryMiB
+                        ? "no figure in the mail; model-spec §6.1 expects ≈ the copy time "
+                          "(≈ 0.12 s) while 16 MiB < thresh/4"
+                        : "no figure in the mail; model-spec §6.1 expects the write to fall back "
+                          "towards the normal time once thresh/4 < 16 MiB");
+  else
+    m = withNote(m, "no figure in the mail");
+  c.metrics = {std::move(m)};
+  return c;
+}
+
+ExperimentCase allocExperiment(std::string_view allocator, SchedClass sched) {
+  ExperimentCase c;
+  c.name = allocCase(allocator, sched);
+  c.row = "allocator " + std::string(allocator);
+  c.column = schedName(sched);
+  c.scenario = machine(kMemoryMiB);
+  c.scenario.durationS = 30;
+  c.scenario.machine.swapMiB = kSwapMiB;
+  c.scenario.machine.allocator = std::string(allocator);
+  c.scenario.policy = std::string(kBonus);
+  c.scenario.tasks = {
+      TaskSpec{.name = "hog",
+               .count = 1,
+               .kind = TaskKind::Allocator,
+               .fileMiB = 0,
+               .loop = false,
+               .device = {},
+               .anonMiB = kHogMiB,
+               .holdS = 5},
+      TaskSpec{.name = "alloc4m",
+               .count = 1,
+               .kind = TaskKind::Allocator,
+               .fileMiB = 0,
+               .loop = false,
+               .startS = kAlloc4mStartS,
+               .sched = sched,
+               .rtPriority = sched == SchedClass::Other ? 0 : 50,
+               .device = {},
+               .anonMiB = 4},
+  };
+  c.stopWhenExited = "alloc4m";
+  c.metrics = {
+      withNote(metric("alloc4m_s", "4 MiB allocation", "s",
+                      [](const CaseRun& r) { return groupLastRunS(r, "alloc4m"); }),
+               "no figure in the mail ('much quicker and repeatable')"),
+      withNote(metric("alloc4m_stall_ms_max", "longest stall of the 4 MiB allocation", "ms",
+                      [](const CaseRun& r) { return groupAllocMsMax(r, "alloc4m"); }),
+               "no figure in the mail"),
+  };
+  return c;
+}
+
+std::string secs(double v) {
+  return report::number(v) + " s";
+}
+
+}  // namespace
+
+Experiment makeMorton2003(bool quick) {
+  Experiment e;
+  e.name = "morton2003";
+  e.title =
+      "A real-time writer and allocator under dirty throttling and swap-out (Andrew "
+      "Morton, 2003)";
+  e.mailFile = "2003-morton-rt-page-allocator-and-throttling.txt";
+  e.messageId = "<20030806014148.5408cfbd.akpm@osdl.org>";
+  e.mailSummary =
+      "Andrew Morton tested Robert Love's real-time page allocator and throttling patch on "
+      "2.6.0-test2-mm4: while `dd bs=1M count=512 conv=notrunc` loops, `dd bs=16M count=1` "
+      "takes 1.5 s normally and 0.12 s as SCHED_FIFO (with his -2 variant: RT tasks leave the "
+      "throttle loop at once). Allocating 4 MB during heavy swap-out was 'much quicker and "
+      "repeatable' for a real-time task; no figure.";
+  e.quick = quick;
+  e.machine = {
+      {"512 MiB RAM, 1 CPU",
+       "model-spec §6.1 simulator setup [D]: the mail does not describe Morton's machine"},
+      {"HZ 1000", "the 2.6.0 x86 default, model-spec §4"},
+      {"IDE disk, 30 MB/s sequential write, seek 8 ms", "model-spec §6.1 [D]"},
+      {"max_sectors_kb 128, nr_requests 128",
+       "old IDE requests of 128 KiB (model-spec §1.5 [U]); nr_requests 128 (§1.5 [V])"},
+      {"dd copy speed 140 MB/s with a whole CPU",
+       "model-spec §6.1: memcpy ≈ 130–150 MB/s, so that 16 MiB of copy takes 0.11–0.12 s [D]; "
+       "the middle of that range"},
+      {"vm.dirty_ratio 40, dirty_background_ratio 10", "2.6.0 defaults, model-spec §4 [V]"},
+      {"page allocator 2.6.0 (RT tasks may go below the watermarks)",
+       "the mail's kernel carried Love's allocator change (model-spec §2.6.2); the allocation "
+       "part also runs 2.6.0-no-rt, the allocator before it"},
+      {"1 GiB of swap on the same disk (allocation part only)",
+       "[D] the mail says only 'a huge amount of swapout'"},
+      {"policies legacy-2.6.0 (no RT rule), legacy-2.6.0-rt-break (the mail's -2 kernel), "
+       "legacy-2.6.0-rt-bonus (mainline: +1/4 on the limits)",
+       "model-spec §6.1 variants (i)–(iii), §3.2"},
+  };
+  e.method = {
+      "Background: `while true; do dd if=/dev/zero of=foo bs=1M count=512 conv=notrunc; done`, "
+      "a writer looping over one 512 MiB file. Foreground: at 20 s, `dd bs=16M count=1` to a "
+      "new file, one 16 MiB write(), as SCHED_OTHER or SCHED_FIFO priority 50. thresh ≈ 40 % "
+      "of 512 MiB ≈ 205 MiB fills at 140 − 30 MB/s in about 2 s, so at 20 s the loop has held "
+      "the machine at the limit for many seconds: the mail's 'rm 1; sleep 3' in the model. The "
+      "metric is the 16 MiB dd's run time (what `time` printed); a run ends when it exits.",
+      "RT headroom of the mainline rule: thresh/4 = (40 % × memory)/4 = memory/10 (E1: all "
+      "pages dirtyable in 2.6.0), which covers 16 MiB from " +
+          report::number(kBonusBoundaryMiB) + " MiB up. rt-bonus also runs at " +
+          std::to_string(kSmallMemoryMiB) + " MiB (0.6 × that boundary; headroom ≈ " +
+          report::number(static_cast<double>(kSmallMemoryMiB) / 10) + " MiB).",
+      "Sensitivity of the normal write (rt-break, SCHED_OTHER): the same run with the copy "
+      "speed doubled (280 MB/s, both dd) and with the disk halved (15 MB/s).",
+      "Allocation under swap-out: a 'hog' allocates and touches 700 MiB of anonymous memory on "
+      "the 512 MiB machine, forcing swap-out; at 3 s, while it is still being swapped out, "
+      "'alloc4m' allocates and touches 4 MiB as SCHED_OTHER or SCHED_FIFO 50 (Morton's "
+      "'allocate 4 megs'). Metric: that allocation's duration and its longest stall; the run "
+      "ends when it is done.",
+      "Not modelled: the ext3 journal_start stalls (atime updates) and the disk reads of the "
+      "program that Morton names as the dominant RT latency.",
+  };
+
+  // Part 1: the 16 MiB dd.
+  std::vector<std::string_view> policies = {kBreak, kBonus};
+  if (!quick) policies.push_back(kPlain);
+  for (const auto policy : policies)
+    for (const auto sched : {SchedClass::Other, SchedClass::Fifo})
+      e.cases.push_back(dd16Experiment(policy, kMemoryMiB, sched));
+  for (const auto sched : {SchedClass::Other, SchedClass::Fifo})
+    e.cases.push_back(dd16Experiment(kBonus, kSmallMemoryMiB, sched));
+  {
+    ExperimentCase copy = dd16Experiment(kBreak, kMemoryMiB, SchedClass::Other);
+    copy.name = kCopyCase;
+    copy.row = "legacy-2.6.0-rt-break, 512 MiB, copy 280 MB/s";
+    copy.scenario.tasks = {ddLoop(2 * kCopyMBps), dd16(SchedClass::Other, 2 * kCopyMBps)};
+    copy.metrics = {withNote(dd16Seconds(), "sensitivity run; no figure in the mail")};
+    e.cases.push_back(std::move(copy));
+    ExperimentCase disk = dd16Experiment(kBreak, kMemoryMiB, SchedClass::Other);
+    disk.name = kDiskCase;
+    disk.row = "legacy-2.6.0-rt-break, 512 MiB, disk 15 MB/s";
+    disk.scenario.devices.front().writeMBps = kDiskMBps / 2;
+    disk.metrics = {withNote(dd16Seconds(), "sensitivity run; no figure in the mail")};
+    e.cases.push_back(std::move(disk));
+  }
+  // Part 2: the 4 MiB allocation.
+  std::vector<std::string_view> allocators = {"2.6.0"};
+  if (!quick) allocators.insert(allocators.begin(), "2.6.0-no-rt");
+  for (const auto allocator : allocators)
+    for (const auto sched : {SchedClass::Other, SchedClass::Fifo})
+      e.cases.push_back(allocExperiment(allocator, sched));
+
+  ReportTable dd16Table{.title = "The 16 MiB dd (s) while the dd loop holds the limit",
+                        .metrics = {"dd16_s"},
+                        .caseNames = {}};
+  ReportTable allocTable{.title = "Allocating 4 MiB during heavy swap-out",
+                         .metrics = {"alloc4m_s", "alloc4m_stall_ms_max"},
+                         .caseNames = {}};
+  for (const auto& c : e.cases)
+    (c.name.rfind("allocator ", 0) == 0 ? allocTable : dd16Table).caseNames.push_back(c.name);
+  e.tables = {dd16Table, allocTable};
+
+  // ---- Claims ------------------------------------------------------------------------------
+  e.claims.push_back(Claim{
+      "rt-break (the mail's kernel): the SCHED_FIFO 16 MiB dd is many times (≥ 5 ×) faster "
+      "than the normal one",
+      [](const ExperimentResult& r) {
+        const double normal = r.value(dd16Case(kBreak, kMemoryMiB, SchedClass::Other), "dd16_s");
+        const double fifo = r.value(dd16Case(kBreak, kMemoryMiB, SchedClass::Fifo), "dd16_s");
+        if (!allKnown({normal, fifo})) return notJudged("", "the rt-break 16 MiB dd");
+        return Verdict{.claim = "",
+                       .holds = normal >= 5 * fifo,
+                       .detail = "SCHED_OTHER " + secs(normal) + ", SCHED_FIFO " + secs(fifo) +
+                                 ": " + report::fixed(normal / fifo, 1) +
+                                 " × (mail: 1.5 s and 0.12 s, 12.5 ×)"};
+      }});
+  e.claims.push_back(Claim{
+      "rt-bonus (mainline): SCHED_FIFO is fast (≥ 5 × the normal dd) while 16 MiB fits in the "
+      "extra quarter (512 MiB: thresh/4 ≈ 51 MiB) and not once memory is so small that it "
+      "does not (" +
+          std::to_string(kSmallMemoryMiB) + " MiB: thresh/4 ≈ " +
+          report::number(static_cast<double>(kSmallMemoryMiB) / 10) +
+          " MiB), where it also takes at least twice as long as at 512 MiB",
+      [](const ExperimentResult& r) {
+        const double bigOther = r.value(dd16Case(kBonus, kMemoryMiB, SchedClass::Other), "dd16_s");
+        const double bigFifo = r.value(dd16Case(kBonus, kMemoryMiB, SchedClass::Fifo), "dd16_s");
+        const double smallOther =
+            r.value(dd16Case(kBonus, kSmallMemoryMiB, SchedClass::Other), "dd16_s");
+        const double smallFifo =
+            r.value(dd16Case(kBonus, kSmallMemoryMiB, SchedClass::Fifo), "dd16_s");
+        if (!allKnown({bigOther, bigFifo, smallOther, smallFifo}))
+          return notJudged("", "an rt-bonus 16 MiB dd");
+        const bool holds =
+            bigOther >= 5 * bigFifo && smallOther < 5 * smallFifo && smallFifo >= 2 * bigFifo;
+        return Verdict{.claim = "",
+                       .holds = holds,
+                       .detail = "512 MiB: SCHED_OTHER " + secs(bigOther) + ", SCHED_FIFO " +
+                                 secs(bigFifo) + " (" + report::fixed(bigOther / bigFifo, 1) +
+                                 " ×); " + std::to_string(kSmallMemoryMiB) + " MiB: SCHED_OTHER " +
+                                 secs(smallOther) + ", SCHED_FIFO " + secs(smallFifo) + " (" +
+                                 report::fixed(smallOther / smallFifo, 1) + " ×)"};
+      }});
+  e.claims.push_back(Claim{
+      "The normal write's time is governed by disk bandwidth, not by copy speed: doubling the "
+      "copy speed changes it by < 20 %, halving the disk bandwidth lengthens it by > 40 %",
+      [](const ExperimentResult& r) {
+        const double base = r.value(dd16Case(kBreak, kMemoryMiB, SchedClass::Other), "dd16_s");
+        const double copy = r.value(kCopyCase, "dd16_s");
+        const double disk = r.value(kDiskCase, "dd16_s");
+        if (!allKnown({base, copy, disk})) return notJudged("", "a sensitivity run");
+        const double copyChange = (copy - base) / base;
+        const double diskChange = (disk - base) / base;
+        return Verdict{.claim = "",
+                       .holds = std::fabs(copyChange) < 0.2 && diskChange > 0.4,
+                       .detail = "base " + secs(base) + "; copy × 2: " + secs(copy) + " (" +
+                                 report::percentChange(copyChange * 100) + "); disk ÷ 2: " +
+                                 secs(disk) + " (" + report::percentChange(diskChange * 100) + ")"};
+      }});
+  e.claims.push_back(Claim{
+      "With the 2003 allocator change (2.6.0), a SCHED_FIFO 4 MiB allocation during heavy "
+      "swap-out is quicker than a SCHED_OTHER one",
+      [quick](const ExperimentResult& r) {
+        const double normal = r.value(allocCase("2.6.0", SchedClass::Other), "alloc4m_s");
+        const double fifo = r.value(allocCase("2.6.0", SchedClass::Fifo), "alloc4m_s");
+        if (!allKnown({normal, fifo})) return notJudged("", "the 4 MiB allocation");
+        std::string detail =
+            "allocator 2.6.0: SCHED_OTHER " + secs(normal) + ", SCHED_FIFO " + secs(fifo);
+        if (!quick) {
+          const double oldNormal =
+              r.value(allocCase("2.6.0-no-rt", SchedClass::Other), "alloc4m_s");
+          const double oldFifo = r.value(allocCase("2.6.0-no-rt", SchedClass::Fifo), "alloc4m_s");
+          detail += "; before the change (2.6.0-no-rt): SCHED_OTHER " + secs(oldNormal) +
+                    ", SCHED_FIFO " + secs(oldFifo);
+        }
+        return Verdict{
+            .claim = "", .holds = fifo < normal, .detail = detail + " (mail: no figure)"};
+      }});
+  return e;
+}
+
+}  // namespace throttlelab::engine

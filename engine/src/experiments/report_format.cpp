@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "experiments/report_format.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+namespace throttlelab::engine::report {
+
+std::string fixed(double v, int decimals) {
+  if (!std::isfinite(v)) return "n/a";
+  std::array<char, 400> buf{};
+  const auto r =
+      std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::fixed, decimals);
+  std::string out(buf.data(), r.ptr);
+  // "-0.0" reads as a sign that is not there.
+  if (out.front() == '-' && out.find_first_not_of("-0.") == std::string::npos) out.erase(0, 1);
+  return out;
+}
+
+std::string number(double v) {
+  if (!std::isfinite(v)) return "n/a";
+  const double a = std::fabs(v);
+  int decimals = 0;
+  if (a > 0) decimals = std::clamp(4 - static_cast<int>(std::floor(std::log10(a))), 0, 6);
+  std::string out = fixed(v, decimals);
+  if (out.find('.') != std::string::npos) {
+    while (out.back() == '0') out.pop_back();
+    if (out.back() == '.') out.pop_back();
+  }
+  return out;
+}
+
+std::string percentChange(std::optional<double> pct) {
+  if (!pct || !std::isfinite(*pct)) return "n/a";
+  std::string out = fixed(*pct, 1);
+  if (out.front() != '-') out.insert(out.begin(), '+');
+  return out + " %";
+}
+
+std::string cell(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n' || c == '\r')
+      out += ' ';
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string tableRow(const std::vector<std::string>& cells) {
+  std::string out = "|";
+  for (const auto& c : cells) out += " " + c + " |";
+  out += '\n';
+  return out;
+}
+
+std::string tableRule(std::size_t columns, std::size_t leftColumns) {
+  std::string out = "|";
+  for (std::size_t i = 0; i < columns; ++i) out += i < leftColumns ? "---|" : "---:|";
+  out += '\n';
+  return out;
+}
+
+Spread spread(const std::vector<double>& values) {
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  if (values.empty()) return {kNaN, kNaN, kNaN};
+  Spread s{0, values.front(), values.front()};
+  for (const double v : values) {
+    if (std::isnan(v)) return {kNaN, kNaN, kNaN};
+    s.mean += v;
+    s.min = std::min(s.min, v);
+    s.max = std::max(s.max, v);
+  }
+  s.mean /= static_cast<double>(values.size());
+  return s;
+}
+
+}  // namespace throttlelab::engine::report

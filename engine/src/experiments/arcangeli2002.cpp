@@ -198,11 +198,13 @@ Experiment makeArcangeli2002(bool quick) {
   std::string steps;
   for (const int n : growing) steps += (steps.empty() ? "-j" : ", -j") + std::to_string(n);
   e.claims.push_back(
-      Claim{"Past what fits in memory, CPU utilisation falls and wall time rises as N grows (" +
-                steps + ")",
+      Claim{"Past what fits in memory, CPU utilisation falls and wall time rises: every N beyond "
+                "it against the first (" + steps + ")",
             [growing](const ExperimentResult& r) {
               std::string detail;
               bool holds = true;
+              // Against the N that fits: the mail's own -j75 and -j100 times overlap, so the
+              // claim is about leaving memory behind, not about every step beyond it.
               double lastUtil = 0, lastWall = 0;
               for (std::size_t i = 0; i < growing.size(); ++i) {
                 const double util = r.value(caseName(growing[i]), "cpu_util_pct");
@@ -212,8 +214,10 @@ Experiment makeArcangeli2002(bool quick) {
                 if (i > 0) holds = holds && util < lastUtil && wall > lastWall;
                 detail += (i ? "; " : "") + caseName(growing[i]) + ": " + report::number(wall) +
                           " s at " + report::fixed(util, 1) + " %";
-                lastUtil = util;
-                lastWall = wall;
+                if (i == 0) {
+                  lastUtil = util;
+                  lastWall = wall;
+                }
               }
               return Verdict{.claim = "",
                              .holds = holds,

@@ -162,6 +162,12 @@ std::optional<Experiment> makeExperiment(std::string_view name, bool quick) {
 CaseRun runCase(const ExperimentCase& c, std::uint64_t seed) {
   Scenario s = c.scenario;
   s.seed = seed;
+  if (c.startSpreadS > 0) {
+    // A low-discrepancy phase per seed (golden-ratio sequence): seeds 1, 2, 3 spread evenly.
+    const double phase = std::fmod(0.5 + static_cast<double>(seed) * 0.6180339887498949, 1.0);
+    for (auto& t : s.tasks)
+      if (t.name == c.startSpreadGroup) t.startS += phase * c.startSpreadS;
+  }
   Simulator sim(s);
   const double windowStart = std::clamp(c.measureFromS, 0.0, s.durationS);
   PauseSink sink(atSeconds(windowStart));

@@ -88,7 +88,7 @@ std::string dd16Case(std::string_view policy, std::int64_t memoryMiB, SchedClass
   return policyRow(policy, memoryMiB) + ", " + schedName(sched);
 }
 
-const std::string kCopyCase = "legacy-2.6.0-rt-break, 512 MiB, SCHED_OTHER, copy 280 MB/s";
+const std::string kCopyCase = "legacy-2.6.0-rt-break, 512 MiB, SCHED_OTHER, copy 70 MB/s";
 const std::string kDiskCase = "legacy-2.6.0-rt-break, 512 MiB, SCHED_OTHER, disk 15 MB/s";
 
 std::string allocCase(std::string_view allocator, SchedClass sched) {
@@ -109,6 +109,10 @@ ExperimentCase dd16Experiment(std::string_view policy, std::int64_t memoryMiB, S
   c.scenario.policy = std::string(policy);
   c.scenario.tasks = {ddLoop(kCopyMBps), dd16(sched, kCopyMBps)};
   c.stopWhenExited = "dd16";
+  // "rm 1; sleep 3; time dd": the write starts at an arbitrary phase of the background loop's
+  // writeback rounds; each seed takes another phase within 3 s.
+  c.startSpreadGroup = "dd16";
+  c.startSpreadS = 3;
   MetricSpec m = dd16Seconds();
   const bool normal = sched == SchedClass::Other;
   if (memoryMiB == kMemoryMiB && policy == kBreak)
@@ -227,7 +231,10 @@ Experiment makeMorton2003(bool quick) {
           std::to_string(kSmallMemoryMiB) + " MiB (0.6 × that boundary; headroom ≈ " +
           report::number(static_cast<double>(kSmallMemoryMiB) / 10) + " MiB).",
       "Sensitivity of the normal write (rt-break, SCHED_OTHER): the same run with the copy "
-      "speed doubled (280 MB/s, both dd) and with the disk halved (15 MB/s).",
+      "speed halved (70 MB/s, both dd) and with the disk halved (15 MB/s).",
+      "The 16 MiB dd starts 20 s in plus an offset of up to 3 s that each seed sets ('rm 1; "
+      "sleep 3'): its time depends on where in the background loop's writeback rounds it "
+      "lands, so several seeds average over that phase.",
       "Allocation under swap-out: a 'hog' allocates and touches 700 MiB of anonymous memory on "
       "the 512 MiB machine, forcing swap-out; at 3 s, while it is still being swapped out, "
       "'alloc4m' allocates and touches 4 MiB as SCHED_OTHER or SCHED_FIFO 50 (Morton's "
@@ -248,8 +255,8 @@ Experiment makeMorton2003(bool quick) {
   {
     ExperimentCase copy = dd16Experiment(kBreak, kMemoryMiB, SchedClass::Other);
     copy.name = kCopyCase;
-    copy.row = "legacy-2.6.0-rt-break, 512 MiB, copy 280 MB/s";
-    copy.scenario.tasks = {ddLoop(2 * kCopyMBps), dd16(SchedClass::Other, 2 * kCopyMBps)};
+    copy.row = "legacy-2.6.0-rt-break, 512 MiB, copy 70 MB/s";
+    copy.scenario.tasks = {ddLoop(kCopyMBps / 2), dd16(SchedClass::Other, kCopyMBps / 2)};
     copy.metrics = {withNote(dd16Seconds(), "sensitivity run; no figure in the mail")};
     e.cases.push_back(std::move(copy));
     ExperimentCase disk = dd16Experiment(kBreak, kMemoryMiB, SchedClass::Other);
@@ -317,8 +324,8 @@ Experiment makeMorton2003(bool quick) {
                                  report::fixed(smallOther / smallFifo, 1) + " ×)"};
       }});
   e.claims.push_back(Claim{
-      "The normal write's time is governed by disk bandwidth, not by copy speed: doubling the "
-      "copy speed changes it by < 20 %, halving the disk bandwidth lengthens it by > 40 %",
+      "The normal write's time is governed by disk bandwidth, not by copy speed: halving the "
+      "copy speed lengthens it by < 25 %, halving the disk bandwidth by > 40 %",
       [](const ExperimentResult& r) {
         const double base = r.value(dd16Case(kBreak, kMemoryMiB, SchedClass::Other), "dd16_s");
         const double copy = r.value(kCopyCase, "dd16_s");
@@ -327,8 +334,8 @@ Experiment makeMorton2003(bool quick) {
         const double copyChange = (copy - base) / base;
         const double diskChange = (disk - base) / base;
         return Verdict{.claim = "",
-                       .holds = std::fabs(copyChange) < 0.2 && diskChange > 0.4,
-                       .detail = "base " + secs(base) + "; copy × 2: " + secs(copy) + " (" +
+                       .holds = copyChange < 0.25 && diskChange > 0.4,
+                       .detail = "base " + secs(base) + "; copy ÷ 2: " + secs(copy) + " (" +
                                  report::percentChange(copyChange * 100) + "); disk ÷ 2: " +
                                  secs(disk) + " (" + report::percentChange(diskChange * 100) + ")"};
       }});

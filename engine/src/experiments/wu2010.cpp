@@ -160,6 +160,11 @@ Experiment makeWu2010(bool quick) {
       "Per-writer rate: each dd's pages dirtied in the window against write_bw / N, where "
       "write_bw is the disk's wkB/s in the window; the figure is the largest relative "
       "deviation.",
+      "Why the real-time writer is throttled more than 'lightly' here: its quarter bonus raises "
+      "its thresh, and in the merged controller a real-time caller's thresh also lifts the "
+      "global dirty_limit (E20), which raises the setpoint of every normal writer; dirty then "
+      "settles above the real-time writer's own freerun. Wu's remark was about his November "
+      "2010 design (a per-task soft band), not the controller that was merged.",
       "Real-time remark: beside 10 heavy dd, one SCHED_FIFO writer writes 1 MiB every 100 ms "
       "(≈ 10 MB/s, well below the disk), the light 'interactive/rtprio' task of Morton's "
       "question; we compare the share of its time it spends paused, and its rate, with the "

@@ -75,6 +75,11 @@ struct ExperimentCase {
   bool stopWhenAllExited = false;  ///< end the run once every task has exited
   std::string stopWhenExited;      ///< end once every task of this group name has exited
   bool collectPauses = false;      ///< collect the balance_dirty_pages pauses of the window
+  /// Tasks of this group start up to `startSpreadS` later, by an offset drawn from the seed:
+  /// a measurement that lands at an arbitrary phase of a periodic background load ("rm 1;
+  /// sleep 3; time dd") is then averaged over phases by running several seeds.
+  std::string startSpreadGroup;
+  double startSpreadS = 0;
   std::vector<MetricSpec> metrics;
 };
 

@@ -436,7 +436,7 @@ Seed experiments (the mails of shared/seeds, reproduced; no --headless needed):
   --experiment list      list the experiments (name and title)
   --experiment NAME      run one: every case with each seed, then judge the mail's claims
                          from the simulated numbers; the verdicts are printed at the end
-  --seeds N              seeds per case (default 3; 1 with --quick)
+  --seeds N              seeds per case (default 3)
   --quick                the reduced form: shorter runs, fewer cases (for tests)
   --report FILE          FILE.md: the mail's table with its value beside the simulated
                          one, the machine with the source of every value, the verdicts;

@@ -114,7 +114,7 @@ int runExperimentCommand(const CliOptions& options, std::ostream& out, std::ostr
   }
   try {
     te::ExperimentRunOptions run;
-    run.seeds = options.seeds.value_or(options.quick ? 1 : 3);
+    run.seeds = options.seeds.value_or(3);
     const te::ExperimentResult result = te::runExperiment(*experiment, run);
     if (file) {
       const std::string text = *format == ReportFormat::Json

@@ -44,7 +44,7 @@ const te::ExperimentResult& quickResult(const std::string& name) {
   if (it == cache.end()) {
     const te::Experiment e = make(name, true);
     const auto start = std::chrono::steady_clock::now();
-    it = cache.emplace(name, te::runExperiment(e, seeds(1))).first;
+    it = cache.emplace(name, te::runExperiment(e, seeds(3))).first;
     const double wallS =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     // The quick form is for tests: keep it well under ten seconds in an optimised build.
@@ -181,16 +181,16 @@ TEST(Experiments, EveryRowOfTheQuickRunsHasItsCaseAndMetric) {
     const te::Experiment e = make(name, true);
     const te::ExperimentResult& r = quickResult(name);
     EXPECT_EQ(r.experiment, name);
-    EXPECT_EQ(r.seeds, 1);
+    EXPECT_EQ(r.seeds, 3);
     EXPECT_TRUE(r.quick);
     std::size_t metrics = 0;
     for (const auto& c : e.cases) metrics += c.metrics.size();
     EXPECT_EQ(r.rows.size(), metrics);
     for (const auto& row : r.rows) {
-      ASSERT_EQ(row.perSeed.size(), 1u);
+      ASSERT_EQ(row.perSeed.size(), 3u);
       if (!std::isnan(row.simulated)) {
-        EXPECT_EQ(row.simulatedMin, row.simulated);
-        EXPECT_EQ(row.simulatedMax, row.simulated);
+        EXPECT_LE(row.simulatedMin, row.simulated);
+        EXPECT_GE(row.simulatedMax, row.simulated);
       }
       if (row.seedValue) {
         EXPECT_NE(row.note.find("the mail's"), std::string::npos) << row.note;
@@ -236,7 +236,7 @@ TEST(Experiments, ReportsParseAndCarryTheMailsTable) {
 
 TEST(Experiments, AreDeterministic) {
   const te::Experiment e = make("morton2003", true);
-  const auto once = te::experimentReportJson(te::runExperiment(e, seeds(1)));
+  const auto once = te::experimentReportJson(te::runExperiment(e, seeds(3)));
   EXPECT_EQ(once, te::experimentReportJson(quickResult("morton2003")));
 }
 

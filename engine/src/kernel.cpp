@@ -248,7 +248,8 @@ double Kernel::taskDirtyShare(const Task& t) const {
   if (m_taskPropGlobal <= 0) return 0;
   const std::int64_t period = m_taskPropPeriod;
   const auto age = [period](std::int64_t v, std::int64_t since) {
-    return period - since >= 63 ? 0 : v >> (period - since);
+    const std::int64_t d = period - since;
+    return d <= 0 ? v : d >= 63 ? 0 : v >> d;
   };
   const std::int64_t mine = age(t.propCount, t.propPeriod);
   return std::min(1.0, static_cast<double>(mine) / static_cast<double>(m_taskPropGlobal));

@@ -90,14 +90,14 @@ void Kernel::recordDirtied(Task& t, Pages n) {
   const Pages thresh = std::max<Pages>(2, globalViewFor(LimitBonus::None).thresh);
   const int shift = 2 + ilog2(static_cast<std::uint64_t>(thresh - 1));
   const std::int64_t period = m_taskPropEvents >> shift;
-  if (period != m_taskPropPeriod) {
-    const std::int64_t d = period - m_taskPropPeriod;
-    m_taskPropGlobal = d >= 63 ? 0 : m_taskPropGlobal >> d;
-    m_taskPropPeriod = period;
-  }
-  const std::int64_t d = period - t.propPeriod;
-  t.propCount = d >= 63 ? 0 : t.propCount >> d;
-  t.propPeriod = period;
+  // A shrinking thresh can move the period index back; only ever age forwards.
+  const auto age = [](std::int64_t v, std::int64_t periods) {
+    return periods <= 0 ? v : periods >= 63 ? 0 : v >> periods;
+  };
+  m_taskPropGlobal = age(m_taskPropGlobal, period - m_taskPropPeriod);
+  m_taskPropPeriod = std::max(m_taskPropPeriod, period);
+  t.propCount = age(t.propCount, period - t.propPeriod);
+  t.propPeriod = std::max(t.propPeriod, period);
   t.propCount += n;
   m_taskPropGlobal += n;
   m_taskPropEvents += n;

@@ -149,7 +149,10 @@ void Kernel::takeSample() {
     m_sink->onSample(s);
     if (m_options.taskSamples) {
       for (const auto& t : m_tasks) {
-        if (m_options.taskSampleLimit >= 0 && t.info.index >= m_options.taskSampleLimit) break;
+        if (m_options.taskSampleLimit >= 0 && t.info.index >= m_options.taskSampleLimit &&
+            std::find(m_options.taskSampleIndices.begin(), m_options.taskSampleIndices.end(),
+                      t.info.index) == m_options.taskSampleIndices.end())
+          continue;
         if (t.state == TaskState::NotStarted) continue;
         TaskSample ts;
         ts.time = m_now;

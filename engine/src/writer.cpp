@@ -144,8 +144,12 @@ void Kernel::callBalance(Task& t, Pages pages) {
         balanceDone(t);
         return;
       }
-      if (!out.recheck && !t.balanceBlocked) recordPause(t, toMs(out.sleep));
-      if (out.recheck) t.balanceBlocked = true;
+      // Policies with position control report each sleep, as their tracepoint does; for the
+      // IO-ful ones the delay is the whole call (recorded by balanceDone).
+      if (m_policy->hasPositionControl())
+        recordPause(t, toMs(out.sleep));
+      else
+        t.balanceBlocked = true;
       t.balancePages = out.recheck ? pages : 0;
       t.pausedS += toSeconds(out.sleep);
       sleepTask(t, out.sleep, TaskState::Paused);

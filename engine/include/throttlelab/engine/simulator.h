@@ -29,6 +29,7 @@ class RecordSink {
 struct OutputOptions {
   bool taskSamples = false;        ///< one TaskSample per task per interval
   int taskSampleLimit = -1;        ///< only tasks with index < limit (-1: all)
+  std::vector<int> taskSampleIndices;  ///< also sample these tasks, whatever the limit
   bool traces = false;             ///< the three tracepoint records
 };
 

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// GUI frame benchmark: prints figures (not a test). Drives LiveController::frame() directly,
+// so a measured frame is exactly: drain the worker, append to the histories and the graphs,
+// update the task table, and replot every visible plot (immediately, so the time is real).
+//
+//   gui_bench [--frames N]
+//
+// Runs offscreen unless DISPLAY is set (use xvfb-run to include X11 software rendering).
+#include <QApplication>
+#include <QFile>
+#include <QThread>
+#include <QVBoxLayout>
+#include <QWidget>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "dashboard.h"
+#include "live_controller.h"
+#include "qcp.h"
+#include "task_table.h"
+#include "task_table_model.h"
+#include "throttlelab/engine/scenario.h"
+
+namespace {
+
+using namespace throttlelab;
+using Clock = std::chrono::steady_clock;
+
+/// VmHWM or VmRSS from /proc/self/status, in MiB.
+double procStatusMiB(const char* key) {
+  QFile f(QStringLiteral("/proc/self/status"));
+  if (!f.open(QIODevice::ReadOnly)) return -1;
+  for (const QByteArray& line : f.readAll().split('\n'))
+    if (line.startsWith(key))
+      return line.mid(static_cast<int>(std::strlen(key))).trimmed().split(' ').front().toDouble() /
+             1024;
+  return -1;
+}
+
+/// The dashboard and a task table in one 1600×1000 window, as in the app.
+struct Rig {
+  explicit Rig(ui::LiveController::Options options) : controller(options), table(&model) {
+    auto* layout = new QVBoxLayout(&window);
+    layout->addWidget(&dashboard, 4);
+    layout->addWidget(&table, 1);
+    window.resize(1600, 1000);
+    window.show();
+    controller.setDashboard(&dashboard);
+    controller.setTaskModel(&model);
+  }
+
+  /// Runs to `simS` as fast as possible, draining and drawing as the app would.
+  void prefill(double simS) {
+    bool done = false;
+    QObject::connect(&controller, &ui::LiveController::runForFinished, [&] { done = true; });
+    controller.runFor(simS);
+    while (!done) {
+      QCoreApplication::processEvents();
+      controller.frame();
+      QThread::msleep(16);
+    }
+  }
+
+  ui::LiveController controller;
+  QWidget window;
+  ui::Dashboard dashboard;
+  ui::TaskTableModel model;
+  ui::TaskTable table;
+};
+
+struct FrameTimes {
+  std::vector<double> ms;
+  double wallS = 0;
+  std::size_t samples = 0;
+  double percentile(double p) const {
+    std::vector<double> v = ms;
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0
+                     : v[std::min(v.size() - 1,
+                                  static_cast<std::size_t>(p * static_cast<double>(v.size())))];
+  }
+  double mean() const {
+    return ms.empty() ? 0
+                      : std::accumulate(ms.begin(), ms.end(), 0.0) / static_cast<double>(ms.size());
+  }
+};
+
+/// `frames` frames paced by a 60 Hz clock (as the app's timer), the engine running live at
+/// `speed` so that new samples arrive between frames. Each frame replots every visible plot.
+FrameTimes measureFrames(Rig& rig, int frames, double speed) {
+  rig.controller.setSpeed(speed);
+  rig.controller.setRunning(true);
+  FrameTimes out;
+  const auto period = std::chrono::microseconds(16667);
+  auto next = Clock::now();
+  const auto start = Clock::now();
+  for (int i = 0; i < frames; ++i) {
+    std::this_thread::sleep_until(next);
+    next += period;
+    QCoreApplication::processEvents();
+    const auto t0 = Clock::now();
+    const ui::FrameStats stats = rig.controller.frame(/*immediateReplot=*/true, /*force=*/true);
+    out.ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    out.samples += stats.samples;
+    if (Clock::now() > next) next = Clock::now();  // a slow frame delays the next, as a timer would
+  }
+  out.wallS = std::chrono::duration<double>(Clock::now() - start).count();
+  rig.controller.setRunning(false);
+  return out;
+}
+
+engine::Scenario writers(const char* builtin) {
+  engine::Scenario s = engine::loadScenario(builtin);
+  s.durationS = 1e6;
+  return s;
+}
+
+/// Mean replot time of each visible plot, to see where a frame goes.
+void printPerPlot(Rig& rig) {
+  std::printf("  replot per plot:");
+  for (ui::PlotId id : rig.dashboard.visiblePlots()) {
+    QCustomPlot* p = rig.dashboard.plotWidget(id);
+    double total = 0;
+    for (int i = 0; i < 20; ++i) {
+      p->replot(QCustomPlot::rpImmediateRefresh);
+      total += p->replotTime();
+    }
+    std::printf(" %s %.1f ms,", qPrintable(ui::plotKey(id)), total / 20);
+  }
+  std::printf("\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int frames = 400;
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::string(argv[i]) == "--frames") frames = std::max(300, std::atoi(argv[i + 1]));
+  if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  QApplication app(argc, argv);
+  std::printf("gui_bench: Qt %s, platform %s, window 1600x1000, %d frames per case\n", qVersion(),
+              qPrintable(QGuiApplication::platformName()), frames);
+
+  // Peak memory first, while the process is fresh: one simulated hour, 1,000 writers,
+  // history "everything kept", no decimation (every 0.1 s sample kept: the worst case).
+  {
+    ui::LiveController::Options o;
+    o.startRunning = false;
+    o.decimate = false;
+    Rig rig(o);
+    rig.controller.setHistoryWindow(ui::HistoryWindow::Everything);
+    rig.controller.load(writers("thousand-dd"));
+    const auto t0 = Clock::now();
+    rig.prefill(3600);
+    const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
+    std::printf("\n[memory] 1,000 writers, 3600 s simulated (everything kept) in %.1f s wall\n",
+                wall);
+    std::printf("  history: %zu samples; VmHWM %.1f MiB, VmRSS %.1f MiB (target <= 300 MiB)\n",
+                rig.controller.history().size(), procStatusMiB("VmHWM:"), procStatusMiB("VmRSS:"));
+  }
+
+  struct Case {
+    const char* label;
+    const char* scenario;
+    double speed;
+  };
+  for (const Case c :
+       {Case{"100 writers", "hundred-dd", 10}, Case{"1,000 writers", "thousand-dd", 10}}) {
+    ui::LiveController::Options o;
+    o.startRunning = false;
+    o.decimate = false;  // the full 6,000 samples of ten minutes in every graph
+    Rig rig(o);
+    rig.controller.setHistoryWindow(ui::HistoryWindow::Last10min);
+    rig.controller.load(writers(c.scenario));
+    rig.prefill(600);
+    const FrameTimes t = measureFrames(rig, frames, c.speed);
+    printPerPlot(rig);
+    std::printf("\n[frame] %s, 10 min of history (%zu samples), engine live at %gx\n", c.label,
+                rig.controller.history().size(), c.speed);
+    std::printf(
+        "  frame (drain + append + table + replot all 5 plots): median %.2f ms, p95 %.2f ms, "
+        "max %.2f ms, mean %.2f ms\n",
+        t.percentile(0.5), t.percentile(0.95),
+        t.ms.empty() ? 0 : *std::max_element(t.ms.begin(), t.ms.end()), t.mean());
+    std::printf(
+        "  %.1f fps achieved with a 60 Hz frame clock; %.0f fps possible (1000 / mean); "
+        "%.1f samples per frame\n",
+        static_cast<double>(t.ms.size()) / t.wallS, 1000.0 / std::max(t.mean(), 1e-3),
+        static_cast<double>(t.samples) / static_cast<double>(t.ms.size()));
+  }
+  std::printf(
+      "\ntargets: p95 <= 16 ms at 100 writers; >= 30 fps at 1,000 writers; peak <= 300 MiB\n");
+  return 0;
+}

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Exports: PNG that is not blank and carries its provenance, well-formed SVG, a PDF, and CSV
+// with the headless --csv columns; and the scripted --run-for path.
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QImageReader>
+#include <QSet>
+#include <QStatusBar>
+#include <QXmlStreamReader>
+
+#include "dashboard.h"
+#include "exporter.h"
+#include "live_controller.h"
+#include "qcp.h"
+#include "throttlelab/engine/output.h"
+#include "window_rig.h"
+
+namespace throttlelab::ui {
+namespace {
+
+using test::WindowRig;
+
+/// One window that has run five simulated seconds, shared by the export tests.
+class Export : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    GuiLaunchOptions options;
+    options.runForS = 5;  // scripted mode: paused until the job runs, and no decimation
+    s_rig = new WindowRig(options);
+    s_rig->window->resize(1500, 950);
+    s_rig->window->show();
+    bool finished = false;
+    QObject::connect(&s_rig->window->controller(), &LiveController::runForFinished,
+                     [&finished] { finished = true; });
+    s_rig->window->controller().runFor(5);
+    ASSERT_TRUE(test::waitFor([&] { return finished; }));
+    QCoreApplication::processEvents();
+  }
+  static void TearDownTestSuite() {
+    delete s_rig;
+    s_rig = nullptr;
+  }
+  static MainWindow& window() { return *s_rig->window; }
+  static QString path(const QString& name) { return s_rig->path(name); }
+  static QString exportTo(const QString& name, ExportFormat f, std::optional<PlotId> plot = {}) {
+    const QString p = path(name);
+    const QString error = window().exportTo(p, ExportChoice{.plot = plot, .format = f});
+    EXPECT_TRUE(error.isEmpty()) << error.toStdString();
+    return p;
+  }
+
+  static WindowRig* s_rig;
+};
+WindowRig* Export::s_rig = nullptr;
+
+int distinctColours(const QImage& image) {
+  QSet<QRgb> colours;
+  for (int y = 0; y < image.height(); y += 2)
+    for (int x = 0; x < image.width(); x += 2) colours.insert(image.pixel(x, y));
+  return static_cast<int>(colours.size());
+}
+
+TEST_F(Export, PngIsNotBlankAndCarriesItsProvenance) {
+  const QString p = exportTo(QStringLiteral("dash.png"), ExportFormat::Png1x);
+  QImageReader reader(p);
+  const QImage image = reader.read();
+  ASSERT_FALSE(image.isNull()) << reader.errorString().toStdString();
+  EXPECT_GT(image.width(), 600);
+  EXPECT_GT(image.height(), 400);
+  EXPECT_GT(distinctColours(image), 40);
+  // The PNG text chunks, as decoded from the file.
+  EXPECT_EQ(image.text(QStringLiteral("Scenario")), QStringLiteral("default"));
+  EXPECT_EQ(image.text(QStringLiteral("Seed")), QStringLiteral("1"));
+  EXPECT_TRUE(image.text(QStringLiteral("Software")).startsWith(QStringLiteral("ThrottleLab ")));
+  const QString json = image.text(QStringLiteral("ScenarioJSON"));
+  EXPECT_EQ(engine::parseScenario(json.toStdString(), "png"), window().controller().scenario());
+}
+
+TEST_F(Export, PngAtTwiceTheScaleHasTwiceThePixels) {
+  const QImage one(exportTo(QStringLiteral("one.png"), ExportFormat::Png1x, PlotId::DirtyPages));
+  const QImage two(exportTo(QStringLiteral("two.png"), ExportFormat::Png2x, PlotId::DirtyPages));
+  ASSERT_FALSE(one.isNull());
+  EXPECT_EQ(two.width(), one.width() * 2);
+  EXPECT_EQ(two.height(), one.height() * 2);
+  EXPECT_EQ(one.size(), window().dashboard().plotWidget(PlotId::DirtyPages)->size());
+  EXPECT_GT(distinctColours(two), 40);
+}
+
+TEST_F(Export, EachPlotExportsAlone) {
+  for (PlotId id : kAllPlots) {
+    const QImage image(exportTo(plotKey(id) + QStringLiteral(".png"), ExportFormat::Png1x, id));
+    ASSERT_FALSE(image.isNull()) << plotKey(id).toStdString();
+    EXPECT_GT(distinctColours(image), 20) << plotKey(id).toStdString();
+  }
+}
+
+TEST_F(Export, SvgIsWellFormedWithTitleAndDescription) {
+  QFile f(exportTo(QStringLiteral("dash.svg"), ExportFormat::Svg));
+  ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+  QXmlStreamReader xml(&f);
+  QString title, desc;
+  int paths = 0, clips = 0;
+  while (!xml.atEnd()) {
+    xml.readNext();
+    if (!xml.isStartElement()) continue;
+    if (xml.name() == QLatin1String("title"))
+      title = xml.readElementText();
+    else if (xml.name() == QLatin1String("desc"))
+      desc = xml.readElementText();
+    else if (xml.name() == QLatin1String("path") || xml.name() == QLatin1String("polyline"))
+      ++paths;
+    else if (xml.name() == QLatin1String("clipPath"))
+      ++clips;
+  }
+  EXPECT_FALSE(xml.hasError()) << xml.errorString().toStdString();
+  EXPECT_TRUE(title.contains(QStringLiteral("default"))) << title.toStdString();
+  EXPECT_TRUE(desc.contains(QStringLiteral("Seed: 1"))) << desc.toStdString();
+  EXPECT_TRUE(desc.contains(QStringLiteral("ThrottleLab"))) << desc.toStdString();
+  EXPECT_GT(paths, 20);
+  // Each plot's data is clipped to its axis rect (QSvgGenerator itself drops clipping).
+  EXPECT_EQ(clips, static_cast<int>(window().dashboard().visiblePlots().size()));
+}
+
+TEST_F(Export, PdfIsWritten) {
+  QFile f(exportTo(QStringLiteral("dash.pdf"), ExportFormat::Pdf));
+  ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+  const QByteArray pdf = f.readAll();
+  EXPECT_TRUE(pdf.startsWith("%PDF-"));
+  EXPECT_GT(pdf.size(), 5000);
+  EXPECT_TRUE(pdf.contains("%%EOF"));
+}
+
+struct Csv {
+  QStringList comments;
+  QStringList header;
+  QList<QStringList> rows;
+};
+
+Csv readCsv(const QString& p) {
+  QFile f(p);
+  Csv csv;
+  if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) return csv;
+  while (!f.atEnd()) {
+    const QString line = QString::fromUtf8(f.readLine()).trimmed();
+    if (line.isEmpty()) continue;
+    if (line.startsWith('#'))
+      csv.comments << line;
+    else if (csv.header.isEmpty())
+      csv.header = line.split(',');
+    else
+      csv.rows << line.split(',');
+  }
+  return csv;
+}
+
+TEST_F(Export, CsvHasTheHeadlessColumnsAndEverySampleKept) {
+  const Csv csv = readCsv(exportTo(QStringLiteral("all.csv"), ExportFormat::CsvAll));
+  QStringList expected;
+  for (const auto& c : engine::sampleCsvColumns(1)) expected << QString::fromStdString(c);
+  EXPECT_EQ(csv.header, expected);
+  EXPECT_TRUE(csv.comments.join('\n').contains(QStringLiteral("scenario: default")));
+  EXPECT_TRUE(csv.comments.join('\n').contains(QStringLiteral("seed: 1")));
+  const auto& history = window().controller().history();
+  ASSERT_EQ(static_cast<std::size_t>(csv.rows.size()), history.size());
+  for (const auto& row : csv.rows) ASSERT_EQ(row.size(), expected.size());
+  EXPECT_NEAR(csv.rows.back().front().toDouble(), 5.0, 1e-6);
+  EXPECT_EQ(csv.rows.size(), 50);  // 0.1 s samples, none folded in a scripted run
+}
+
+TEST_F(Export, CsvOfTheVisibleRangeHasOnlyThatRange) {
+  window().dashboard().setTimeRange(1.0, 2.0);
+  const Csv csv = readCsv(exportTo(QStringLiteral("visible.csv"), ExportFormat::CsvVisible));
+  window().dashboard().setFollowLive(true);
+  ASSERT_FALSE(csv.rows.isEmpty());
+  for (const auto& row : csv.rows) {
+    const double t = row.front().toDouble();
+    EXPECT_GE(t, 1.0 - 1e-9);
+    EXPECT_LE(t, 2.0 + 1e-9);
+  }
+  EXPECT_EQ(csv.rows.size(), 11);
+}
+
+TEST_F(Export, UnwritablePathIsReported) {
+  const QString error = window().exportTo(QStringLiteral("/nonexistent-dir/x.png"),
+                                          ExportChoice{.format = ExportFormat::Png1x});
+  EXPECT_TRUE(error.contains(QStringLiteral("/nonexistent-dir/x.png"))) << error.toStdString();
+}
+
+TEST(ScriptedFigures, RunForThenExports) {
+  QTemporaryDir dir;
+  GuiLaunchOptions options;
+  options.scenario = "one-dd";
+  options.runForS = 3;
+  options.exportPng = dir.filePath(QStringLiteral("shot.png")).toStdString();
+  options.exportCsv = dir.filePath(QStringLiteral("shot.csv")).toStdString();
+  options.exportSvg = dir.filePath(QStringLiteral("shot.svg")).toStdString();
+  WindowRig rig(options);
+  rig.window->show();
+  rig.window->startScriptedJob();
+  ASSERT_TRUE(test::waitFor([&] {
+    return rig.window->statusBar()->currentMessage().contains(QStringLiteral("finished"));
+  }));
+  EXPECT_TRUE(rig.window->statusBar()->currentMessage().contains(QStringLiteral("written")));
+  const QImage shot(QString::fromStdString(options.exportPng));
+  ASSERT_FALSE(shot.isNull());
+  EXPECT_GT(distinctColours(shot), 40);
+  const Csv csv = readCsv(QString::fromStdString(options.exportCsv));
+  ASSERT_EQ(csv.rows.size(), 30);
+  EXPECT_NEAR(csv.rows.back().front().toDouble(), 3.0, 1e-6);
+  EXPECT_TRUE(QFile::exists(QString::fromStdString(options.exportSvg)));
+  EXPECT_FALSE(rig.window->controller().isRunning());
+}
+
+TEST(ScriptedFigures, FailedExportGivesNonZeroStatus) {
+  GuiLaunchOptions options;
+  options.scenario = "one-dd";
+  options.runForS = 1;
+  options.exportPng = "/nonexistent-dir/shot.png";
+  WindowRig rig(options);
+  rig.window->startScriptedJob();
+  ASSERT_TRUE(test::waitFor([&] {
+    return rig.window->statusBar()->currentMessage().contains(QStringLiteral("finished"));
+  }));
+  EXPECT_TRUE(rig.window->statusBar()->currentMessage().contains(QStringLiteral("failed")));
+}
+
+}  // namespace
+}  // namespace throttlelab::ui

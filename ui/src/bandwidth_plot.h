@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// Plot 3: what the device writes against the estimates the controller uses (write_bw,
+/// avg_write_bw), the rate tasks dirty at, and N × dirty_ratelimit (which should approach
+/// write_bw once the rate control has converged).
+#include "time_plot.h"
+
+namespace throttlelab::ui {
+
+class BandwidthPlot final : public TimePlot {
+  Q_OBJECT
+
+ public:
+  explicit BandwidthPlot(QWidget* parentWidget);
+  /// Fits the axis to the disk's bandwidth: while writers run free, dirty_rate is the memory
+  /// copy speed (GB/s) and would flatten everything else, so it is clipped at 3 × the disk.
+  void autoscaleValues() override;
+
+ protected:
+  void updateAxisTitles() override;
+
+ private:
+  int m_device = -1, m_writeBw = -1, m_avgWriteBw = -1;
+};
+
+}  // namespace throttlelab::ui

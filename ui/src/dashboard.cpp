@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "dashboard.h"
+
+#include <QApplication>
+#include <QDataStream>
+#include <QEvent>
+#include <QLabel>
+#include <QMenu>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "bandwidth_plot.h"
+#include "dirty_pages_plot.h"
+#include "memory_plot.h"
+#include "pause_plot.h"
+#include "qcp.h"
+#include "sample_history.h"
+#include "task_trace_history.h"
+#include "throttle_curve_plot.h"
+
+namespace throttlelab::ui {
+
+namespace {
+constexpr quint32 kLayoutMagic = 0x544c4431;  // "TLD1"
+constexpr double kMinSpanS = 10;              // the time axis never shows less while following
+}  // namespace
+
+Dashboard::Dashboard(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("dashboard"));
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
+  m_columns = new QSplitter(Qt::Horizontal, this);
+  m_left = new QSplitter(Qt::Vertical, m_columns);
+  m_right = new QSplitter(Qt::Vertical, m_columns);
+  for (auto* s : {m_columns, m_left, m_right}) s->setChildrenCollapsible(false);
+
+  auto* dirty = new DirtyPagesPlot(m_left);
+  m_pauses = new PausePlot(m_left);
+  auto* bandwidth = new BandwidthPlot(m_left);
+  m_curve = new ThrottleCurvePlot(m_right);
+  auto* memory = new MemoryPlot(m_right);
+  m_timePlots = {dirty, m_pauses, bandwidth, memory};
+  m_left->addWidget(dirty->widget());
+  m_left->addWidget(m_pauses->widget());
+  m_left->addWidget(bandwidth->widget());
+  m_right->addWidget(m_curve->widget());
+  m_right->addWidget(memory->widget());
+  m_left->setSizes({400, 300, 300});
+  m_right->setSizes({600, 400});
+  m_columns->setStretchFactor(0, 3);
+  m_columns->setStretchFactor(1, 2);
+  m_columns->setSizes({600, 400});
+  layout->addWidget(m_columns, 1);
+
+  m_markerLabel = new QLabel(this);
+  m_markerLabel->setObjectName(QStringLiteral("markerReadout"));
+  m_markerLabel->setWordWrap(true);
+  m_markerLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_markerLabel->setContentsMargins(6, 0, 6, 2);
+  layout->addWidget(m_markerLabel);
+
+  for (TimePlot* plot : m_timePlots) {
+    const PlotId id = plot->id();
+    connect(plot, &TimePlot::hovered, this, [this](double t) { onHover(t); });
+    connect(plot, &TimePlot::hoverLeft, this, [this] { setCursorTime(std::nullopt); });
+    connect(plot, &TimePlot::clicked, this,
+            [this, id](double t, bool shift) { setMarker(t, shift, id); });
+    connect(plot, &TimePlot::userRangeChanged, this,
+            [this, plot](double lo, double hi) { onUserRange(plot, lo, hi); });
+    connect(plot, &TimePlot::contextMenuRequested, this,
+            [this, id](QPoint pos) { showContextMenu(id, pos); });
+  }
+  m_curve->widget()->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(m_curve->widget(), &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+    showContextMenu(PlotId::ThrottleCurve, m_curve->widget()->mapToGlobal(pos));
+  });
+  applyTheme();
+  for (TimePlot* plot : m_timePlots) plot->setUnits(m_units);
+  m_curve->setUnits(m_units);
+  updateMarkers();
+}
+
+Dashboard::~Dashboard() {
+  // Destroying a plot under the mouse sends it a Leave event, which would reach this object
+  // after its members are gone; disconnect first, and delete the plots while they exist.
+  for (TimePlot* plot : m_timePlots) disconnect(plot, nullptr, this, nullptr);
+  m_timePlots.clear();
+  delete m_columns;
+}
+
+void Dashboard::setSources(const SampleHistory* history, const TaskTraceHistory* tasks) {
+  m_history = history;
+  m_tasks = tasks;
+}
+
+void Dashboard::appendBatch(const SampleBuffer& samples, const TaskSampleBuffer& taskSamples) {
+  for (TimePlot* plot : m_timePlots) {
+    plot->appendSamples(samples);
+    plot->appendTaskSamples(taskSamples);
+  }
+}
+
+void Dashboard::historyUpdated(bool rebuilt) {
+  if (!m_history) return;
+  if (rebuilt) rebuild();
+  if (!m_history->empty()) {
+    const double first = m_history->firstTimeS();
+    for (TimePlot* plot : m_timePlots) plot->trimBefore(first);
+    m_curve->setLive(*m_history);
+  }
+}
+
+void Dashboard::rebuild() {
+  if (!m_history || !m_tasks) return;
+  for (TimePlot* plot : m_timePlots) plot->rebuild(*m_history, *m_tasks);
+  if (!m_history->empty()) m_curve->setLive(*m_history);
+}
+
+void Dashboard::clearData() {
+  for (TimePlot* plot : m_timePlots) plot->clearData();
+  m_curve->clearData();
+  m_cursor.reset();
+  clearMarkers();
+}
+
+void Dashboard::setThrottleCurve(const engine::ThrottleCurve& curve) {
+  m_curve->setCurve(curve);
+}
+
+void Dashboard::setTaskInfos(const std::map<int, engine::TaskInfo>& infos) {
+  m_pauses->setTaskInfos(infos);
+}
+
+void Dashboard::setSelectedTask(int task) {
+  m_pauses->setSelectedTask(task);
+}
+
+int Dashboard::refresh(bool immediate, bool force) {
+  if (m_timePlots.empty()) return 0;
+  if (m_follow) applyFollowRange();
+  int replotted = 0;
+  for (TimePlot* plot : m_timePlots) {
+    if (!plot->isShown() || (!force && !plot->isDirty())) continue;
+    plot->autoscaleValues();
+    plot->replot(immediate);
+    ++replotted;
+  }
+  if (m_curve->isShown() && (force || m_curve->isDirty())) {
+    m_curve->replot(immediate);
+    ++replotted;
+  }
+  return replotted;
+}
+
+void Dashboard::applyFollowRange() {
+  if (!m_history || m_history->empty()) return;
+  const double last = m_history->lastTimeS();
+  const double first = m_history->firstTimeS();
+  const double span = historySeconds(m_history->window());
+  const double lo = std::max(first, last - span);
+  const double hi = std::max(last, lo + kMinSpanS);
+  for (TimePlot* plot : m_timePlots) plot->setTimeRange(lo, hi);
+}
+
+void Dashboard::setFollowLive(bool follow) {
+  if (follow == m_follow) return;
+  m_follow = follow;
+  if (follow) applyFollowRange();
+  Q_EMIT followLiveChanged(follow);
+}
+
+void Dashboard::fitAll() {
+  if (!m_history || m_history->empty()) return;
+  setTimeRange(m_history->firstTimeS(),
+               std::max(m_history->lastTimeS(), m_history->firstTimeS() + 1));
+}
+
+void Dashboard::setTimeRange(double lower, double upper) {
+  setFollowLive(false);
+  for (TimePlot* plot : m_timePlots) plot->setTimeRange(lower, upper);
+}
+
+std::pair<double, double> Dashboard::timeRange() const {
+  return m_timePlots.front()->timeRange();
+}
+
+void Dashboard::onUserRange(TimePlot* source, double lower, double upper) {
+  // A drag or wheel zoom in one plot: the others follow, and live following stops.
+  if (m_syncing) return;
+  m_syncing = true;
+  setFollowLive(false);
+  for (TimePlot* plot : m_timePlots)
+    if (plot != source) plot->setTimeRange(lower, upper);
+  source->markDirty();
+  m_syncing = false;
+  refresh(false);
+}
+
+QCustomPlot* Dashboard::plotWidget(PlotId id) const {
+  if (id == PlotId::ThrottleCurve) return m_curve->widget();
+  TimePlot* p = timePlot(id);
+  return p ? p->widget() : nullptr;
+}
+
+TimePlot* Dashboard::timePlot(PlotId id) const {
+  for (TimePlot* p : m_timePlots)
+    if (p->id() == id) return p;
+  return nullptr;
+}
+
+void Dashboard::setPlotVisible(PlotId id, bool visible) {
+  QWidget* w = plotWidget(id);
+  if (!w || isPlotVisible(id) == visible) return;
+  w->setVisible(visible);
+  if (TimePlot* p = timePlot(id)) p->markDirty();
+  // A column whose plots are all hidden gives its space to the other.
+  auto anyVisible = [this](QSplitter* s) {
+    for (int i = 0; i < s->count(); ++i)
+      if (!s->widget(i)->isHidden()) return true;
+    return false;
+  };
+  m_left->setVisible(anyVisible(m_left));
+  m_right->setVisible(anyVisible(m_right));
+  Q_EMIT plotVisibilityChanged(id, visible);
+}
+
+bool Dashboard::isPlotVisible(PlotId id) const {
+  QWidget* w = plotWidget(id);
+  return w && !w->isHidden();
+}
+
+std::vector<PlotId> Dashboard::visiblePlots() const {
+  std::vector<PlotId> out;
+  for (PlotId id : kAllPlots)
+    if (isPlotVisible(id)) out.push_back(id);
+  return out;
+}
+
+void Dashboard::setPresenterMode(bool on) {
+  if (on == m_presenter) return;
+  m_presenter = on;
+  applyTheme();
+}
+
+void Dashboard::setUnitsPages(bool pages) {
+  if (pages == m_units.pages) return;
+  m_units.pages = pages;
+  for (TimePlot* plot : m_timePlots) plot->setUnits(m_units);
+  m_curve->setUnits(m_units);
+  rebuild();
+  updateMarkers();
+}
+
+void Dashboard::applyTheme() {
+  m_theme = Theme::fromPalette(palette(), QApplication::font(), m_presenter);
+  for (TimePlot* plot : m_timePlots) plot->applyTheme(m_theme);
+  m_curve->applyTheme(m_theme);
+  QFont f = m_theme.font;
+  m_markerLabel->setFont(f);
+  for (TimePlot* plot : m_timePlots) plot->markDirty();
+  if (isVisible()) refresh(false, true);
+}
+
+void Dashboard::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
+    applyTheme();
+  QWidget::changeEvent(event);
+}
+
+void Dashboard::onHover(double timeS) {
+  setCursorTime(timeS);
+}
+
+void Dashboard::setCursorTime(std::optional<double> timeS) {
+  m_cursor = timeS;
+  const engine::Sample* nearest = nullptr;
+  if (timeS && m_history) {
+    if (auto i = m_history->indexNear(*timeS)) nearest = &(*m_history)[*i];
+  }
+  for (TimePlot* plot : m_timePlots) {
+    plot->setCursor(timeS, nearest, m_tasks);
+    if (plot->isShown()) plot->replotOverlay();
+  }
+  m_curve->setCursorSample(nearest);
+  if (m_curve->isShown()) m_curve->replotOverlay();
+}
+
+void Dashboard::setMarker(double timeS, bool markerB, PlotId plot) {
+  (markerB ? m_markerB : m_markerA) = timeS;
+  m_markerPlot = plot;
+  updateMarkers();
+}
+
+void Dashboard::clearMarkers() {
+  m_markerA.reset();
+  m_markerB.reset();
+  updateMarkers();
+}
+
+QString Dashboard::markerText() const {
+  return m_markerLabel->text();
+}
+
+void Dashboard::updateMarkers() {
+  for (TimePlot* plot : m_timePlots) {
+    plot->setMarkers(m_markerA, m_markerB);
+    if (plot->isShown()) plot->replotOverlay();
+  }
+  if (!m_markerA && !m_markerB) {
+    m_markerLabel->setText(
+        tr("Hover to read values · click a time plot to set marker A, Shift+click for B · "
+           "drag to pan, wheel to zoom the time axis"));
+    return;
+  }
+  QStringList parts;
+  if (m_markerA) parts << tr("A = %1 s").arg(*m_markerA, 0, 'f', 2);
+  if (m_markerB) parts << tr("B = %1 s").arg(*m_markerB, 0, 'f', 2);
+  if (m_markerA && m_markerB) {
+    parts << tr("Δt = %1 s").arg(*m_markerB - *m_markerA, 0, 'f', 2);
+    const TimePlot* plot = timePlot(m_markerPlot);
+    if (plot && m_history && !m_history->empty()) {
+      const auto ia = m_history->indexNear(*m_markerA);
+      const auto ib = m_history->indexNear(*m_markerB);
+      if (ia && ib) {
+        parts << QStringLiteral("%1: %2").arg(
+            plotTitle(m_markerPlot),
+            plot->deltaLines((*m_history)[*ia], (*m_history)[*ib]).join(QStringLiteral(" · ")));
+      }
+    }
+  }
+  m_markerLabel->setText(parts.join(QStringLiteral("   ")));
+}
+
+void Dashboard::showContextMenu(PlotId id, QPoint globalPos) {
+  QMenu menu(this);
+  menu.addAction(tr("Export this plot…"), this, [this, id] { Q_EMIT exportPlotRequested(id); });
+  menu.addSeparator();
+  if (id != PlotId::ThrottleCurve) {
+    QAction* follow = menu.addAction(tr("Follow live"));
+    follow->setCheckable(true);
+    follow->setChecked(m_follow);
+    connect(follow, &QAction::toggled, this, &Dashboard::setFollowLive);
+    menu.addAction(tr("Fit all"), this, &Dashboard::fitAll);
+    menu.addAction(tr("Clear markers"), this, &Dashboard::clearMarkers);
+  }
+  menu.addAction(tr("Hide this plot"), this, [this, id] { setPlotVisible(id, false); });
+  menu.exec(globalPos);
+}
+
+QByteArray Dashboard::saveLayoutState() const {
+  QByteArray out;
+  QDataStream stream(&out, QIODevice::WriteOnly);
+  stream << kLayoutMagic << m_columns->saveState() << m_left->saveState() << m_right->saveState();
+  return out;
+}
+
+bool Dashboard::restoreLayoutState(const QByteArray& state) {
+  QDataStream stream(state);
+  quint32 magic = 0;
+  QByteArray columns, left, right;
+  stream >> magic >> columns >> left >> right;
+  if (stream.status() != QDataStream::Ok || magic != kLayoutMagic) return false;
+  return m_columns->restoreState(columns) && m_left->restoreState(left) &&
+         m_right->restoreState(right);
+}
+
+}  // namespace throttlelab::ui

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// The plot panel: the four time plots and the throttle curve, their shared time axis
+/// (follow live, fit all, synchronised pan/zoom), the hover cursor drawn at the same time in
+/// every plot, and the A/B markers with their Δ readout. It is fed once per frame.
+#include <QByteArray>
+#include <QWidget>
+#include <array>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "display_units.h"
+#include "live_batch.h"
+#include "plot_id.h"
+#include "theme.h"
+
+class QCustomPlot;
+class QLabel;
+class QSplitter;
+
+namespace throttlelab::ui {
+
+class SampleHistory;
+class TaskTraceHistory;
+class TimePlot;
+class PausePlot;
+class ThrottleCurvePlot;
+
+class Dashboard : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit Dashboard(QWidget* parent = nullptr);
+  ~Dashboard() override;
+
+  /// The histories the plots mirror (owned by the LiveController).
+  void setSources(const SampleHistory* history, const TaskTraceHistory* tasks);
+
+  // Per frame, in this order: appendBatch (before the samples move into the history),
+  // historyUpdated, refresh.
+  void appendBatch(const SampleBuffer& samples, const TaskSampleBuffer& taskSamples);
+  void historyUpdated(bool rebuilt);
+  /// Moves the time window when following, fits the value axes and replots every visible
+  /// plot whose data or view changed (all visible ones if `force`). Returns the number replotted.
+  int refresh(bool immediate, bool force = false);
+  void clearData();
+  void rebuild();
+  void setThrottleCurve(const engine::ThrottleCurve& curve);
+  void setTaskInfos(const std::map<int, engine::TaskInfo>& infos);
+  void setSelectedTask(int task);
+
+  bool followLive() const { return m_follow; }
+  void setFollowLive(bool follow);
+  void fitAll();
+  /// Shows this time range in every time plot and stops following.
+  void setTimeRange(double lower, double upper);
+  std::pair<double, double> timeRange() const;
+
+  void setPlotVisible(PlotId id, bool visible);
+  bool isPlotVisible(PlotId id) const;
+  std::vector<PlotId> visiblePlots() const;
+  void setPresenterMode(bool on);
+  bool presenterMode() const { return m_presenter; }
+  void setUnitsPages(bool pages);
+  bool unitsPages() const { return m_units.pages; }
+
+  void setCursorTime(std::optional<double> timeS);
+  std::optional<double> cursorTime() const { return m_cursor; }
+  /// A click: marker A, or B with Shift. `plot` names the plot whose values the Δ lists.
+  void setMarker(double timeS, bool markerB, PlotId plot = PlotId::DirtyPages);
+  void clearMarkers();
+  std::optional<double> markerA() const { return m_markerA; }
+  std::optional<double> markerB() const { return m_markerB; }
+  QString markerText() const;
+
+  QCustomPlot* plotWidget(PlotId id) const;
+  TimePlot* timePlot(PlotId id) const;
+  PausePlot* pausePlot() const { return m_pauses; }
+  ThrottleCurvePlot* curvePlot() const { return m_curve; }
+  const Theme& theme() const { return m_theme; }
+  QByteArray saveLayoutState() const;
+  bool restoreLayoutState(const QByteArray& state);
+
+ Q_SIGNALS:
+  void followLiveChanged(bool follow);
+  void exportPlotRequested(throttlelab::ui::PlotId id);
+  void plotVisibilityChanged(throttlelab::ui::PlotId id, bool visible);
+
+ protected:
+  void changeEvent(QEvent* event) override;
+
+ private:
+  void applyTheme();
+  void applyFollowRange();
+  void onHover(double timeS);
+  void onUserRange(TimePlot* source, double lower, double upper);
+  void updateMarkers();
+  void showContextMenu(PlotId id, QPoint globalPos);
+
+  const SampleHistory* m_history = nullptr;
+  const TaskTraceHistory* m_tasks = nullptr;
+  QSplitter* m_columns = nullptr;
+  QSplitter* m_left = nullptr;
+  QSplitter* m_right = nullptr;
+  std::vector<TimePlot*> m_timePlots;
+  PausePlot* m_pauses = nullptr;
+  ThrottleCurvePlot* m_curve = nullptr;
+  QLabel* m_markerLabel = nullptr;
+  Theme m_theme;
+  DisplayUnits m_units;
+  bool m_presenter = false;
+  bool m_follow = true;
+  bool m_syncing = false;
+  std::optional<double> m_cursor;
+  std::optional<double> m_markerA;
+  std::optional<double> m_markerB;
+  PlotId m_markerPlot = PlotId::DirtyPages;
+};
+
+}  // namespace throttlelab::ui

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "exporter.h"
+
+#include <QBuffer>
+#include <QImageWriter>
+#include <QJsonDocument>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <functional>
+#include <sstream>
+
+#include "dashboard.h"
+#include "qcp.h"
+#include "sample_history.h"
+
+namespace throttlelab::ui {
+
+namespace {
+constexpr int kHeaderHeight = 26;
+const QSize kDefaultPlotSize(1200, 700);
+
+QString finish(QSaveFile& file) {
+  if (!file.commit())
+    return QStringLiteral("Cannot write %1: %2.").arg(file.fileName(), file.errorString());
+  return {};
+}
+}  // namespace
+
+Exporter::Exporter(const Dashboard& dashboard, const SampleHistory& history,
+                   const engine::Scenario& scenario)
+    : m_dashboard(dashboard),
+      m_history(history),
+      m_provenance(provenanceFor(scenario)),
+      m_devices(std::max<std::size_t>(1, scenario.devices.size())) {}
+
+QString Exporter::softwareName() {
+  return QStringLiteral("ThrottleLab %1").arg(QStringLiteral(THROTTLELAB_VERSION));
+}
+
+engine::Provenance Exporter::provenanceFor(const engine::Scenario& scenario) {
+  engine::Provenance p;
+  p.scenarioName = scenario.name;
+  p.seed = scenario.seed;
+  p.version = THROTTLELAB_VERSION;
+  p.policy = scenario.policy;
+  const QJsonDocument doc =
+      QJsonDocument::fromJson(QByteArray::fromStdString(engine::scenarioToJson(scenario)));
+  p.scenarioJson = doc.toJson(QJsonDocument::Compact).toStdString();
+  return p;
+}
+
+QString Exporter::title() const {
+  return QStringLiteral("%1 — scenario \"%2\", seed %3")
+      .arg(softwareName(), QString::fromStdString(m_provenance.scenarioName))
+      .arg(m_provenance.seed);
+}
+
+QString Exporter::description() const {
+  return QStringLiteral("Scenario: %1\nSeed: %2\nPolicy: %3\nSoftware: %4\nScenarioJSON: %5")
+      .arg(QString::fromStdString(m_provenance.scenarioName))
+      .arg(m_provenance.seed)
+      .arg(QString::fromStdString(m_provenance.policy), softwareName(),
+           QString::fromStdString(m_provenance.scenarioJson));
+}
+
+Exporter::Layout Exporter::layout(std::optional<PlotId> plot) const {
+  Layout l;
+  if (plot) {
+    QCustomPlot* p = m_dashboard.plotWidget(*plot);
+    QSize size = p->size();
+    if (size.width() < 200 || size.height() < 120) size = kDefaultPlotSize;
+    l.size = size;
+    l.plots.push_back({p, QRect(QPoint(0, 0), size)});
+    return l;
+  }
+  // The dashboard as laid out on screen, below a caption line.
+  l.headerHeight = kHeaderHeight;
+  QRect bounds;
+  for (PlotId id : m_dashboard.visiblePlots()) {
+    QCustomPlot* p = m_dashboard.plotWidget(id);
+    const QRect r(p->mapTo(&m_dashboard, QPoint(0, 0)), p->size());
+    l.plots.push_back({p, r});
+    bounds = bounds.united(r);
+  }
+  if (bounds.width() < 400 || bounds.height() < 300) {
+    // Not laid out (never shown): stack the plots at a readable default size.
+    l.plots.clear();
+    int y = 0;
+    for (PlotId id : m_dashboard.visiblePlots()) {
+      l.plots.push_back({m_dashboard.plotWidget(id), QRect(0, y, 1000, 320)});
+      y += 320;
+    }
+    bounds = QRect(0, 0, 1000, std::max(y, 1));
+  }
+  for (auto& placed : l.plots) placed.rect.translate(-bounds.topLeft() + QPoint(0, l.headerHeight));
+  l.size = QSize(bounds.width(), bounds.height() + l.headerHeight);
+  return l;
+}
+
+void Exporter::paintHeader(QPainter& painter, const Layout& l) const {
+  if (l.headerHeight == 0) return;
+  const Theme& theme = m_dashboard.theme();
+  QFont f = theme.font;
+  f.setBold(true);
+  painter.setFont(f);
+  painter.setPen(theme.foreground);
+  const double t = m_history.empty() ? 0 : m_history.lastTimeS();
+  const QString text = QStringLiteral("%1 · policy %2 · t = %3 s simulated")
+                           .arg(title(), QString::fromStdString(m_provenance.policy))
+                           .arg(t, 0, 'f', 1);
+  painter.drawText(QRect(8, 0, l.size.width() - 16, l.headerHeight),
+                   Qt::AlignVCenter | Qt::AlignLeft, text);
+}
+
+QImage Exporter::renderImage(std::optional<PlotId> plot, double scale) const {
+  const Layout l = layout(plot);
+  QImage image(l.size * scale, QImage::Format_ARGB32_Premultiplied);
+  image.fill(m_dashboard.theme().background);
+  {
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    painter.scale(scale, scale);
+    paintHeader(painter, l);
+    painter.resetTransform();
+    for (const auto& placed : l.plots) {
+      // toPixmap re-renders at the scale (the same path savePng takes), so 2× is sharp.
+      const QPixmap pixmap =
+          placed.plot->toPixmap(placed.rect.width(), placed.rect.height(), scale);
+      painter.drawPixmap(QPointF(placed.rect.topLeft()) * scale, pixmap);
+    }
+  }
+  image.setText(QStringLiteral("Title"), title());
+  image.setText(QStringLiteral("Scenario"), QString::fromStdString(m_provenance.scenarioName));
+  image.setText(QStringLiteral("Seed"), QString::number(m_provenance.seed));
+  image.setText(QStringLiteral("Policy"), QString::fromStdString(m_provenance.policy));
+  image.setText(QStringLiteral("Software"), softwareName());
+  image.setText(QStringLiteral("ScenarioJSON"), QString::fromStdString(m_provenance.scenarioJson));
+  return image;
+}
+
+QString Exporter::exportPng(const QString& path, std::optional<PlotId> plot, double scale) const {
+  const QImage image = renderImage(plot, scale);
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly))
+    return QStringLiteral("Cannot write %1: %2.").arg(path, file.errorString());
+  QImageWriter writer(&file, "png");
+  if (!writer.write(image)) {
+    file.cancelWriting();
+    return QStringLiteral("Cannot write %1: %2.").arg(path, writer.errorString());
+  }
+  return finish(file);
+}
+
+namespace {
+/// Renders with a QCPPainter into an SVG document in memory.
+QByteArray renderSvg(QSize size, const std::function<void(QCPPainter&)>& paint) {
+  QBuffer buffer;
+  buffer.open(QIODevice::WriteOnly);
+  QSvgGenerator generator;
+  generator.setOutputDevice(&buffer);
+  generator.setSize(size);
+  generator.setViewBox(QRect(QPoint(0, 0), size));
+  QCPPainter painter;
+  if (!painter.begin(&generator)) return {};
+  painter.setMode(QCPPainter::pmVectorized);
+  painter.setMode(QCPPainter::pmNoCaching);
+  paint(painter);
+  painter.end();
+  return buffer.data();
+}
+
+/// The drawing inside a generated document: no prolog, root element, title or description.
+QByteArray svgBody(const QByteArray& document) {
+  const auto root = document.indexOf("<svg");
+  const auto start = document.indexOf('>', root) + 1;
+  const auto end = document.lastIndexOf("</svg>");
+  if (root < 0 || start <= 0 || end < start) return {};
+  QString body = QString::fromUtf8(document.mid(start, end - start));
+  static const QRegularExpression meta(QStringLiteral("<title>.*?</title>|<desc>.*?</desc>"),
+                                       QRegularExpression::DotMatchesEverythingOption);
+  body.remove(meta);
+  return body.toUtf8();
+}
+
+/// Hides what a plot draws inside its axis rect (graphs, and the items clipped to the rect)
+/// for the frame pass of an SVG export, restoring it afterwards. Nothing that takes part in
+/// the layout is touched, so both passes lay the plot out identically.
+class FramePass {
+ public:
+  explicit FramePass(QCustomPlot* plot) {
+    for (int i = 0; i < plot->plottableCount(); ++i) hide(plot->plottable(i));
+    for (int i = 0; i < plot->itemCount(); ++i)
+      if (plot->item(i)->clipToAxisRect()) hide(plot->item(i));
+  }
+  ~FramePass() {
+    for (auto [layerable, visible] : m_hidden) layerable->setVisible(visible);
+  }
+  FramePass(const FramePass&) = delete;
+  FramePass& operator=(const FramePass&) = delete;
+
+ private:
+  void hide(QCPLayerable* layerable) {
+    m_hidden.emplace_back(layerable, layerable->visible());
+    layerable->setVisible(false);
+  }
+  std::vector<std::pair<QCPLayerable*, bool>> m_hidden;
+};
+}  // namespace
+
+QString Exporter::exportSvg(const QString& path, std::optional<PlotId> plot) const {
+  // QSvgGenerator (Qt 6.4) drops clip regions, so data beyond an axis range would be drawn
+  // across the neighbouring plots. Each plot is therefore drawn twice: the frame without
+  // what belongs inside the axis rect, then the whole plot clipped to its axis rect with an
+  // SVG clipPath (the parts of the frame inside the rect are drawn again, identically).
+  const Layout l = layout(plot);
+  const QColor background = m_dashboard.theme().background;
+  QByteArray out;
+  out += "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n";
+  out += QStringLiteral(
+             "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+             "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" "
+             "width=\"%1\" height=\"%2\" viewBox=\"0 0 %1 %2\">\n")
+             .arg(l.size.width())
+             .arg(l.size.height())
+             .toUtf8();
+  out += "<title>" + title().toHtmlEscaped().toUtf8() + "</title>\n";
+  out += "<desc>" + description().toHtmlEscaped().toUtf8() + "</desc>\n";
+  out += QStringLiteral("<rect x=\"0\" y=\"0\" width=\"%1\" height=\"%2\" fill=\"%3\"/>\n")
+             .arg(l.size.width())
+             .arg(l.size.height())
+             .arg(background.name())
+             .toUtf8();
+  if (l.headerHeight > 0)
+    out += svgBody(renderSvg(QSize(l.size.width(), l.headerHeight),
+                             [&](QCPPainter& p) { paintHeader(p, l); }));
+  int index = 0;
+  for (const auto& placed : l.plots) {
+    const QSize size = placed.rect.size();
+    const auto draw = [&](QCPPainter& p) {
+      placed.plot->toPainter(&p, size.width(), size.height());
+    };
+    QByteArray frame;
+    {
+      const FramePass pass(placed.plot);
+      frame = svgBody(renderSvg(size, draw));
+    }
+    const QByteArray data = svgBody(renderSvg(size, draw));
+    placed.plot->replot(QCustomPlot::rpQueuedReplot);  // the screen shows the restored state
+    // The axis rect as laid out for this size (toPainter re-lays the plot out at it).
+    const QRect axes = placed.plot->axisRect()->rect();
+    out += QStringLiteral("<g transform=\"translate(%1,%2)\">\n")
+               .arg(placed.rect.x())
+               .arg(placed.rect.y())
+               .toUtf8();
+    out += frame;
+    out += QStringLiteral(
+               "<defs><clipPath id=\"axes%1\"><rect x=\"%2\" y=\"%3\" width=\"%4\" "
+               "height=\"%5\"/></clipPath></defs>\n<g clip-path=\"url(#axes%1)\">\n")
+               .arg(index++)
+               .arg(axes.x())
+               .arg(axes.y())
+               .arg(axes.width())
+               .arg(axes.height())
+               .toUtf8();
+    out += data;
+    out += "</g>\n</g>\n";
+  }
+  out += "</svg>\n";
+
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly))
+    return QStringLiteral("Cannot write %1: %2.").arg(path, file.errorString());
+  if (file.write(out) != out.size()) {
+    file.cancelWriting();
+    return QStringLiteral("Cannot write %1: %2.").arg(path, file.errorString());
+  }
+  return finish(file);
+}
+
+QString Exporter::exportPdf(const QString& path, std::optional<PlotId> plot) const {
+  const Layout l = layout(plot);
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly))
+    return QStringLiteral("Cannot write %1: %2.").arg(path, file.errorString());
+  {
+    QPdfWriter writer(&file);
+    writer.setCreator(softwareName());
+    writer.setTitle(title());
+    writer.setResolution(72);  // one layout pixel = one point
+    writer.setPageSize(
+        QPageSize(QSizeF(l.size), QPageSize::Point, QString(), QPageSize::ExactMatch));
+    writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+    QCPPainter painter;
+    if (!painter.begin(&writer)) {
+      file.cancelWriting();
+      return QStringLiteral("Cannot draw the PDF for %1.").arg(path);
+    }
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNoCaching);
+    painter.fillRect(QRect(QPoint(0, 0), l.size), m_dashboard.theme().background);
+    paintHeader(painter, l);
+    for (const auto& placed : l.plots) {
+      painter.save();
+      painter.translate(placed.rect.topLeft());
+      placed.plot->toPainter(&painter, placed.rect.width(), placed.rect.height());
+      painter.restore();
+    }
+    painter.end();
+  }
+  return finish(file);
+}
+
+std::string Exporter::csvText(CsvRange range) const {
+  std::ostringstream out;
+  engine::writeCsvProvenance(out, m_provenance);
+  engine::writeSampleCsvHeader(out, m_devices);
+  double lo = -std::numeric_limits<double>::infinity();
+  double hi = std::numeric_limits<double>::infinity();
+  if (range == CsvRange::VisibleRange) std::tie(lo, hi) = m_dashboard.timeRange();
+  for (std::size_t i = m_history.lowerBound(lo); i < m_history.size(); ++i) {
+    const auto& s = m_history[i];
+    if (engine::toSeconds(s.time) > hi) break;
+    engine::writeSampleCsvRow(out, s, m_devices);
+  }
+  return out.str();
+}
+
+QString Exporter::exportCsv(const QString& path, CsvRange range) const {
+  const std::string text = csvText(range);
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly))
+    return QStringLiteral("Cannot write %1: %2.").arg(path, file.errorString());
+  if (file.write(text.data(), static_cast<qint64>(text.size())) !=
+      static_cast<qint64>(text.size())) {
+    file.cancelWriting();
+    return QStringLiteral("Cannot write %1: %2.").arg(path, file.errorString());
+  }
+  return finish(file);
+}
+
+}  // namespace throttlelab::ui

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// Figures and data out of the window: one plot or the whole dashboard as PNG (1× or 2×),
+/// SVG or PDF, and the samples as CSV in the headless --csv columns. Every file carries the
+/// scenario name, seed and software version, and is written through QSaveFile.
+#include <QImage>
+#include <QString>
+#include <optional>
+#include <vector>
+
+#include "plot_id.h"
+#include "throttlelab/engine/output.h"
+
+class QCustomPlot;
+class QPainter;
+
+namespace throttlelab::ui {
+
+class Dashboard;
+class SampleHistory;
+
+enum class CsvRange { EverythingKept, VisibleRange };
+
+class Exporter {
+ public:
+  Exporter(const Dashboard& dashboard, const SampleHistory& history,
+           const engine::Scenario& scenario);
+
+  /// Each returns an error message, or an empty string on success.
+  /// `plot` = nullopt exports the whole dashboard.
+  QString exportPng(const QString& path, std::optional<PlotId> plot, double scale = 1) const;
+  QString exportSvg(const QString& path, std::optional<PlotId> plot) const;
+  QString exportPdf(const QString& path, std::optional<PlotId> plot) const;
+  QString exportCsv(const QString& path, CsvRange range) const;
+
+  /// The picture a PNG export writes, with its provenance text keys set.
+  QImage renderImage(std::optional<PlotId> plot, double scale) const;
+  /// The CSV text an export writes.
+  std::string csvText(CsvRange range) const;
+
+  static engine::Provenance provenanceFor(const engine::Scenario& scenario);
+  static QString softwareName();
+
+ private:
+  struct Placed {
+    QCustomPlot* plot;
+    QRect rect;  ///< in export coordinates (1×)
+  };
+  struct Layout {
+    QSize size;
+    int headerHeight = 0;
+    std::vector<Placed> plots;
+  };
+  Layout layout(std::optional<PlotId> plot) const;
+  void paintHeader(QPainter& painter, const Layout& l) const;
+  QString title() const;
+  QString description() const;
+
+  const Dashboard& m_dashboard;
+  const SampleHistory& m_history;
+  engine::Provenance m_provenance;
+  std::size_t m_devices;
+};
+
+}  // namespace throttlelab::ui

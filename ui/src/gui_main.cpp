@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "throttlelab/ui/gui_main.h"
+
+#include <QApplication>
+#include <QTimer>
+
+#include "main_window.h"
+#include "message_box_notifier.h"
+#include "settings_store.h"
+#include "stderr_notifier.h"
+
+namespace throttlelab::ui {
+
+int runGui(int& argc, char** argv, const GuiLaunchOptions& options) {
+  QApplication app(argc, argv);
+  QApplication::setApplicationName(QStringLiteral("ThrottleLab"));
+  QApplication::setOrganizationName(QStringLiteral("ThrottleLab"));
+  QApplication::setApplicationVersion(QStringLiteral(THROTTLELAB_VERSION));
+  QApplication::setDesktopFileName(QStringLiteral("org.throttlelab.ThrottleLab"));
+
+  // A scripted run must never wait on a dialog nobody will click.
+  const bool scripted = options.runForS.has_value() || options.quit;
+  MessageBoxNotifier boxes;
+  StderrNotifier printer;
+  UserNotifier& notifier = scripted ? static_cast<UserNotifier&>(printer) : boxes;
+  SettingsStore settings;
+  MainWindow window(options, notifier, settings);
+  boxes.setParentWidget(&window);
+  window.show();
+  QTimer::singleShot(0, &window, &MainWindow::startScriptedJob);
+  return QApplication::exec();
+}
+
+}  // namespace throttlelab::ui

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "live_controller.h"
+
+#include "dashboard.h"
+#include "live_sink.h"
+#include "task_table_model.h"
+
+namespace throttlelab::ui {
+
+namespace {
+SimulationWorker::Options workerOptions(const LiveController::Options& o) {
+  SimulationWorker::Options w;
+  w.startPaused = !o.startRunning;
+  return w;
+}
+}  // namespace
+
+LiveController::LiveController(QObject* parent) : LiveController(Options{}, parent) {}
+
+LiveController::LiveController(Options options, QObject* parent)
+    : QObject(parent),
+      m_options(options),
+      m_worker(workerOptions(options)),
+      m_history(options.historyCap),
+      m_taskHistory(options.historyCap),
+      m_running(options.startRunning) {
+  m_timer.setTimerType(Qt::PreciseTimer);
+  m_timer.setInterval(options.frameIntervalMs);
+  connect(&m_timer, &QTimer::timeout, this, [this] { frame(); });
+  if (!options.decimate) post(command::SetDecimation{false});
+}
+
+LiveController::~LiveController() = default;
+
+void LiveController::setDashboard(Dashboard* dashboard) {
+  m_dashboard = dashboard;
+  if (m_dashboard) m_dashboard->setSources(&m_history, &m_taskHistory);
+}
+
+void LiveController::setTaskModel(TaskTableModel* model) {
+  m_taskModel = model;
+}
+
+std::uint64_t LiveController::post(WorkerCommand command) {
+  m_lastSeq = m_worker.post(std::move(command));
+  return m_lastSeq;
+}
+
+void LiveController::load(const engine::Scenario& scenario) {
+  m_scenario = scenario;
+  m_pendingReconfigure.reset();
+  clearSelection();
+  post(command::Reset{scenario});
+  Q_EMIT scenarioLoaded();
+}
+
+void LiveController::reset() {
+  m_pendingReconfigure.reset();
+  clearSelection();
+  post(command::Reset{m_scenario});
+  if (m_runForSeq == 0) post(command::SetRunning{m_running});
+}
+
+QString LiveController::reconfigure(const engine::Scenario& scenario) {
+  try {
+    engine::validateScenario(scenario);
+  } catch (const engine::ScenarioError& e) {
+    return e.key().empty() ? QString::fromUtf8(e.what())
+                           : QStringLiteral("%1: %2").arg(QString::fromStdString(e.key()),
+                                                          QString::fromUtf8(e.what()));
+  }
+  m_scenario = scenario;
+  // Sent on the next frame, so a dragged slider costs one reconfiguration per frame at most.
+  m_pendingReconfigure = scenario;
+  return {};
+}
+
+void LiveController::setSeed(std::uint64_t seed) {
+  m_scenario.seed = seed;
+}
+
+void LiveController::setRunning(bool running) {
+  if (m_runForSeq != 0 && !running) m_runForSeq = 0;
+  m_running = running;
+  post(command::SetRunning{running});
+  Q_EMIT runningChanged(running);
+}
+
+void LiveController::step() {
+  m_running = false;
+  post(command::Step{});
+  Q_EMIT runningChanged(false);
+}
+
+void LiveController::setSpeed(double factor) {
+  m_speed = factor;
+  post(command::SetSpeed{factor});
+}
+
+void LiveController::runFor(double simS) {
+  m_running = true;
+  m_runForSeq = post(command::RunUntil{simS});
+  Q_EMIT runningChanged(true);
+}
+
+void LiveController::clearSelection() {
+  // A new run has new tasks: the worker forgets the old selection on reset, and so do we.
+  m_selected = -1;
+  if (m_dashboard) m_dashboard->setSelectedTask(-1);
+}
+
+void LiveController::setSelectedTask(int task) {
+  if (task == m_selected) return;
+  m_selected = task;
+  std::vector<int> extra;
+  if (task >= LiveSink::kDrawnTasks) extra.push_back(task);
+  post(command::SampleTasks{extra});
+  if (m_dashboard) m_dashboard->setSelectedTask(task);
+}
+
+void LiveController::setHistoryWindow(HistoryWindow window) {
+  m_history.setWindow(window);
+  if (!m_history.empty()) m_taskHistory.trimBefore(m_history.firstTimeS());
+  if (m_dashboard) {
+    m_dashboard->historyUpdated(false);
+    m_dashboard->refresh(false, true);
+  }
+}
+
+void LiveController::start() {
+  m_timer.start();
+}
+void LiveController::stop() {
+  m_timer.stop();
+}
+
+void LiveController::takeSnapshot(std::shared_ptr<const WorkerSnapshot> snapshot) {
+  m_snapshot = std::move(snapshot);
+  bool namesChanged = false;
+  for (const auto& t : m_snapshot->tasks) {
+    auto [it, inserted] = m_taskInfos.try_emplace(t.info.index, t.info);
+    namesChanged |= inserted;
+  }
+  if (namesChanged && m_dashboard) m_dashboard->setTaskInfos(m_taskInfos);
+  if (m_taskModel) m_taskModel->setSnapshot(m_snapshot);
+  if (m_dashboard) m_dashboard->setThrottleCurve(m_snapshot->curve);
+  Q_EMIT snapshotArrived();
+}
+
+FrameStats LiveController::frame(bool immediateReplot, bool forceReplot) {
+  if (m_pendingReconfigure) {
+    post(command::Reconfigure{std::move(*m_pendingReconfigure)});
+    m_pendingReconfigure.reset();
+  }
+  m_worker.drainInto(m_batch);
+  FrameStats stats;
+  if (m_batch.generation != m_generation) {
+    m_generation = m_batch.generation;
+    m_history.clear();
+    m_taskHistory.clear();
+    m_taskInfos.clear();
+    m_snapshot.reset();
+    if (m_dashboard) m_dashboard->clearData();
+    if (m_taskModel) m_taskModel->clear();
+    stats.reset = true;
+  }
+  stats.samples = m_batch.samples.size();
+  stats.taskSamples = m_batch.taskSamples.size();
+  if (!m_batch.newTasks.empty()) {
+    for (const auto& info : m_batch.newTasks) m_taskInfos[info.index] = info;
+    if (m_dashboard) m_dashboard->setTaskInfos(m_taskInfos);
+  }
+  if (m_dashboard) m_dashboard->appendBatch(m_batch.samples, m_batch.taskSamples);
+  bool rebuilt = false;
+  for (auto& s : m_batch.samples) rebuilt |= m_history.append(std::move(s));
+  for (const auto& t : m_batch.taskSamples) rebuilt |= m_taskHistory.append(t);
+  if (stats.samples > 0 && !m_history.empty()) m_taskHistory.trimBefore(m_history.firstTimeS());
+  if (m_dashboard && (stats.samples > 0 || stats.taskSamples > 0 || rebuilt))
+    m_dashboard->historyUpdated(rebuilt);
+  if (m_batch.snapshot && m_batch.snapshot->generation == m_generation)
+    takeSnapshot(std::move(m_batch.snapshot));
+
+  if (!(m_batch.status == m_status)) {
+    m_status = m_batch.status;
+    Q_EMIT statusChanged();
+  }
+  if (m_status.errorSeq > m_lastErrorSeq) {
+    m_lastErrorSeq = m_status.errorSeq;
+    if (m_snapshot) {
+      m_scenario = m_snapshot->scenario;
+      Q_EMIT scenarioReverted();
+    }
+    Q_EMIT engineError(QString::fromStdString(m_status.error));
+  }
+  if (m_runForSeq != 0 && m_status.runUntilDoneSeq >= m_runForSeq) {
+    m_runForSeq = 0;
+    m_running = false;
+    Q_EMIT runningChanged(false);
+    if (m_dashboard) stats.replotted = m_dashboard->refresh(immediateReplot, true);
+    Q_EMIT runForFinished();
+    return stats;
+  }
+  if (m_dashboard) stats.replotted = m_dashboard->refresh(immediateReplot, forceReplot);
+  return stats;
+}
+
+}  // namespace throttlelab::ui

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// The GUI side of a live run. Owns the SimulationWorker and the histories; one frame timer
+/// (~60 fps) drains the worker, appends to the histories, feeds the dashboard incrementally and
+/// asks it for one replot per visible plot. Controls reach the engine only through here, as
+/// commands. frame() is public so benchmarks and tests can drive it directly.
+#include <QObject>
+#include <QTimer>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "history_window.h"
+#include "live_batch.h"
+#include "sample_history.h"
+#include "simulation_worker.h"
+#include "task_trace_history.h"
+
+namespace throttlelab::ui {
+
+class Dashboard;
+class TaskTableModel;
+
+struct FrameStats {
+  std::size_t samples = 0;  ///< drained this frame
+  std::size_t taskSamples = 0;
+  int replotted = 0;   ///< plots redrawn
+  bool reset = false;  ///< a new run started (history cleared)
+};
+
+class LiveController : public QObject {
+  Q_OBJECT
+
+ public:
+  struct Options {
+    bool startRunning = true;
+    bool decimate = true;
+    int frameIntervalMs = 16;
+    std::size_t historyCap = SampleHistory::kDefaultCap;
+  };
+
+  explicit LiveController(QObject* parent = nullptr);
+  explicit LiveController(Options options, QObject* parent = nullptr);
+  ~LiveController() override;
+
+  void setDashboard(Dashboard* dashboard);
+  void setTaskModel(TaskTableModel* model);
+
+  /// The scenario as the user configured it (what the engine runs, or is about to).
+  const engine::Scenario& scenario() const { return m_scenario; }
+  /// Starts a new run of this scenario (its seed included).
+  void load(const engine::Scenario& scenario);
+  /// Restarts the current scenario, with its current edits and seed, from t = 0.
+  void reset();
+  /// Applies an edited scenario to the running engine. Validates first: returns the error
+  /// (key and reason) and changes nothing if invalid; empty on success.
+  QString reconfigure(const engine::Scenario& scenario);
+  /// The seed for the next reset.
+  void setSeed(std::uint64_t seed);
+
+  void setRunning(bool running);
+  bool isRunning() const { return m_running; }
+  void step();
+  /// Simulated seconds per wall second; 0 = as fast as possible.
+  void setSpeed(double factor);
+  double speed() const { return m_speed; }
+  /// Runs as fast as possible until this simulated time, then pauses and emits runForFinished.
+  void runFor(double simS);
+
+  void setSelectedTask(int task);
+  int selectedTask() const { return m_selected; }
+  void setHistoryWindow(HistoryWindow window);
+  HistoryWindow historyWindow() const { return m_history.window(); }
+
+  const SampleHistory& history() const { return m_history; }
+  const TaskTraceHistory& taskHistory() const { return m_taskHistory; }
+  const WorkerStatus& status() const { return m_status; }
+  std::shared_ptr<const WorkerSnapshot> snapshot() const { return m_snapshot; }
+  const std::map<int, engine::TaskInfo>& taskInfos() const { return m_taskInfos; }
+  /// Sequence number of the last command sent to the worker.
+  std::uint64_t lastPostedSeq() const { return m_lastSeq; }
+
+  /// One frame: drain, append, update the plots (replot immediately if asked, e.g. when
+  /// measuring; otherwise queued). Returns what happened.
+  FrameStats frame(bool immediateReplot = false, bool forceReplot = false);
+  void start();
+  void stop();
+
+ Q_SIGNALS:
+  void scenarioLoaded();
+  /// The engine refused an edit; scenario() was reset to what the engine runs.
+  void scenarioReverted();
+  void runningChanged(bool running);
+  void statusChanged();
+  void snapshotArrived();
+  void runForFinished();
+  void engineError(const QString& message);
+
+ private:
+  std::uint64_t post(WorkerCommand command);
+  void clearSelection();
+  void takeSnapshot(std::shared_ptr<const WorkerSnapshot> snapshot);
+
+  Options m_options;
+  SimulationWorker m_worker;
+  QTimer m_timer;
+  LiveBatch m_batch;
+  SampleHistory m_history;
+  TaskTraceHistory m_taskHistory;
+  Dashboard* m_dashboard = nullptr;
+  TaskTableModel* m_taskModel = nullptr;
+  engine::Scenario m_scenario;
+  std::optional<engine::Scenario> m_pendingReconfigure;
+  std::map<int, engine::TaskInfo> m_taskInfos;
+  std::shared_ptr<const WorkerSnapshot> m_snapshot;
+  WorkerStatus m_status;
+  int m_generation = 0;
+  std::uint64_t m_lastSeq = 0;
+  std::uint64_t m_runForSeq = 0;
+  std::uint64_t m_lastErrorSeq = 0;
+  bool m_running = true;
+  double m_speed = 1;
+  int m_selected = -1;
+};
+
+}  // namespace throttlelab::ui

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// A slider on a logarithmic scale paired with a spin box that shows the exact value and its
+/// unit. Either edits the value; valueChanged is emitted for user edits only.
+#include <QWidget>
+
+class QSlider;
+class QDoubleSpinBox;
+
+namespace throttlelab::ui {
+
+class LogSlider : public QWidget {
+  Q_OBJECT
+
+ public:
+  /// [minimum, maximum] with minimum > 0, plus an optional exact zero at the far left.
+  LogSlider(double minimum, double maximum, int decimals, const QString& unit,
+            bool allowZero = false, QWidget* parent = nullptr);
+  /// Unit shown when the value is exactly one ("1 writer", not "1 writers").
+  void setSingularUnit(const QString& unit);
+
+  double value() const;
+  /// Sets the shown value without emitting valueChanged.
+  void setValue(double v);
+  QSlider* slider() const { return m_slider; }
+  QDoubleSpinBox* spinBox() const { return m_spin; }
+
+ Q_SIGNALS:
+  void valueChanged(double value);
+
+ private:
+  int positionOf(double v) const;
+  void updateSuffix();
+  double valueAt(int position) const;
+
+  double m_min;
+  double m_max;
+  bool m_allowZero;
+  int m_decimals;
+  QString m_unit;
+  QString m_singular;
+  QSlider* m_slider;
+  QDoubleSpinBox* m_spin;
+};
+
+}  // namespace throttlelab::ui

@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScreen>
+#include <QScrollArea>
+#include <QStatusBar>
+#include <QTimer>
+
+#include "dashboard.h"
+#include "exporter.h"
+#include "live_controller.h"
+#include "parameter_panel.h"
+#include "run_controls.h"
+#include "scripted_figures.h"
+#include "session_file.h"
+#include "settings_store.h"
+#include "status_readout.h"
+#include "task_table.h"
+#include "task_table_model.h"
+#include "user_notifier.h"
+
+namespace throttlelab::ui {
+
+namespace {
+QString scenarioErrorText(const QString& source, const engine::ScenarioError& e) {
+  QString text = QObject::tr("%1 cannot be used.").arg(source);
+  if (!e.key().empty()) text += QObject::tr("\n\nKey: %1").arg(QString::fromStdString(e.key()));
+  text += QObject::tr("\nReason: %1").arg(QString::fromUtf8(e.what()));
+  return text;
+}
+
+LiveController::Options controllerOptions(bool scripted) {
+  LiveController::Options o;
+  o.startRunning = !scripted;  // a scripted run starts on its own command
+  o.decimate = !scripted;      // and keeps every sample for its CSV
+  return o;
+}
+}  // namespace
+
+MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
+                       SettingsStore& settings, QWidget* parent)
+    : QMainWindow(parent),
+      m_options(options),
+      m_notifier(notifier),
+      m_settings(settings),
+      m_scriptedMode(options.runForS.has_value() || options.quit) {
+  setObjectName(QStringLiteral("mainWindow"));
+  m_baseFont = font();
+  m_controller = new LiveController(controllerOptions(m_scriptedMode), this);
+  m_dashboard = new Dashboard(this);
+  setCentralWidget(m_dashboard);
+  m_controller->setDashboard(m_dashboard);
+
+  m_parameters = new ParameterPanel;
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(m_parameters);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setMinimumWidth(m_parameters->sizeHint().width() + 20);
+  m_parameterDock = new QDockWidget(tr("Parameters"), this);
+  m_parameterDock->setObjectName(QStringLiteral("parameterDock"));
+  m_parameterDock->setWidget(scroll);
+  addDockWidget(Qt::LeftDockWidgetArea, m_parameterDock);
+
+  m_taskModel = new TaskTableModel(this);
+  m_controller->setTaskModel(m_taskModel);
+  m_taskTable = new TaskTable(m_taskModel);
+  m_taskDock = new QDockWidget(tr("Tasks"), this);
+  m_taskDock->setObjectName(QStringLiteral("taskDock"));
+  m_taskDock->setWidget(m_taskTable);
+  addDockWidget(Qt::BottomDockWidgetArea, m_taskDock);
+  resizeDocks({m_taskDock}, {170}, Qt::Vertical);
+
+  m_runControls = new RunControls(this);
+  addToolBar(Qt::TopToolBarArea, m_runControls);
+  QStringList builtins;
+  for (const auto& name : engine::builtinScenarioNames()) builtins << QString::fromStdString(name);
+  m_runControls->setScenarioNames(builtins);
+
+  m_statusReadout = new StatusReadout(this);
+  statusBar()->addPermanentWidget(m_statusReadout);
+
+  buildMenus();
+  wire();
+  if (!m_scriptedMode) restoreSettings();
+  const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 1000);
+  if (m_scriptedMode || m_settings.value(Setting::WindowGeometry).toByteArray().isEmpty()) {
+    const QSize size = QSize(1600, 1000).boundedTo(available.size());
+    setGeometry(QRect(available.topLeft(), size));
+  }
+  loadInitialScenario();
+  if (!m_options.session.empty()) openSession(QString::fromStdString(m_options.session));
+  if (m_options.presenter) setPresenterMode(true);
+  m_controller->start();
+}
+
+MainWindow::~MainWindow() {
+  m_controller->stop();
+}
+
+void MainWindow::loadInitialScenario() {
+  const QString name =
+      m_options.scenario.empty()
+          ? QString::fromUtf8(engine::kDefaultScenarioName.data(),
+                              static_cast<qsizetype>(engine::kDefaultScenarioName.size()))
+          : QString::fromStdString(m_options.scenario);
+  engine::Scenario scenario;
+  try {
+    scenario = engine::loadScenario(name.toStdString(), m_options.overrides);
+    if (m_options.policy) scenario.policy = *m_options.policy;
+    if (m_options.seed) scenario.seed = *m_options.seed;
+    engine::validateScenario(scenario);
+  } catch (const engine::ScenarioError& e) {
+    const QString text = scenarioErrorText(name, e);
+    statusBar()->showMessage(
+        tr("Could not load scenario %1: %2").arg(name, QString::fromUtf8(e.what())));
+    m_notifier.error(tr("Cannot open scenario"), text);
+    // Keep the window usable with the engine's defaults and a single writer.
+    scenario = engine::Scenario{};
+    scenario.name = "fallback";
+    scenario.tasks = {engine::TaskSpec{}};
+  }
+  m_controller->load(scenario);
+  if (!m_scriptedMode) m_controller->setRunning(true);
+  m_controller->setSpeed(1);
+  m_runControls->setSpeed(1);
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* open = file->addAction(tr("&Open Scenario…"), this, &MainWindow::openScenarioDialog);
+  open->setShortcut(QKeySequence::Open);
+  m_recentMenu = file->addMenu(tr("Open &Recent"));
+  file->addSeparator();
+  file->addAction(tr("Open &Session…"), this, &MainWindow::openSessionDialog);
+  QAction* save = file->addAction(tr("&Save Session…"), this, &MainWindow::saveSessionDialog);
+  save->setShortcut(QKeySequence::Save);
+  file->addSeparator();
+  QAction* exportAction =
+      file->addAction(tr("&Export…"), this, [this] { exportInteractive(std::nullopt); });
+  exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+  updateRecentMenu();
+
+  QMenu* sim = menuBar()->addMenu(tr("&Simulation"));
+  sim->addAction(m_runControls->runAction());
+  sim->addAction(m_runControls->stepAction());
+  sim->addAction(m_runControls->resetAction());
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  for (PlotId id : kAllPlots) {
+    QAction* a = view->addAction(plotTitle(id));
+    a->setCheckable(true);
+    a->setChecked(true);
+    connect(a, &QAction::toggled, this,
+            [this, id](bool on) { m_dashboard->setPlotVisible(id, on); });
+    connect(m_dashboard, &Dashboard::plotVisibilityChanged, a, [a, id](PlotId changed, bool on) {
+      if (changed == id) a->setChecked(on);
+    });
+  }
+  view->addSeparator();
+  view->addAction(m_parameterDock->toggleViewAction());
+  view->addAction(m_taskDock->toggleViewAction());
+  view->addAction(m_runControls->toggleViewAction());
+  view->addSeparator();
+  view->addAction(m_runControls->followAction());
+  view->addAction(m_runControls->fitAction());
+  view->addAction(tr("Clear A/B markers"), m_dashboard, &Dashboard::clearMarkers);
+  m_pagesAction = view->addAction(tr("Memory in pages (not MiB)"));
+  m_pagesAction->setCheckable(true);
+  connect(m_pagesAction, &QAction::toggled, m_dashboard, &Dashboard::setUnitsPages);
+  view->addSeparator();
+  m_presenterAction = view->addAction(tr("&Presenter mode"));
+  m_presenterAction->setCheckable(true);
+  m_presenterAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+  connect(m_presenterAction, &QAction::toggled, this, &MainWindow::setPresenterMode);
+  m_fullScreenAction = view->addAction(tr("&Full screen"));
+  m_fullScreenAction->setCheckable(true);
+  m_fullScreenAction->setShortcut(QKeySequence(Qt::Key_F11));
+  connect(m_fullScreenAction, &QAction::toggled, this,
+          [this](bool on) { on ? showFullScreen() : showNormal(); });
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("How to read the plots"), this, [this] {
+    QMessageBox::information(
+        this, tr("How to read the plots"),
+        tr("<p><b>Dirty pages</b>: dirty and writeback pages against the limits. Writers run "
+           "free below <i>freerun</i> = (thresh + bg_thresh)/2; above it every writer is "
+           "throttled, and the controller holds dirty pages near the <i>setpoint</i>.</p>"
+           "<p><b>Throttle curve</b>: pos_ratio as a function of dirty pages. Each writer may "
+           "dirty at task_ratelimit = dirty_ratelimit × pos_ratio, so its pause is pages "
+           "dirtied ÷ task_ratelimit, at most max_pause (200 ms).</p>"
+           "<p><b>Throttle delays</b>: the pauses each writer gets. <b>Bandwidth</b>: what the "
+           "disk writes and the estimates the controller uses; N × dirty_ratelimit approaches "
+           "write_bw once the rate control has converged.</p>"
+           "<p>Hover to read values; click for marker A, Shift+click for B; drag to pan and "
+           "use the wheel to zoom the time axis.</p>"));
+  });
+  help->addAction(tr("About ThrottleLab"), this, [this] {
+    QMessageBox::about(this, tr("About ThrottleLab"),
+                       tr("<b>%1</b><br>An interactive lab for Linux dirty-page throttling.<br>"
+                          "Licensed under the GNU GPL, version 3 or later. Plots by QCustomPlot.")
+                           .arg(Exporter::softwareName()));
+  });
+}
+
+void MainWindow::wire() {
+  LiveController* c = m_controller;
+  connect(m_runControls, &RunControls::runToggled, c, &LiveController::setRunning);
+  connect(m_runControls, &RunControls::stepRequested, c, &LiveController::step);
+  connect(m_runControls, &RunControls::resetRequested, this, [this] {
+    m_controller->reset();
+    statusBar()->showMessage(tr("Restarted with seed %1").arg(m_controller->scenario().seed), 4000);
+  });
+  connect(m_runControls, &RunControls::speedChanged, c, &LiveController::setSpeed);
+  connect(m_runControls, &RunControls::seedChanged, this, [this](std::uint64_t seed) {
+    m_controller->setSeed(seed);
+    statusBar()->showMessage(tr("Seed %1 takes effect on Reset (Ctrl+R)").arg(seed), 5000);
+  });
+  connect(m_runControls, &RunControls::scenarioPicked, this, &MainWindow::openScenario);
+  connect(m_runControls, &RunControls::openScenarioRequested, this,
+          &MainWindow::openScenarioDialog);
+  connect(m_runControls, &RunControls::historyWindowChanged, c, &LiveController::setHistoryWindow);
+  connect(m_runControls, &RunControls::followToggled, m_dashboard, &Dashboard::setFollowLive);
+  connect(m_runControls, &RunControls::fitAllRequested, m_dashboard, &Dashboard::fitAll);
+  connect(m_dashboard, &Dashboard::followLiveChanged, m_runControls, &RunControls::setFollowLive);
+  connect(m_dashboard, &Dashboard::exportPlotRequested, this,
+          [this](PlotId id) { exportInteractive(id); });
+
+  connect(m_parameters, &ParameterPanel::scenarioEdited, this,
+          [this](const engine::Scenario& edited) {
+            const QString error = m_controller->reconfigure(edited);
+            if (!error.isEmpty()) {
+              statusBar()->showMessage(tr("Not applied: %1").arg(error), 8000);
+              m_parameters->setScenario(m_controller->scenario());
+            }
+          });
+  connect(c, &LiveController::scenarioLoaded, this, &MainWindow::applyScenarioToControls);
+  connect(c, &LiveController::scenarioReverted, this,
+          [this] { m_parameters->setScenario(m_controller->scenario()); });
+  connect(c, &LiveController::engineError, this, [this](const QString& message) {
+    statusBar()->showMessage(tr("Engine: %1").arg(message), 10000);
+  });
+  connect(c, &LiveController::runningChanged, m_runControls, &RunControls::setRunning);
+  connect(c, &LiveController::statusChanged, this,
+          [this] { m_statusReadout->show(m_controller->status()); });
+  connect(m_taskTable, &TaskTable::selectedTaskChanged, c, &LiveController::setSelectedTask);
+}
+
+void MainWindow::applyScenarioToControls() {
+  const engine::Scenario& s = m_controller->scenario();
+  m_parameters->setScenario(s);
+  m_runControls->setSeed(s.seed);
+  m_runControls->setCurrentScenario(QString::fromStdString(s.name));
+  m_runControls->setRunning(m_controller->isRunning());
+  m_taskTable->selectTask(-1);
+  updateTitle();
+}
+
+void MainWindow::updateTitle() {
+  setWindowTitle(tr("ThrottleLab — %1").arg(QString::fromStdString(m_controller->scenario().name)));
+}
+
+void MainWindow::restoreSettings() {
+  restoreGeometry(m_settings.value(Setting::WindowGeometry).toByteArray());
+  restoreState(m_settings.value(Setting::WindowState).toByteArray());
+  m_dashboard->restoreLayoutState(m_settings.value(Setting::DashboardLayout).toByteArray());
+  if (auto w = historyFromKey(m_settings.value(Setting::HistoryWindow).toString())) {
+    m_controller->setHistoryWindow(*w);
+    m_runControls->setHistoryWindow(*w);
+  }
+  m_pagesAction->setChecked(m_settings.value(Setting::UnitsPages).toBool());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!m_scriptedMode) {
+    m_settings.setValue(Setting::WindowGeometry, saveGeometry());
+    m_settings.setValue(Setting::WindowState, saveState());
+    m_settings.setValue(Setting::DashboardLayout, m_dashboard->saveLayoutState());
+    m_settings.setValue(Setting::HistoryWindow, historyKey(m_controller->historyWindow()));
+    m_settings.setValue(Setting::UnitsPages, m_dashboard->unitsPages());
+    m_settings.sync();
+  }
+  QMainWindow::closeEvent(event);
+}
+
+bool MainWindow::openScenario(const QString& fileOrName) {
+  engine::Scenario scenario;
+  try {
+    scenario = engine::loadScenario(fileOrName.toStdString());
+  } catch (const engine::ScenarioError& e) {
+    m_notifier.error(tr("Cannot open scenario"), scenarioErrorText(fileOrName, e));
+    m_runControls->setCurrentScenario(QString::fromStdString(m_controller->scenario().name));
+    return false;
+  }
+  m_controller->load(scenario);
+  if (QFileInfo::exists(fileOrName)) {
+    m_settings.addRecentFile(fileOrName);
+    updateRecentMenu();
+  }
+  statusBar()->showMessage(tr("Opened scenario %1").arg(QString::fromStdString(scenario.name)),
+                           4000);
+  return true;
+}
+
+bool MainWindow::openSession(const QString& path) {
+  const SessionFile::ReadResult result = SessionFile::read(path);
+  if (!result.state) {
+    m_notifier.error(tr("Cannot open session"), result.error);
+    return false;
+  }
+  applySession(*result.state);
+  m_settings.addRecentFile(path);
+  updateRecentMenu();
+  statusBar()->showMessage(tr("Opened session %1").arg(QFileInfo(path).fileName()), 4000);
+  return true;
+}
+
+bool MainWindow::saveSession(const QString& path) {
+  const QString error = SessionFile::write(path, captureSession());
+  if (!error.isEmpty()) {
+    m_notifier.error(tr("Cannot save session"), error);
+    return false;
+  }
+  m_settings.addRecentFile(path);
+  updateRecentMenu();
+  statusBar()->showMessage(tr("Saved session %1").arg(QFileInfo(path).fileName()), 4000);
+  return true;
+}
+
+bool MainWindow::openFile(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) {
+    m_notifier.error(tr("Cannot open file"),
+                     tr("Cannot read %1: %2.").arg(path, file.errorString()));
+    m_settings.removeRecentFile(path);
+    updateRecentMenu();
+    return false;
+  }
+  return SessionFile::isSession(file.readAll()) ? openSession(path) : openScenario(path);
+}
+
+SessionState MainWindow::captureSession() const {
+  SessionState s;
+  s.scenario = m_controller->scenario();
+  s.historyWindow = m_controller->historyWindow();
+  s.speed = m_controller->speed();
+  s.running = m_controller->isRunning();
+  s.visiblePlots = m_dashboard->visiblePlots();
+  s.presenter = presenterMode();
+  s.unitsPages = m_dashboard->unitsPages();
+  s.followLive = m_dashboard->followLive();
+  s.selectedTask = m_taskTable->selectedTask();
+  s.dashboardLayout = m_dashboard->saveLayoutState();
+  s.windowGeometry = saveGeometry();
+  s.windowState = saveState();
+  return s;
+}
+
+void MainWindow::applySession(const SessionState& s) {
+  m_controller->load(s.scenario);
+  m_controller->setHistoryWindow(s.historyWindow);
+  m_runControls->setHistoryWindow(s.historyWindow);
+  m_controller->setSpeed(s.speed);
+  m_runControls->setSpeed(s.speed);
+  m_controller->setRunning(s.running);
+  if (!s.windowGeometry.isEmpty()) restoreGeometry(s.windowGeometry);
+  if (!s.windowState.isEmpty()) restoreState(s.windowState);
+  if (!s.dashboardLayout.isEmpty()) m_dashboard->restoreLayoutState(s.dashboardLayout);
+  for (PlotId id : kAllPlots)
+    m_dashboard->setPlotVisible(
+        id, std::find(s.visiblePlots.begin(), s.visiblePlots.end(), id) != s.visiblePlots.end());
+  setPresenterMode(s.presenter);
+  m_pagesAction->setChecked(s.unitsPages);
+  m_dashboard->setFollowLive(s.followLive);
+  // The task appears with the first snapshot of the new run; the table selects it then.
+  m_taskTable->selectTask(s.selectedTask);
+}
+
+void MainWindow::setPresenterMode(bool on) {
+  if (m_presenterAction->isChecked() != on) {
+    m_presenterAction->setChecked(on);  // re-enters through toggled
+    return;
+  }
+  QFont f = m_baseFont;
+  if (on) f.setPointSizeF(std::max(13.0, m_baseFont.pointSizeF() * 1.4));
+  setFont(f);
+  m_dashboard->setPresenterMode(on);
+  if (on) m_taskDock->hide();
+}
+
+bool MainWindow::presenterMode() const {
+  return m_dashboard->presenterMode();
+}
+
+QString MainWindow::exportTo(const QString& path, const ExportChoice& choice) const {
+  const Exporter exporter(*m_dashboard, m_controller->history(), m_controller->scenario());
+  switch (choice.format) {
+    case ExportFormat::Png1x:
+      return exporter.exportPng(path, choice.plot, 1);
+    case ExportFormat::Png2x:
+      return exporter.exportPng(path, choice.plot, 2);
+    case ExportFormat::Svg:
+      return exporter.exportSvg(path, choice.plot);
+    case ExportFormat::Pdf:
+      return exporter.exportPdf(path, choice.plot);
+    case ExportFormat::CsvAll:
+      return exporter.exportCsv(path, CsvRange::EverythingKept);
+    case ExportFormat::CsvVisible:
+      return exporter.exportCsv(path, CsvRange::VisibleRange);
+  }
+  return tr("Unknown export format.");
+}
+
+void MainWindow::exportInteractive(std::optional<PlotId> plot) {
+  ExportDialog dialog(plot, this);
+  if (dialog.exec() != QDialog::Accepted) return;
+  const ExportChoice choice = dialog.choice();
+  const QString base = QString::fromStdString(m_controller->scenario().name) +
+                       (choice.plot ? QStringLiteral("-") + plotKey(*choice.plot) : QString());
+  const QString path = askPath(tr("Export"), ExportDialog::filter(choice.format), true,
+                               base + QStringLiteral(".") + ExportDialog::suffix(choice.format));
+  if (path.isEmpty()) return;
+  const QString error = exportTo(path, choice);
+  if (!error.isEmpty()) {
+    m_notifier.error(tr("Export failed"), error);
+    return;
+  }
+  statusBar()->showMessage(tr("Exported %1").arg(QFileInfo(path).fileName()), 4000);
+}
+
+QString MainWindow::askPath(const QString& caption, const QString& filter, bool save,
+                            const QString& suggestedName) {
+  QString dir = m_settings.value(Setting::LastDirectory).toString();
+  if (dir.isEmpty()) dir = QDir::homePath();
+  const QString path =
+      save ? QFileDialog::getSaveFileName(this, caption, QDir(dir).filePath(suggestedName), filter)
+           : QFileDialog::getOpenFileName(this, caption, dir, filter);
+  if (!path.isEmpty()) m_settings.setValue(Setting::LastDirectory, QFileInfo(path).absolutePath());
+  return path;
+}
+
+void MainWindow::openScenarioDialog() {
+  const QString path = askPath(tr("Open Scenario"), tr("Scenarios (*.json);;All files (*)"), false);
+  if (path.isEmpty()) {
+    m_runControls->setCurrentScenario(QString::fromStdString(m_controller->scenario().name));
+    return;
+  }
+  openScenario(path);
+}
+
+void MainWindow::openSessionDialog() {
+  const QString path =
+      askPath(tr("Open Session"), tr("ThrottleLab sessions (*.json);;All files (*)"), false);
+  if (!path.isEmpty()) openSession(path);
+}
+
+void MainWindow::saveSessionDialog() {
+  const QString path = askPath(
+      tr("Save Session"), tr("ThrottleLab sessions (*.json)"), true,
+      QString::fromStdString(m_controller->scenario().name) + QStringLiteral("-session.json"));
+  if (!path.isEmpty()) saveSession(path);
+}
+
+void MainWindow::updateRecentMenu() {
+  m_recentMenu->clear();
+  const QStringList files = m_settings.recentFiles();
+  for (const QString& f : files)
+    m_recentMenu->addAction(QFileInfo(f).fileName(), this, [this, f] { openFile(f); })
+        ->setToolTip(f);
+  m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::startScriptedJob() {
+  if (!m_scriptedMode) return;
+  ScriptedFigures::Job job;
+  job.runForS = m_options.runForS.value_or(0);
+  job.png = QString::fromStdString(m_options.exportPng);
+  job.svg = QString::fromStdString(m_options.exportSvg);
+  job.pdf = QString::fromStdString(m_options.exportPdf);
+  job.csv = QString::fromStdString(m_options.exportCsv);
+  m_scripted = new ScriptedFigures(
+      *m_controller, job,
+      [this](const QString& path, const ExportChoice& choice) { return exportTo(path, choice); },
+      this);
+  connect(m_scripted, &ScriptedFigures::finished, this, [this](int code) {
+    if (m_options.quit) {
+      QCoreApplication::exit(code);
+      return;
+    }
+    statusBar()->showMessage(code == 0 ? tr("Scripted run finished; exports written")
+                                       : tr("Scripted run finished; an export failed"));
+  });
+  m_scripted->start();
+}
+
+}  // namespace throttlelab::ui

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// The main window only composes: the dashboard (plots), the parameter panel, the run
+/// controls, the task table and the status bar, plus the menus that reach them.
+#include <QMainWindow>
+#include <optional>
+
+#include "export_dialog.h"
+#include "session_state.h"
+#include "throttlelab/ui/gui_main.h"
+
+class QDockWidget;
+class QMenu;
+
+namespace throttlelab::ui {
+
+class Dashboard;
+class LiveController;
+class ParameterPanel;
+class RunControls;
+class ScriptedFigures;
+class SettingsStore;
+class StatusReadout;
+class TaskTable;
+class TaskTableModel;
+class UserNotifier;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier, SettingsStore& settings,
+             QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  LiveController& controller() const { return *m_controller; }
+  Dashboard& dashboard() const { return *m_dashboard; }
+  ParameterPanel& parameters() const { return *m_parameters; }
+  RunControls& runControls() const { return *m_runControls; }
+  TaskTable& taskTable() const { return *m_taskTable; }
+  StatusReadout& statusReadout() const { return *m_statusReadout; }
+
+  /// A scenario file or built-in name. On error: a message naming the key and the reason,
+  /// and nothing changes. Returns whether it was opened.
+  bool openScenario(const QString& fileOrName);
+  bool openSession(const QString& path);
+  bool saveSession(const QString& path);
+  /// Opens a file from the recent list: a session or a scenario, whichever it is.
+  bool openFile(const QString& path);
+  SessionState captureSession() const;
+  void applySession(const SessionState& state);
+  /// Returns an error message, or empty on success.
+  QString exportTo(const QString& path, const ExportChoice& choice) const;
+  void setPresenterMode(bool on);
+  bool presenterMode() const;
+  /// Starts the --run-for/--export/--quit job given at launch, if any.
+  void startScriptedJob();
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void buildMenus();
+  void wire();
+  void restoreSettings();
+  void loadInitialScenario();
+  void updateRecentMenu();
+  void updateTitle();
+  void exportInteractive(std::optional<PlotId> plot);
+  void openScenarioDialog();
+  void openSessionDialog();
+  void saveSessionDialog();
+  QString askPath(const QString& caption, const QString& filter, bool save,
+                  const QString& suggestedName = {});
+  void applyScenarioToControls();
+
+  GuiLaunchOptions m_options;
+  UserNotifier& m_notifier;
+  SettingsStore& m_settings;
+  LiveController* m_controller;
+  Dashboard* m_dashboard;
+  ParameterPanel* m_parameters;
+  RunControls* m_runControls;
+  TaskTableModel* m_taskModel;
+  TaskTable* m_taskTable;
+  StatusReadout* m_statusReadout;
+  QDockWidget* m_parameterDock;
+  QDockWidget* m_taskDock;
+  QMenu* m_recentMenu = nullptr;
+  QAction* m_presenterAction = nullptr;
+  QAction* m_fullScreenAction = nullptr;
+  QAction* m_pagesAction = nullptr;
+  ScriptedFigures* m_scripted = nullptr;
+  QFont m_baseFont;
+  bool m_scriptedMode = false;
+};
+
+}  // namespace throttlelab::ui

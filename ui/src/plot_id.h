@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// The dashboard's plots, with the stable keys sessions store them under.
+#include <QString>
+#include <array>
+#include <optional>
+
+namespace throttlelab::ui {
+
+enum class PlotId { DirtyPages, Pauses, Bandwidth, Memory, ThrottleCurve };
+
+inline constexpr std::array kAllPlots = {PlotId::DirtyPages, PlotId::Pauses, PlotId::Bandwidth,
+                                         PlotId::Memory, PlotId::ThrottleCurve};
+
+QString plotKey(PlotId id);
+std::optional<PlotId> plotFromKey(const QString& key);
+QString plotTitle(PlotId id);
+
+}  // namespace throttlelab::ui

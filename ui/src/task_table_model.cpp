@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "task_table_model.h"
+
+#include <QColor>
+
+#include "display_units.h"
+
+namespace throttlelab::ui {
+
+namespace {
+QString schedText(const engine::TaskInfo& info) {
+  switch (info.sched) {
+    case engine::SchedClass::Fifo:
+      return QStringLiteral("FIFO %1").arg(info.rtPriority);
+    case engine::SchedClass::RoundRobin:
+      return QStringLiteral("RR %1").arg(info.rtPriority);
+    case engine::SchedClass::Other:
+      break;
+  }
+  return QStringLiteral("OTHER nice %1").arg(info.nice);
+}
+
+// Real-time tasks sort above every normal one, higher priority first.
+double schedSortKey(const engine::TaskInfo& info) {
+  if (info.sched == engine::SchedClass::Other) return -info.nice;
+  return 100.0 + info.rtPriority;
+}
+}  // namespace
+
+TaskTableModel::TaskTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void TaskTableModel::setSnapshot(std::shared_ptr<const WorkerSnapshot> snapshot) {
+  if (!snapshot) {
+    clear();
+    return;
+  }
+  const bool sameSet =
+      m_snapshot && m_snapshot->tasks.size() == snapshot->tasks.size() &&
+      std::equal(m_snapshot->tasks.begin(), m_snapshot->tasks.end(), snapshot->tasks.begin(),
+                 [](const auto& a, const auto& b) { return a.info.index == b.info.index; });
+  if (sameSet) {
+    m_snapshot = std::move(snapshot);
+    if (!m_snapshot->tasks.empty())
+      Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    return;
+  }
+  beginResetModel();
+  m_snapshot = std::move(snapshot);
+  endResetModel();
+}
+
+void TaskTableModel::clear() {
+  beginResetModel();
+  m_snapshot.reset();
+  endResetModel();
+}
+
+int TaskTableModel::rowOfTask(int taskIndex) const {
+  if (!m_snapshot) return -1;
+  const auto& tasks = m_snapshot->tasks;
+  // Rows are usually in task-index order; check that guess before searching.
+  if (taskIndex >= 0 && static_cast<std::size_t>(taskIndex) < tasks.size() &&
+      tasks[static_cast<std::size_t>(taskIndex)].info.index == taskIndex)
+    return taskIndex;
+  for (std::size_t i = 0; i < tasks.size(); ++i)
+    if (tasks[i].info.index == taskIndex) return static_cast<int>(i);
+  return -1;
+}
+
+int TaskTableModel::taskAt(int r) const {
+  if (r < 0 || r >= rowCount()) return -1;
+  return row(r).info.index;
+}
+
+int TaskTableModel::rowCount(const QModelIndex& parent) const {
+  if (parent.isValid() || !m_snapshot) return 0;
+  return static_cast<int>(m_snapshot->tasks.size());
+}
+
+int TaskTableModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount()) return {};
+  const engine::TaskStats& t = row(index.row());
+  if (role == kTaskIndexRole) return t.info.index;
+  if (role == Qt::TextAlignmentRole)
+    return index.column() <= State ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  const bool sort = role == kSortRole;
+  if (!sort && role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
+  switch (index.column()) {
+    case Name:
+      return QString::fromStdString(t.info.name);
+    case Pid:
+      return t.info.pid;
+    case Sched:
+      return sort ? QVariant(schedSortKey(t.info)) : QVariant(schedText(t.info));
+    case State:
+      return sort ? QVariant(static_cast<int>(t.state))
+                  : QVariant(QString::fromUtf8(
+                        engine::toString(t.state).data(),
+                        static_cast<qsizetype>(engine::toString(t.state).size())));
+    case WriteMBps: {
+      const double v = kbpsToMBps(t.writeKBps);
+      return sort ? QVariant(v) : QVariant(QString::number(v, 'f', 2));
+    }
+    case DirtiedMiB: {
+      const double v = engine::pagesToMiB(static_cast<double>(t.dirtiedPages));
+      return sort ? QVariant(v) : QVariant(QString::number(v, 'f', 1));
+    }
+    case PauseP50:
+      return sort ? QVariant(t.pauseMsP50) : QVariant(QString::number(t.pauseMsP50, 'f', 1));
+    case PauseP99:
+      return sort ? QVariant(t.pauseMsP99) : QVariant(QString::number(t.pauseMsP99, 'f', 1));
+    case PauseMax:
+      return sort ? QVariant(t.pauseMsMax) : QVariant(QString::number(t.pauseMsMax, 'f', 1));
+    case TaskRatelimit: {
+      const double v = kbpsToMBps(t.taskRatelimitKBps);
+      return sort ? QVariant(v) : QVariant(QString::number(v, 'f', 2));
+    }
+    default:
+      return {};
+  }
+}
+
+QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal) return {};
+  if (role == Qt::ToolTipRole) {
+    switch (section) {
+      case WriteMBps:
+        return tr("Pages dirtied over the last simulated second, MB/s");
+      case DirtiedMiB:
+        return tr("Pages dirtied since the task started, MiB");
+      case PauseP50:
+      case PauseP99:
+      case PauseMax:
+        return tr("Pauses in balance_dirty_pages(), milliseconds");
+      case TaskRatelimit:
+        return tr("task_ratelimit = dirty_ratelimit × pos_ratio, MB/s");
+      default:
+        return {};
+    }
+  }
+  if (role != Qt::DisplayRole) return {};
+  switch (section) {
+    case Name:
+      return tr("Task");
+    case Pid:
+      return tr("PID");
+    case Sched:
+      return tr("Policy / prio");
+    case State:
+      return tr("State");
+    case WriteMBps:
+      return tr("MB/s");
+    case DirtiedMiB:
+      return tr("Dirtied MiB");
+    case PauseP50:
+      return tr("Pause p50 ms");
+    case PauseP99:
+      return tr("p99 ms");
+    case PauseMax:
+      return tr("max ms");
+    case TaskRatelimit:
+      return tr("task_ratelimit MB/s");
+    default:
+      return {};
+  }
+}
+
+}  // namespace throttlelab::ui

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// Plot 5: the position-control curve pos_ratio(dirty) with freerun, setpoint and limit, and
+/// the live operating point moving along it, so a user sees *why* a task got its pause:
+/// task_ratelimit = dirty_ratelimit × pos_ratio, pause = pages dirtied ÷ task_ratelimit.
+#include <QObject>
+
+#include "display_units.h"
+#include "theme.h"
+#include "throttlelab/engine/records.h"
+#include "throttlelab/engine/simulator.h"
+
+class QCustomPlot;
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemText;
+class QCPItemRect;
+class QCPTextElement;
+
+namespace throttlelab::ui {
+
+class SampleHistory;
+
+class ThrottleCurvePlot : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit ThrottleCurvePlot(QWidget* parentWidget);
+
+  QCustomPlot* widget() const { return m_plot; }
+  void setCurve(const engine::ThrottleCurve& curve);
+  /// The operating point and its recent trail, from the newest samples.
+  void setLive(const SampleHistory& history);
+  /// Marks the state at the hovered time of the time plots (nullptr hides the mark).
+  void setCursorSample(const engine::Sample* sample);
+  void clearData();
+  void applyTheme(const Theme& theme);
+  void setUnits(const DisplayUnits& units);
+  bool isShown() const;
+  bool isDirty() const { return m_dirty; }
+  void replot(bool immediate);
+  void replotOverlay();
+  /// The explanation text shown beside the curve (for tests).
+  QString explanation() const;
+  const engine::ThrottleCurve& curve() const { return m_curve; }
+
+ private:
+  void redrawCurve();
+  void placeMarker(QCPItemStraightLine* line, QCPItemText* label, double pages);
+
+  QCustomPlot* m_plot;
+  Theme m_theme;
+  DisplayUnits m_units;
+  engine::ThrottleCurve m_curve;
+  QCPGraph* m_global = nullptr;
+  QCPGraph* m_device = nullptr;
+  QCPGraph* m_trail = nullptr;
+  QCPGraph* m_point = nullptr;
+  QCPGraph* m_cursorPoint = nullptr;
+  QCPItemStraightLine* m_freerunLine = nullptr;
+  QCPItemStraightLine* m_setpointLine = nullptr;
+  QCPItemStraightLine* m_limitLine = nullptr;
+  QCPItemStraightLine* m_bgLine = nullptr;
+  QCPItemText* m_freerunLabel = nullptr;
+  QCPItemText* m_setpointLabel = nullptr;
+  QCPItemText* m_limitLabel = nullptr;
+  QCPItemText* m_bgLabel = nullptr;
+  QCPItemRect* m_freeArea = nullptr;
+  QCPItemRect* m_overArea = nullptr;
+  QCPItemText* m_freeAreaLabel = nullptr;
+  QCPItemText* m_overAreaLabel = nullptr;
+  QCPTextElement* m_explain = nullptr;
+  bool m_dirty = true;
+};
+
+}  // namespace throttlelab::ui

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// A QCustomPlot over simulated time, fed incrementally: new samples are appended with
+/// data()->add, old ones dropped with removeBefore, and one replot happens per frame at most.
+/// It also draws the shared hover cursor, the A/B markers and a readout of values.
+#include <QObject>
+#include <QPoint>
+#include <QVector>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "display_units.h"
+#include "live_batch.h"
+#include "plot_id.h"
+#include "series_spec.h"
+#include "theme.h"
+
+class QCustomPlot;
+class QCPGraph;
+class QCPAxis;
+class QCPItemStraightLine;
+class QCPItemText;
+class QCPTextElement;
+class QMouseEvent;
+
+namespace throttlelab::ui {
+
+class SampleHistory;
+class TaskTraceHistory;
+
+class TimePlot : public QObject {
+  Q_OBJECT
+
+ public:
+  TimePlot(PlotId id, QWidget* parentWidget);
+  ~TimePlot() override;
+
+  PlotId id() const { return m_id; }
+  QCustomPlot* widget() const { return m_plot; }
+
+  virtual void appendSamples(const SampleBuffer& samples);
+  virtual void appendTaskSamples(const TaskSampleBuffer& samples);
+  /// Refills every graph from the history (after decimation, a unit change or a reset).
+  virtual void rebuild(const SampleHistory& history, const TaskTraceHistory& tasks);
+  virtual void clearData();
+  virtual void trimBefore(double timeS);
+
+  void setTimeRange(double lower, double upper);
+  std::pair<double, double> timeRange() const;
+  /// Fits the value axes to what is visible, with hysteresis so they do not jitter.
+  virtual void autoscaleValues();
+
+  void setCursor(std::optional<double> timeS, const engine::Sample* nearest,
+                 const TaskTraceHistory* tasks);
+  std::optional<double> cursorTime() const;
+  /// The hover readout's text ("" when hidden).
+  QString readoutText() const;
+  void setMarkers(std::optional<double> a, std::optional<double> b);
+  /// "name: a → b (Δ d unit)" for every series, for the marker readout.
+  QStringList deltaLines(const engine::Sample& a, const engine::Sample& b) const;
+
+  virtual void applyTheme(const Theme& theme);
+  void setUnits(const DisplayUnits& units);
+  const DisplayUnits& units() const { return m_units; }
+
+  /// Visible on screen (not hidden, not in a minimised window).
+  bool isShown() const;
+  void markDirty() { m_dirty = true; }
+  bool isDirty() const { return m_dirty; }
+  void replot(bool immediate);
+  /// Redraws only the overlay layer (cursor, markers, readout): cheap, used on hover.
+  void replotOverlay();
+  int graphCount() const;
+
+ Q_SIGNALS:
+  void hovered(double timeS);
+  void hoverLeft();
+  void clicked(double timeS, bool shift);
+  void userRangeChanged(double lower, double upper);
+  void contextMenuRequested(QPoint globalPos);
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+  int addSeries(SeriesSpec spec);
+  QCPGraph* seriesGraph(int i) const { return m_graphs[static_cast<std::size_t>(i)]; }
+  const SeriesSpec& series(int i) const { return m_specs[static_cast<std::size_t>(i)]; }
+  int seriesCount() const { return static_cast<int>(m_specs.size()); }
+  void setSeriesShown(int i, bool shown);
+  /// Axis titles; called after unit changes.
+  virtual void updateAxisTitles() = 0;
+  /// Extra readout lines (e.g. per-task pauses) at time t.
+  virtual QStringList extraReadout(double timeS, const engine::Sample& nearest,
+                                   const TaskTraceHistory* tasks) const;
+  QString unitOf(const SeriesSpec& s) const;
+  void styleGraph(QCPGraph* graph, QColor colour, Qt::PenStyle style, double width, bool dots);
+  void setLegendColumns();
+
+  QCustomPlot* m_plot;
+  Theme m_theme;
+  DisplayUnits m_units;
+
+ private:
+  void onMouseMove(QMouseEvent* event);
+  void onMousePress(QMouseEvent* event);
+  void onMouseRelease(QMouseEvent* event);
+  void autoscaleAxis(QCPAxis* axis);
+  QCPItemStraightLine* makeLine();
+
+  PlotId m_id;
+  std::vector<SeriesSpec> m_specs;
+  std::vector<QCPGraph*> m_graphs;
+  std::vector<bool> m_shown;
+  QCPTextElement* m_title = nullptr;
+  QCPItemStraightLine* m_cursor = nullptr;
+  QCPItemText* m_readout = nullptr;
+  QCPItemStraightLine* m_markerA = nullptr;
+  QCPItemStraightLine* m_markerB = nullptr;
+  QCPItemText* m_labelA = nullptr;
+  QCPItemText* m_labelB = nullptr;
+  QPoint m_pressPos;
+  bool m_settingRange = false;
+  bool m_dirty = true;
+};
+
+}  // namespace throttlelab::ui

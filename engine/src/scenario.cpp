@@ -96,8 +96,9 @@ struct Field {
 
 constexpr Field kMachineFields[] = {{"memoryMiB"}, {"cpus"},       {"hz"},
                                     {"swapMiB"},   {"swapDevice"}, {"allocator"}};
-constexpr Field kDeviceFields[] = {{"name"},       {"writeMBps"}, {"seekMs"},   {"maxRequestKiB"},
-                                   {"nrRequests"}, {"minRatio"},  {"maxRatio"}, {"strictLimit"}};
+constexpr Field kDeviceFields[] = {{"name"},       {"writeMBps"}, {"readMBps"}, {"seekMs"},
+                                   {"maxRequestKiB"}, {"nrRequests"}, {"minRatio"}, {"maxRatio"},
+                                   {"strictLimit"}};
 constexpr Field kVmFields[] = {{"dirty_ratio"},
                                {"dirty_background_ratio"},
                                {"dirty_bytes"},
@@ -755,6 +756,7 @@ class Reader {
     DeviceConfig d;
     readString(v, "name", path + ".name", d.name);
     readDouble(v, "writeMBps", path + ".writeMBps", d.writeMBps);
+    readDouble(v, "readMBps", path + ".readMBps", d.readMBps);
     readDouble(v, "seekMs", path + ".seekMs", d.seekMs);
     readInt(v, "maxRequestKiB", path + ".maxRequestKiB", kMaxRequestKiBRange, d.maxRequestKiB);
     readInt(v, "nrRequests", path + ".nrRequests", kNrRequestsRange, d.nrRequests);
@@ -900,6 +902,7 @@ class Validator {
       if (s.devices[j].name == d.name)
         m_context.fail(path + ".name", "device name \"" + printable(d.name) + "\" is used twice");
     checkDouble(d.writeMBps, path + ".writeMBps", 0, false, kMaxMBps);
+    checkDouble(d.readMBps, path + ".readMBps", 0, true, kMaxMBps);
     checkDouble(d.seekMs, path + ".seekMs", 0, true, kMaxSeekMs);
     checkInt(d.maxRequestKiB, path + ".maxRequestKiB", kMaxRequestKiBRange);
     checkInt(d.nrRequests, path + ".nrRequests", kNrRequestsRange);
@@ -1074,6 +1077,7 @@ std::string scenarioToJson(const Scenario& s) {
     OrderedJson j;
     j["name"] = d.name;
     j["writeMBps"] = d.writeMBps;
+    j["readMBps"] = d.readMBps;
     j["seekMs"] = d.seekMs;
     j["maxRequestKiB"] = d.maxRequestKiB;
     j["nrRequests"] = d.nrRequests;

@@ -705,3 +705,20 @@ TEST(ScenarioFuzz, NeverCrashesOnMutatedInput) {
   EXPECT_GT(accepted, 50);
   EXPECT_GT(rejected, 1000);
 }
+
+namespace throttlelab::engine {
+namespace {
+TEST(ScenarioDevice, ReadBandwidthIsParsedCheckedAndRoundTrips) {
+  const std::string json = R"({"schemaVersion": 1, "device": {"name": "sda", "writeMBps": 50, "readMBps": 80}})";
+  const Scenario s = parseScenario(json, "t.json");
+  EXPECT_EQ(s.devices[0].readMBps, 80);
+  EXPECT_EQ(parseScenario(scenarioToJson(s), "round-trip"), s);
+  try {
+    parseScenario(R"({"schemaVersion": 1, "device": {"readMBps": -1}})", "t.json");
+    FAIL() << "a negative read bandwidth was accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.key(), "device.readMBps");
+  }
+}
+}  // namespace
+}  // namespace throttlelab::engine

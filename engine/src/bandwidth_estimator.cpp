@@ -27,4 +27,15 @@ void updateWriteBandwidth(WbBandwidth& wb, std::int64_t elapsedJiffies, Pages wr
   wb.avgWriteBw = std::max<std::int64_t>(avg, 1);
 }
 
+void restampBandwidth(WbBandwidth& wb, Pages written, Pages dirtied, std::int64_t nowJiffies) {
+  wb.writtenStamp = written;
+  wb.dirtiedStamp = dirtied;
+  wb.bwTimeStampJiffies = nowJiffies;
+}
+
+void updateBandwidthAndRestamp(WbBandwidth& wb, Pages written, Pages dirtied, std::int64_t nowJiffies, int hz) {
+  updateWriteBandwidth(wb, std::max<std::int64_t>(nowJiffies - wb.bwTimeStampJiffies, 1), written, hz);
+  restampBandwidth(wb, written, dirtied, nowJiffies);
+}
+
 }  // namespace throttlelab::engine

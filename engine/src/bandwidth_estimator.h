@@ -27,4 +27,9 @@ struct WbBandwidth {
 /// `elapsedJiffies` the time since the stamp. Updates writeBw and avgWriteBw.
 void updateWriteBandwidth(WbBandwidth& wb, std::int64_t elapsedJiffies, Pages written, int hz);
 
+/// Starts a new estimation period at `now` from the device's cumulative counters.
+void restampBandwidth(WbBandwidth& wb, Pages written, Pages dirtied, std::int64_t nowJiffies);
+/// E25–E26 over the time since the stamp, then a new period (the end of __wb_update_bandwidth()).
+void updateBandwidthAndRestamp(WbBandwidth& wb, Pages written, Pages dirtied, std::int64_t nowJiffies, int hz);
+
 }  // namespace throttlelab::engine

@@ -139,11 +139,8 @@ void Kernel::flusherRun(int dev) {
   if (!fl.active) {
     fl.active = true;
     // Writeback restarting on an idle device: do not count the idle time as zero bandwidth.
-    if (d.writeback == 0 && jiffies() > d.bw.bwTimeStampJiffies + hz()) {
-      d.bw.writtenStamp = d.written;
-      d.bw.dirtiedStamp = d.dirtied;
-      d.bw.bwTimeStampJiffies = jiffies();
-    }
+    if (d.writeback == 0 && jiffies() > d.bw.bwTimeStampJiffies + hz())
+      restampBandwidth(d.bw, d.written, d.dirtied, jiffies());
   }
   for (int guard = 0; guard < 1'000'000; ++guard) {
     if (m_era.flusher == FlusherStyle::Pdflush && d.device.congested()) {
@@ -195,12 +192,8 @@ void Kernel::flusherRun(int dev) {
     fl.io.pop_front();
     if (m_files[static_cast<std::size_t>(file)].syncOwner >= 0) continue;  // a dirtier has it
     // do_writepages(): a bandwidth-only estimate update once 200 ms have passed.
-    if (m_era.followDirtyLimit && jiffies() > d.bw.bwTimeStampJiffies + std::max(hz() / 5, 1)) {
-      updateWriteBandwidth(d.bw, jiffies() - d.bw.bwTimeStampJiffies, d.written, hz());
-      d.bw.writtenStamp = d.written;
-      d.bw.dirtiedStamp = d.dirtied;
-      d.bw.bwTimeStampJiffies = jiffies();
-    }
+    if (m_era.followDirtyLimit && jiffies() > d.bw.bwTimeStampJiffies + std::max(hz() / 5, 1))
+      updateBandwidthAndRestamp(d.bw, d.written, d.dirtied, jiffies(), hz());
     if (!submitChunk(dev, file, writebackChunk(dev))) {
       pdflushBackOff(dev);
       return;

@@ -7,6 +7,7 @@
 #include "dirty_limits.h"
 #include "kernel_math.h"
 #include "pause_control.h"
+#include "policies/ioless_common.h"
 #include "policies/policy.h"
 #include "position_control.h"
 #include "rate_control.h"
@@ -15,8 +16,6 @@
 namespace throttlelab::engine {
 
 namespace {
-
-std::int64_t toMsField(std::int64_t jiffies, int hz) { return jiffies * 1000 / hz; }
 
 class IolessPolicy final : public ThrottlePolicy {
  public:
@@ -27,10 +26,7 @@ class IolessPolicy final : public ThrottlePolicy {
   bool hasPositionControl() const override { return true; }
 
   Pages ratelimit(const ThrottleHost& host, const Task& task) const override {
-    Pages r = task.nrDirtiedPause;
-    // A device over its limits makes everyone check in every 32 KiB.
-    if (host.device(task.info.device).dirtyExceeded) r = std::min<Pages>(r, 8);
-    return std::max<Pages>(r, 1);
+    return iolessRatelimit(host, task);
   }
 
   BalanceOutcome balance(ThrottleHost& host, Task& task, Pages pagesDirtied) override {
@@ -91,8 +87,8 @@ class IolessPolicy final : public ThrottlePolicy {
       // Subtract the think time since the last pause ended (or would have ended).
       if (task.dirtyPausedWhen) pause -= now - task.dirtyPausedWhen;
       if (pause < mp.minPause) {
-        emitTrace(host, task, g, w, pos, dirtyRatelimit, taskRatelimit, pagesDirtied, period,
-                  std::min<std::int64_t>(pause, 0), now);
+        emitTrace(host, task, g, w, dirtyRatelimit, taskRatelimit, pagesDirtied, period,
+                  std::min<std::int64_t>(pause, 0));
         if (pause < -hz) {
           task.dirtyPausedWhen = now;  // a long think: start afresh
           task.nrDirtied = 0;
@@ -112,8 +108,7 @@ class IolessPolicy final : public ThrottlePolicy {
       }
     }
 
-    emitTrace(host, task, g, w, pos, dirtyRatelimit, taskRatelimit, pagesDirtied, period, pause,
-              now);
+    emitTrace(host, task, g, w, dirtyRatelimit, taskRatelimit, pagesDirtied, period, pause);
     task.dirtyPausedWhen = now + pause;
     task.nrDirtied = 0;
     task.nrDirtiedPause = mp.nrDirtiedPause;
@@ -137,14 +132,8 @@ class IolessPolicy final : public ThrottlePolicy {
     const int hz = host.hz();
     const std::int64_t now = host.jiffies();
     DeviceState& wb = host.device(task.info.device);
-    Domain& dom = host.domain();
     const std::int64_t elapsed = std::max<std::int64_t>(now - wb.bw.bwTimeStampJiffies, 1);
-
-    // E20, only if the domain's own stamp is old enough.
-    if (now - dom.dirtyLimitStamp >= std::max(hz / 5, 1)) {
-      dom.dirtyLimit = followDirtyLimit(dom.dirtyLimit, g.thresh, g.dirty);
-      dom.dirtyLimitStamp = now;
-    }
+    updateDomainDirtyLimit(host, g);
     const bool strict = wb.device.config().strictLimit;
     RateInputs rin{.dirtied = wb.dirtied, .elapsedJiffies = elapsed, .posRatio = pos.posRatio,
                    .dirty = strict ? w.wbDirty : g.dirty,
@@ -168,39 +157,15 @@ class IolessPolicy final : public ThrottlePolicy {
           static_cast<std::int64_t>(pagesToKBps(static_cast<double>(wb.bw.balancedDirtyRatelimit)));
       host.trace(r);
     }
-    updateWriteBandwidth(wb.bw, elapsed, wb.written, hz);
-    wb.bw.writtenStamp = wb.written;
-    wb.bw.dirtiedStamp = wb.dirtied;
-    wb.bw.bwTimeStampJiffies = now;
+    updateBandwidthAndRestamp(wb.bw, wb.written, wb.dirtied, now, hz);
   }
 
   static void emitTrace(ThrottleHost& host, const Task& task, const GlobalView& g, const WbView& w,
-                        const PositionResult& pos, std::int64_t dirtyRatelimit,
-                        std::int64_t taskRatelimit, Pages pagesDirtied, std::int64_t period,
-                        std::int64_t pause, std::int64_t now) {
-    (void)pos;
-    if (!host.tracing()) return;
-    const int hz = host.hz();
-    const std::int64_t realNow = host.jiffies();
-    BalanceDirtyPages r;
-    r.header = host.traceHeader(task);
-    r.bdi = host.deviceName(task.info.device);
-    // The traced limit and setpoint use the stored global dirty_limit (§5.3), not E21/E22.
-    r.limit = host.domain().dirtyLimit;
-    r.setpoint = (r.limit + g.freerun) / 2;
-    r.dirty = g.dirty;
-    r.wbSetpoint = r.setpoint * w.wbThresh / (g.thresh + 1);
-    r.wbDirty = w.wbDirty;
-    r.dirtyRatelimit = static_cast<std::int64_t>(pagesToKBps(static_cast<double>(dirtyRatelimit)));
-    r.taskRatelimit = static_cast<std::int64_t>(pagesToKBps(static_cast<double>(taskRatelimit)));
-    r.dirtied = static_cast<std::uint32_t>(pagesDirtied);
-    r.dirtiedPause = static_cast<std::uint32_t>(task.nrDirtiedPause);
-    r.paused = toMsField(realNow - task.balanceStart, hz);
-    r.pause = toMsField(pause, hz);
-    r.period = toMsField(period, hz);
-    r.think = task.dirtyPausedWhen == 0 ? 0 : toMsField(realNow - task.dirtyPausedWhen, hz);
-    (void)now;
-    host.trace(r);
+                        std::int64_t dirtyRatelimit, std::int64_t taskRatelimit,
+                        Pages pagesDirtied, std::int64_t period, std::int64_t pause) {
+    if (host.tracing())
+      host.trace(balanceTrace(host, task, g, w, dirtyRatelimit, taskRatelimit, pagesDirtied,
+                              period, pause, /*withThink=*/true));
   }
 };
 

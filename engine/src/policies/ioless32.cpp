@@ -6,6 +6,7 @@
 
 #include "kernel_math.h"
 #include "pause_control.h"
+#include "policies/ioless_common.h"
 #include "policies/policy.h"
 #include "position_control.h"
 #include "rate_control.h"
@@ -32,9 +33,7 @@ class Ioless32Policy final : public ThrottlePolicy {
   }
 
   Pages ratelimit(const ThrottleHost& host, const Task& task) const override {
-    Pages r = task.nrDirtiedPause;
-    if (host.device(task.info.device).dirtyExceeded) r = std::min<Pages>(r, 8);
-    return std::max<Pages>(r, 1);
+    return iolessRatelimit(host, task);
   }
 
   BalanceOutcome balance(ThrottleHost& host, Task& task, Pages pagesDirtied) override {
@@ -119,10 +118,7 @@ class Ioless32Policy final : public ThrottlePolicy {
     DeviceState& wb = host.device(task.info.device);
     Domain& dom = host.domain();
     const std::int64_t elapsed = std::max<std::int64_t>(now - wb.bw.bwTimeStampJiffies, 1);
-    if (now - dom.dirtyLimitStamp >= std::max(hz / 5, 1)) {
-      dom.dirtyLimit = followDirtyLimit(dom.dirtyLimit, g.thresh, g.dirty);
-      dom.dirtyLimitStamp = now;
-    }
+    updateDomainDirtyLimit(host, g);
     // 3.2 recomputes pos_ratio inside the update, after dirty_limit moved.
     const Pages limit = hardDirtyLimit(g.thresh, dom.dirtyLimit);
     PositionInputs pin{.thresh = g.thresh, .bgThresh = g.bgThresh, .limit = limit, .dirty = g.dirty,
@@ -132,31 +128,14 @@ class Ioless32Policy final : public ThrottlePolicy {
     updateDirtyRatelimit(wb.bw, RateInputs{.dirtied = wb.dirtied, .elapsedJiffies = elapsed,
                                            .posRatio = pos.posRatio, .dirty = g.dirty,
                                            .setpoint = dirtySetpoint(g.freerun, limit), .hz = hz});
-    updateWriteBandwidth(wb.bw, elapsed, wb.written, hz);
-    wb.bw.writtenStamp = wb.written;
-    wb.bw.dirtiedStamp = wb.dirtied;
-    wb.bw.bwTimeStampJiffies = now;
+    updateBandwidthAndRestamp(wb.bw, wb.written, wb.dirtied, now, hz);
   }
 
   static void trace(ThrottleHost& host, const Task& task, const GlobalView& g, const WbView& w,
                     std::int64_t rate, std::int64_t taskRl, Pages pages, std::int64_t pause) {
-    if (!host.tracing()) return;
-    const int hz = host.hz();
-    BalanceDirtyPages r;
-    r.header = host.traceHeader(task);
-    r.bdi = host.deviceName(task.info.device);
-    r.limit = host.domain().dirtyLimit;
-    r.setpoint = (r.limit + g.freerun) / 2;
-    r.dirty = g.dirty;
-    r.wbSetpoint = r.setpoint * w.wbThresh / (g.thresh + 1);
-    r.wbDirty = w.wbDirty;
-    r.dirtyRatelimit = rate * 4;
-    r.taskRatelimit = taskRl * 4;
-    r.dirtied = static_cast<std::uint32_t>(pages);
-    r.dirtiedPause = static_cast<std::uint32_t>(task.nrDirtiedPause);
-    r.paused = (host.jiffies() - task.balanceStart) * 1000 / hz;
-    r.pause = pause * 1000 / hz;
-    host.trace(r);  // 3.2 had no period or think fields: they stay 0
+    // 3.2's tracepoint had no period or think fields: they stay 0.
+    if (host.tracing())
+      host.trace(balanceTrace(host, task, g, w, rate, taskRl, pages, 0, pause, /*withThink=*/false));
   }
 };
 

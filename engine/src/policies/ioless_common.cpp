@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "policies/ioless_common.h"
+
+#include <algorithm>
+
+#include "dirty_limits.h"
+
+namespace throttlelab::engine {
+
+Pages iolessRatelimit(const ThrottleHost& host, const Task& task) {
+  Pages r = task.nrDirtiedPause;
+  if (host.device(task.info.device).dirtyExceeded) r = std::min<Pages>(r, 8);
+  return std::max<Pages>(r, 1);
+}
+
+void updateDomainDirtyLimit(ThrottleHost& host, const GlobalView& g) {
+  Domain& dom = host.domain();
+  const std::int64_t now = host.jiffies();
+  if (now - dom.dirtyLimitStamp < std::max(host.hz() / 5, 1)) return;
+  dom.dirtyLimit = followDirtyLimit(dom.dirtyLimit, g.thresh, g.dirty);
+  dom.dirtyLimitStamp = now;
+}
+
+BalanceDirtyPages balanceTrace(ThrottleHost& host, const Task& task, const GlobalView& g,
+                               const WbView& w, std::int64_t dirtyRatelimit,
+                               std::int64_t taskRatelimit, Pages pagesDirtied, std::int64_t period,
+                               std::int64_t pause, bool withThink) {
+  const int hz = host.hz();
+  const std::int64_t now = host.jiffies();
+  const auto ms = [hz](std::int64_t jiffies) { return jiffies * 1000 / hz; };
+  BalanceDirtyPages r;
+  r.header = host.traceHeader(task);
+  r.bdi = host.deviceName(task.info.device);
+  // The traced limit and setpoint use the stored global dirty_limit (§5.3), not E21/E22.
+  r.limit = host.domain().dirtyLimit;
+  r.setpoint = (r.limit + g.freerun) / 2;
+  r.dirty = g.dirty;
+  r.wbSetpoint = r.setpoint * w.wbThresh / (g.thresh + 1);
+  r.wbDirty = w.wbDirty;
+  r.dirtyRatelimit = static_cast<std::int64_t>(pagesToKBps(static_cast<double>(dirtyRatelimit)));
+  r.taskRatelimit = static_cast<std::int64_t>(pagesToKBps(static_cast<double>(taskRatelimit)));
+  r.dirtied = static_cast<std::uint32_t>(pagesDirtied);
+  r.dirtiedPause = static_cast<std::uint32_t>(task.nrDirtiedPause);
+  r.paused = ms(now - task.balanceStart);
+  r.pause = ms(pause);
+  if (withThink) {
+    r.period = ms(period);
+    r.think = task.dirtyPausedWhen == 0 ? 0 : ms(now - task.dirtyPausedWhen);
+  }
+  return r;
+}
+
+}  // namespace throttlelab::engine

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// What the IO-less policies (ioless, ioless-3.2) share: the entry check, the slowly following
+// dirty_limit step, and the balance_dirty_pages tracepoint record.
+#include <cstdint>
+
+#include "throttle_host.h"
+
+namespace throttlelab::engine {
+
+/// The per-task poll interval, cut to 8 pages (32 KiB) while the device is over its limits.
+Pages iolessRatelimit(const ThrottleHost& host, const Task& task);
+
+/// E20 inside the 200 ms update: moves the global dirty_limit if its own stamp is old enough.
+void updateDomainDirtyLimit(ThrottleHost& host, const GlobalView& g);
+
+/// The writeback:balance_dirty_pages record of one throttle decision (times in jiffies).
+/// `period` and `think` are 0 for the 3.2 form, which had neither.
+BalanceDirtyPages balanceTrace(ThrottleHost& host, const Task& task, const GlobalView& g,
+                               const WbView& w, std::int64_t dirtyRatelimit,
+                               std::int64_t taskRatelimit, Pages pagesDirtied, std::int64_t period,
+                               std::int64_t pause, bool withThink);
+
+}  // namespace throttlelab::engine

@@ -4,6 +4,7 @@
 #include <boost/circular_buffer.hpp>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,8 @@ struct WorkerSnapshot {
   std::vector<engine::TaskStats> tasks;
   engine::ThrottleCurve curve;
   engine::Scenario scenario;  ///< as the engine has it, after any reconfigure
+  /// The whole run so far, if the worker was asked to publish it (Options::publishSummary).
+  std::optional<engine::Summary> summary;
 };
 
 using SampleBuffer = boost::circular_buffer<engine::Sample>;

@@ -11,6 +11,7 @@ namespace {
 SimulationWorker::Options workerOptions(const LiveController::Options& o) {
   SimulationWorker::Options w;
   w.startPaused = !o.startRunning;
+  w.publishSummary = o.publishSummary;
   return w;
 }
 }  // namespace
@@ -163,6 +164,7 @@ FrameStats LiveController::frame(bool immediateReplot, bool forceReplot) {
     if (m_dashboard) m_dashboard->clearData();
     if (m_taskModel) m_taskModel->clear();
     stats.reset = true;
+    Q_EMIT dataReset();
   }
   stats.samples = m_batch.samples.size();
   stats.taskSamples = m_batch.taskSamples.size();
@@ -171,12 +173,14 @@ FrameStats LiveController::frame(bool immediateReplot, bool forceReplot) {
     if (m_dashboard) m_dashboard->setTaskInfos(m_taskInfos);
   }
   if (m_dashboard) m_dashboard->appendBatch(m_batch.samples, m_batch.taskSamples);
+  if (!m_batch.samples.empty()) Q_EMIT samplesArrived(m_batch.samples);
   bool rebuilt = false;
   for (auto& s : m_batch.samples) rebuilt |= m_history.append(std::move(s));
   for (const auto& t : m_batch.taskSamples) rebuilt |= m_taskHistory.append(t);
   if (stats.samples > 0 && !m_history.empty()) m_taskHistory.trimBefore(m_history.firstTimeS());
   if (m_dashboard && (stats.samples > 0 || stats.taskSamples > 0 || rebuilt))
     m_dashboard->historyUpdated(rebuilt);
+  if (rebuilt) Q_EMIT historyRebuilt();
   if (m_batch.snapshot && m_batch.snapshot->generation == m_generation)
     takeSnapshot(std::move(m_batch.snapshot));
 

@@ -38,6 +38,7 @@ class LiveController : public QObject {
     bool decimate = true;
     int frameIntervalMs = 16;
     std::size_t historyCap = SampleHistory::kDefaultCap;
+    bool publishSummary = false;  ///< snapshots carry Simulator::summary() (compare view)
   };
 
   explicit LiveController(QObject* parent = nullptr);
@@ -96,6 +97,13 @@ class LiveController : public QObject {
   void snapshotArrived();
   void runForFinished();
   void engineError(const QString& message);
+  // For views other than the dashboard that mirror the history (the compare view), per frame:
+  /// A new run started; the history is empty.
+  void dataReset();
+  /// New samples, before they move into the history.
+  void samplesArrived(const throttlelab::ui::SampleBuffer& samples);
+  /// The history was decimated or trimmed in a way that needs a full refill.
+  void historyRebuilt();
 
  private:
   std::uint64_t post(WorkerCommand command);

@@ -13,10 +13,15 @@
 #include <QMessageBox>
 #include <QScreen>
 #include <QScrollArea>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
+#include <map>
 
+#include "compare_view.h"
 #include "dashboard.h"
+#include "experiment_panel.h"
+#include "experiment_report_model.h"
 #include "exporter.h"
 #include "live_controller.h"
 #include "parameter_panel.h"
@@ -58,7 +63,11 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   m_baseFont = font();
   m_controller = new LiveController(controllerOptions(m_scriptedMode), this);
   m_dashboard = new Dashboard(this);
-  setCentralWidget(m_dashboard);
+  m_compareView = new CompareView(this);
+  m_stack = new QStackedWidget(this);
+  m_stack->addWidget(m_dashboard);
+  m_stack->addWidget(m_compareView);
+  setCentralWidget(m_stack);
   m_controller->setDashboard(m_dashboard);
 
   m_parameters = new ParameterPanel;
@@ -80,6 +89,14 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   m_taskDock->setWidget(m_taskTable);
   addDockWidget(Qt::BottomDockWidgetArea, m_taskDock);
   resizeDocks({m_taskDock}, {170}, Qt::Vertical);
+
+  m_experimentPanel = new ExperimentPanel;
+  m_experimentDock = new QDockWidget(tr("Experiment report"), this);
+  m_experimentDock->setObjectName(QStringLiteral("experimentDock"));
+  m_experimentDock->setWidget(m_experimentPanel);
+  addDockWidget(Qt::BottomDockWidgetArea, m_experimentDock);
+  tabifyDockWidget(m_taskDock, m_experimentDock);
+  m_experimentDock->hide();
 
   m_runControls = new RunControls(this);
   addToolBar(Qt::TopToolBarArea, m_runControls);
@@ -105,6 +122,7 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
 }
 
 MainWindow::~MainWindow() {
+  m_compareView->stop();
   m_controller->stop();
 }
 
@@ -178,6 +196,17 @@ void MainWindow::buildMenus() {
   view->addAction(m_runControls->followAction());
   view->addAction(m_runControls->fitAction());
   view->addAction(tr("Clear A/B markers"), m_dashboard, &Dashboard::clearMarkers);
+  view->addSeparator();
+  m_compareAction = view->addAction(tr("&Compare policies…"));
+  m_compareAction->setObjectName(QStringLiteral("compareAction"));
+  m_compareAction->setCheckable(true);
+  m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+  m_compareAction->setToolTip(
+      tr("Run the current scenario under two policies side by side (Ctrl+K)"));
+  connect(m_compareAction, &QAction::toggled, this, &MainWindow::setCompareMode);
+  m_runControls->addSeparator();
+  m_runControls->addAction(m_compareAction);
+  view->addAction(m_experimentDock->toggleViewAction());
   m_pagesAction = view->addAction(tr("Memory in pages (not MiB)"));
   m_pagesAction->setCheckable(true);
   connect(m_pagesAction, &QAction::toggled, m_dashboard, &Dashboard::setUnitsPages);
@@ -191,6 +220,8 @@ void MainWindow::buildMenus() {
   m_fullScreenAction->setShortcut(QKeySequence(Qt::Key_F11));
   connect(m_fullScreenAction, &QAction::toggled, this,
           [this](bool on) { on ? showFullScreen() : showNormal(); });
+
+  buildExperimentsMenu();
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("How to read the plots"), this, [this] {
@@ -218,13 +249,32 @@ void MainWindow::buildMenus() {
 
 void MainWindow::wire() {
   LiveController* c = m_controller;
-  connect(m_runControls, &RunControls::runToggled, c, &LiveController::setRunning);
-  connect(m_runControls, &RunControls::stepRequested, c, &LiveController::step);
+  // While comparing, the run controls drive both compared runs instead of the live one.
+  connect(m_runControls, &RunControls::runToggled, this, [this](bool on) {
+    compareMode() ? m_compareView->setRunning(on) : m_controller->setRunning(on);
+  });
+  connect(m_runControls, &RunControls::stepRequested, this,
+          [this] { compareMode() ? m_compareView->step() : m_controller->step(); });
   connect(m_runControls, &RunControls::resetRequested, this, [this] {
+    if (compareMode()) {
+      m_compareView->reset();
+      statusBar()->showMessage(tr("Both compared runs restarted"), 4000);
+      return;
+    }
     m_controller->reset();
     statusBar()->showMessage(tr("Restarted with seed %1").arg(m_controller->scenario().seed), 4000);
   });
-  connect(m_runControls, &RunControls::speedChanged, c, &LiveController::setSpeed);
+  connect(m_runControls, &RunControls::speedChanged, this, [this](double factor) {
+    m_controller->setSpeed(factor);
+    m_compareView->setSpeed(factor);
+  });
+  connect(m_compareView, &CompareView::runningChanged, m_runControls, &RunControls::setRunning);
+  connect(m_experimentPanel, &ExperimentPanel::problem, this,
+          [this](const QString& title, const QString& text) { m_notifier.error(title, text); });
+  connect(m_experimentPanel, &ExperimentPanel::statusMessage, this,
+          [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+  connect(m_experimentPanel, &ExperimentPanel::saveRequested, this,
+          &MainWindow::saveExperimentReportDialog);
   connect(m_runControls, &RunControls::seedChanged, this, [this](std::uint64_t seed) {
     m_controller->setSeed(seed);
     statusBar()->showMessage(tr("Seed %1 takes effect on Reset (Ctrl+R)").arg(seed), 5000);
@@ -253,10 +303,114 @@ void MainWindow::wire() {
   connect(c, &LiveController::engineError, this, [this](const QString& message) {
     statusBar()->showMessage(tr("Engine: %1").arg(message), 10000);
   });
-  connect(c, &LiveController::runningChanged, m_runControls, &RunControls::setRunning);
+  connect(c, &LiveController::runningChanged, this, [this](bool running) {
+    if (!compareMode()) m_runControls->setRunning(running);
+  });
   connect(c, &LiveController::statusChanged, this,
           [this] { m_statusReadout->show(m_controller->status()); });
   connect(m_taskTable, &TaskTable::selectedTaskChanged, c, &LiveController::setSelectedTask);
+}
+
+void MainWindow::setCompareMode(bool on) {
+  if (m_compareAction->isChecked() != on) {
+    m_compareAction->setChecked(on);  // re-enters through toggled
+    return;
+  }
+  if (on == compareMode()) return;
+  if (on) {
+    m_liveWasRunning = m_controller->isRunning();
+    m_controller->setRunning(false);
+    m_compareView->setSpeed(m_controller->speed());
+    m_compareView->start(m_controller->scenario(), true);
+    m_stack->setCurrentWidget(m_compareView);
+    m_taskDockWasVisible = m_taskDock->isVisible();
+    m_taskDock->hide();  // its tasks are the paused live run's
+    m_runControls->setRunning(true);
+    statusBar()->showMessage(tr("Comparing %1 with %2 on %3; the live run is paused")
+                                 .arg(m_compareView->policyA(), m_compareView->policyB(),
+                                      QString::fromStdString(m_controller->scenario().name)),
+                             6000);
+  } else {
+    m_compareView->stop();
+    m_stack->setCurrentWidget(m_dashboard);
+    if (m_taskDockWasVisible) m_taskDock->show();
+    m_controller->setRunning(m_liveWasRunning);
+    m_runControls->setRunning(m_liveWasRunning);
+  }
+}
+
+bool MainWindow::compareMode() const {
+  return m_compareView->isActive();
+}
+
+void MainWindow::buildExperimentsMenu() {
+  m_experimentsMenu = menuBar()->addMenu(tr("E&xperiments"));
+  m_experimentsMenu->setObjectName(QStringLiteral("experimentsMenu"));
+  for (const std::string& name : engine::experimentNames()) {
+    const auto experiment = engine::makeExperiment(name, true);
+    const QString key = QString::fromStdString(name);
+    const QString title = experiment ? QString::fromStdString(experiment->title) : QString();
+    QAction* a = m_experimentsMenu->addAction(
+        title.isEmpty() ? key : QStringLiteral("%1 — %2").arg(key, title), this,
+        [this, key] { runExperiment(key); });
+    a->setData(key);
+  }
+  m_experimentsMenu->addSeparator();
+  QMenu* quick = m_experimentsMenu->addMenu(tr("Quick form (shorter runs, fewer cases)"));
+  for (const std::string& name : engine::experimentNames()) {
+    const QString key = QString::fromStdString(name);
+    quick->addAction(key, this, [this, key] { runExperiment(key, true); });
+  }
+}
+
+const engine::ExperimentCase* MainWindow::liveCase(const engine::Experiment& e) {
+  // The case that shows the mail's point best when watched live.
+  static const std::map<std::string, std::vector<std::string>> kPreferred = {
+      {"morton2003", {"legacy-2.6.0-rt-break, 512 MiB, SCHED_FIFO"}},
+      {"wu2010", {"10dd ioless", "100dd ioless"}},
+      {"arcangeli2002", {"-j75", "-j100"}}};
+  if (auto it = kPreferred.find(e.name); it != kPreferred.end())
+    for (const std::string& want : it->second)
+      for (const auto& c : e.cases)
+        if (c.name == want) return &c;
+  return e.cases.empty() ? nullptr : &e.cases.front();
+}
+
+bool MainWindow::runExperiment(const QString& name, bool quick, int seeds) {
+  const auto experiment = engine::makeExperiment(name.toStdString(), quick);
+  if (!experiment) {
+    m_notifier.error(tr("Unknown experiment"), tr("There is no experiment called %1.").arg(name));
+    return false;
+  }
+  setCompareMode(false);
+  if (const engine::ExperimentCase* c = liveCase(*experiment)) {
+    engine::Scenario scenario = c->scenario;
+    scenario.name = experiment->name + ": " + c->name;
+    m_controller->load(scenario);
+    m_controller->setRunning(true);
+    statusBar()->showMessage(tr("Live: %1 (case %2)").arg(name, QString::fromStdString(c->name)),
+                             8000);
+  }
+  m_experimentDock->show();
+  m_experimentDock->raise();
+  resizeDocks({m_experimentDock}, {360}, Qt::Vertical);
+  m_experimentPanel->run(*experiment, seeds);
+  return true;
+}
+
+void MainWindow::saveExperimentReportDialog() {
+  const auto result = m_experimentPanel->model().result();
+  const QString base =
+      result ? QString::fromStdString(result->experiment) : QStringLiteral("report");
+  const QString path = askPath(tr("Save experiment report"), tr("Markdown (*.md);;JSON (*.json)"),
+                               true, base + QStringLiteral("-report.md"));
+  if (path.isEmpty()) return;
+  const QString error = m_experimentPanel->saveReport(path);
+  if (!error.isEmpty()) {
+    m_notifier.error(tr("Cannot save the report"), error);
+    return;
+  }
+  statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 4000);
 }
 
 void MainWindow::applyScenarioToControls() {

@@ -7,14 +7,18 @@
 
 #include "export_dialog.h"
 #include "session_state.h"
+#include "throttlelab/engine/experiments.h"
 #include "throttlelab/ui/gui_main.h"
 
 class QDockWidget;
 class QMenu;
+class QStackedWidget;
 
 namespace throttlelab::ui {
 
+class CompareView;
 class Dashboard;
+class ExperimentPanel;
 class LiveController;
 class ParameterPanel;
 class RunControls;
@@ -39,6 +43,21 @@ class MainWindow : public QMainWindow {
   RunControls& runControls() const { return *m_runControls; }
   TaskTable& taskTable() const { return *m_taskTable; }
   StatusReadout& statusReadout() const { return *m_statusReadout; }
+  CompareView& compareView() const { return *m_compareView; }
+  ExperimentPanel& experimentPanel() const { return *m_experimentPanel; }
+  QMenu* experimentsMenu() const { return m_experimentsMenu; }
+  QAction* compareAction() const { return m_compareAction; }
+
+  /// Shows the compare view (the current scenario under two policies) instead of the
+  /// dashboard; the live run pauses meanwhile and the run controls drive both compared runs.
+  void setCompareMode(bool on);
+  bool compareMode() const;
+  /// Experiments menu: loads the experiment's most telling case into the live dashboard and
+  /// starts it, and runs the whole experiment (quick form if asked) in the background into
+  /// the report panel. False (with a message) if the name is unknown.
+  bool runExperiment(const QString& name, bool quick = false, int seeds = 3);
+  /// The case of `experiment` to show live: the preferred one by name, else the first.
+  static const engine::ExperimentCase* liveCase(const engine::Experiment& experiment);
 
   /// A scenario file or built-in name. On error: a message naming the key and the reason,
   /// and nothing changes. Returns whether it was opened.
@@ -73,6 +92,8 @@ class MainWindow : public QMainWindow {
   QString askPath(const QString& caption, const QString& filter, bool save,
                   const QString& suggestedName = {});
   void applyScenarioToControls();
+  void buildExperimentsMenu();
+  void saveExperimentReportDialog();
 
   GuiLaunchOptions m_options;
   UserNotifier& m_notifier;
@@ -90,6 +111,14 @@ class MainWindow : public QMainWindow {
   QAction* m_presenterAction = nullptr;
   QAction* m_fullScreenAction = nullptr;
   QAction* m_pagesAction = nullptr;
+  QAction* m_compareAction = nullptr;
+  QMenu* m_experimentsMenu = nullptr;
+  QStackedWidget* m_stack = nullptr;
+  CompareView* m_compareView = nullptr;
+  ExperimentPanel* m_experimentPanel = nullptr;
+  QDockWidget* m_experimentDock = nullptr;
+  bool m_liveWasRunning = true;
+  bool m_taskDockWasVisible = true;
   ScriptedFigures* m_scripted = nullptr;
   QFont m_baseFont;
   bool m_scriptedMode = false;

@@ -23,6 +23,8 @@ struct SeriesSpec {
   bool rightAxis = false;
   bool step = false;  ///< step line (values that change at update instants)
   bool dots = false;  ///< small dots, no line
+  /// Which run the series reads, in a plot that shows several (the compare view); 0 otherwise.
+  int source = 0;
 };
 
 /// Readable number with a precision suited to its size.

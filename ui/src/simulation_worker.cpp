@@ -179,6 +179,7 @@ void SimulationWorker::publish(bool withSnapshot) {
     snapshot->tasks = m_sim->taskStats();
     snapshot->curve = m_sim->throttleCurve(0, 200);
     snapshot->scenario = m_sim->scenario();
+    if (m_options.publishSummary) snapshot->summary = m_sim->summary();
     m_exchange.publishSnapshot(std::move(snapshot));
     m_lastSnapshot = Clock::now();
     m_snapshotDirty = false;

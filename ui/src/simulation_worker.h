@@ -29,6 +29,8 @@ class SimulationWorker {
     /// Samples per wall second the GUI is fed before decimation folds them (≈10 per frame).
     double samplesPerWallSecond = 600;
     bool startPaused = false;
+    /// Put Simulator::summary() into every snapshot (~2 Hz; the compare view's delta table).
+    bool publishSummary = false;
   };
 
   SimulationWorker();

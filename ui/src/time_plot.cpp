@@ -3,6 +3,7 @@
 
 #include <QFontMetrics>
 #include <QMouseEvent>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -130,6 +131,14 @@ void TimePlot::setSeriesShown(int i, bool shown) {
   m_dirty = true;
 }
 
+void TimePlot::setSeriesName(int i, const QString& name) {
+  const auto idx = static_cast<std::size_t>(i);
+  m_specs[idx].name = name;
+  m_graphs[idx]->setName(name);
+  setLegendColumns();
+  m_dirty = true;
+}
+
 int TimePlot::graphCount() const {
   return m_plot->graphCount();
 }
@@ -160,6 +169,41 @@ void TimePlot::rebuild(const SampleHistory& history, const TaskTraceHistory&) {
       points.append(QCPGraphData(engine::toSeconds(s.time), spec.value(s, m_units)));
     m_graphs[i]->data()->set(points, true);
   }
+  m_dirty = true;
+}
+
+void TimePlot::appendSourceSamples(int source, const SampleBuffer& samples) {
+  if (samples.empty()) return;
+  QVector<QCPGraphData> points;
+  points.reserve(static_cast<int>(samples.size()));
+  for (std::size_t i = 0; i < m_specs.size(); ++i) {
+    const auto& spec = m_specs[i];
+    if (spec.source != source) continue;
+    points.clear();
+    for (const auto& s : samples)
+      points.append(QCPGraphData(engine::toSeconds(s.time), spec.value(s, m_units)));
+    m_graphs[i]->data()->add(points, true);
+  }
+  m_dirty = true;
+}
+
+void TimePlot::rebuildSource(int source, const SampleHistory& history) {
+  QVector<QCPGraphData> points;
+  points.reserve(static_cast<int>(history.size()));
+  for (std::size_t i = 0; i < m_specs.size(); ++i) {
+    const auto& spec = m_specs[i];
+    if (spec.source != source) continue;
+    points.clear();
+    for (const auto& s : history)
+      points.append(QCPGraphData(engine::toSeconds(s.time), spec.value(s, m_units)));
+    m_graphs[i]->data()->set(points, true);
+  }
+  m_dirty = true;
+}
+
+void TimePlot::clearSource(int source) {
+  for (std::size_t i = 0; i < m_specs.size(); ++i)
+    if (m_specs[i].source == source) m_graphs[i]->data()->clear();
   m_dirty = true;
 }
 
@@ -268,6 +312,37 @@ void TimePlot::setCursor(std::optional<double> timeS, const engine::Sample* near
   m_readout->setPositionAlignment((leftHalf ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
   const double offset = keys.size() * 0.01 * (leftHalf ? 1 : -1);
   m_readout->position->setCoords(*timeS + offset, 0.09);  // below the A/B labels
+}
+
+void TimePlot::setCursor(std::optional<double> timeS,
+                         const std::vector<const engine::Sample*>& nearest) {
+  const auto at = [&](int source) -> const engine::Sample* {
+    return source >= 0 && static_cast<std::size_t>(source) < nearest.size()
+               ? nearest[static_cast<std::size_t>(source)]
+               : nullptr;
+  };
+  const bool any = std::any_of(nearest.begin(), nearest.end(), [](auto* p) { return p; });
+  m_cursor->setVisible(timeS.has_value());
+  m_readout->setVisible(timeS.has_value() && any);
+  if (!timeS) return;
+  m_cursor->point1->setCoords(*timeS, 0);
+  m_cursor->point2->setCoords(*timeS, 1);
+  if (!any) return;
+  QStringList lines;
+  lines << QStringLiteral("t = %1 s").arg(*timeS, 0, 'f', 1);
+  for (std::size_t i = 0; i < m_specs.size(); ++i) {
+    const auto& spec = m_specs[i];
+    const engine::Sample* sample = at(spec.source);
+    if (!m_shown[i] || !sample) continue;
+    lines << QStringLiteral("%1: %2 %3")
+                 .arg(spec.name, formatValue(spec.value(*sample, m_units)), unitOf(spec));
+  }
+  m_readout->setText(lines.join(QLatin1Char('\n')));
+  const QCPRange keys = m_plot->xAxis->range();
+  const bool leftHalf = *timeS < keys.center();
+  m_readout->setPositionAlignment((leftHalf ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+  const double offset = keys.size() * 0.01 * (leftHalf ? 1 : -1);
+  m_readout->position->setCoords(*timeS + offset, 0.09);
 }
 
 std::optional<double> TimePlot::cursorTime() const {

@@ -44,6 +44,10 @@ class TimePlot : public QObject {
   /// Refills every graph from the history (after decimation, a unit change or a reset).
   virtual void rebuild(const SampleHistory& history, const TaskTraceHistory& tasks);
   virtual void clearData();
+  /// For plots whose series read several runs (SeriesSpec::source): only that run's series.
+  void appendSourceSamples(int source, const SampleBuffer& samples);
+  void rebuildSource(int source, const SampleHistory& history);
+  void clearSource(int source);
   virtual void trimBefore(double timeS);
 
   void setTimeRange(double lower, double upper);
@@ -53,6 +57,9 @@ class TimePlot : public QObject {
 
   void setCursor(std::optional<double> timeS, const engine::Sample* nearest,
                  const TaskTraceHistory* tasks);
+  /// The same, with the nearest sample of each run (indexed by SeriesSpec::source; null:
+  /// that run has no data there).
+  void setCursor(std::optional<double> timeS, const std::vector<const engine::Sample*>& nearest);
   std::optional<double> cursorTime() const;
   /// The hover readout's text ("" when hidden).
   QString readoutText() const;
@@ -87,6 +94,8 @@ class TimePlot : public QObject {
   const SeriesSpec& series(int i) const { return m_specs[static_cast<std::size_t>(i)]; }
   int seriesCount() const { return static_cast<int>(m_specs.size()); }
   void setSeriesShown(int i, bool shown);
+  /// Renames a series (legend and readout).
+  void setSeriesName(int i, const QString& name);
   /// Axis titles; called after unit changes.
   virtual void updateAxisTitles() = 0;
   /// Extra readout lines (e.g. per-task pauses) at time t.

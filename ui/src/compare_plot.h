@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// A time plot of the compare view: the same few curves for run A and run B, each run in its
+/// own colour (A blue, B vermillion: Okabe–Ito), the legend naming the run's policy.
+#include <QString>
+
+#include "time_plot.h"
+
+namespace throttlelab::ui {
+
+class ComparePlot final : public TimePlot {
+  Q_OBJECT
+
+ public:
+  /// `id` picks the content: DirtyPages (dirty+writeback, setpoint, limit), Pauses (median
+  /// pause per interval), Bandwidth (device writes).
+  ComparePlot(PlotId id, QWidget* parentWidget);
+
+  /// Names the runs in the legend: "ioless dirty+writeback", …
+  void setRunNames(const QString& a, const QString& b);
+  static constexpr int kRuns = 2;
+
+ protected:
+  void updateAxisTitles() override;
+
+ private:
+  struct Curve {
+    QString what;
+    int series;
+  };
+  std::vector<Curve> m_curves;
+};
+
+}  // namespace throttlelab::ui

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "compare_view.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "compare_plot.h"
+#include "compare_table_model.h"
+#include "live_controller.h"
+#include "qcp.h"
+#include "theme.h"
+#include "throttlelab/engine/simulator.h"
+
+namespace throttlelab::ui {
+
+namespace {
+constexpr double kFollowSpanS = 120;  ///< seconds shown while following
+constexpr double kMinSpanS = 10;
+
+LiveController::Options runOptions() {
+  LiveController::Options o;
+  o.startRunning = false;  // start() says
+  o.publishSummary = true;
+  return o;
+}
+}  // namespace
+
+CompareView::CompareView(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("compareView"));
+  for (auto& run : m_runs) run = new LiveController(runOptions(), this);
+
+  m_policyA = new QComboBox;
+  m_policyA->setObjectName(QStringLiteral("comparePolicyA"));
+  m_policyB = new QComboBox;
+  m_policyB->setObjectName(QStringLiteral("comparePolicyB"));
+  for (const auto& name : engine::Simulator::policyNames()) {
+    m_policyA->addItem(QString::fromStdString(name));
+    m_policyB->addItem(QString::fromStdString(name));
+  }
+  m_policyB->setCurrentText(defaultOther(m_policyA->currentText()));
+  m_followBox = new QCheckBox(tr("Follow live"));
+  m_followBox->setChecked(true);
+  m_scenarioLabel = new QLabel;
+  auto* restartButton = new QPushButton(tr("Restart both"));
+
+  auto* bar = new QHBoxLayout;
+  auto* labelA = new QLabel(tr("<b>A</b> (blue):"));
+  auto* labelB = new QLabel(tr("<b>B</b> (vermillion):"));
+  bar->addWidget(labelA);
+  bar->addWidget(m_policyA);
+  bar->addSpacing(12);
+  bar->addWidget(labelB);
+  bar->addWidget(m_policyB);
+  bar->addSpacing(12);
+  bar->addWidget(restartButton);
+  bar->addWidget(m_followBox);
+  bar->addSpacing(12);
+  bar->addWidget(m_scenarioLabel, 1);
+
+  auto* plotSplitter = new QSplitter(Qt::Vertical);
+  for (PlotId id : {PlotId::DirtyPages, PlotId::Pauses, PlotId::Bandwidth}) {
+    auto* plot = new ComparePlot(id, plotSplitter);
+    plotSplitter->addWidget(plot->widget());
+    m_plots.push_back(plot);
+    connect(plot, &TimePlot::hovered, this, [this](double t) { setCursorTime(t); });
+    connect(plot, &TimePlot::hoverLeft, this, [this] { setCursorTime(std::nullopt); });
+    connect(plot, &TimePlot::userRangeChanged, this,
+            [this, plot](double lo, double hi) { onUserRange(plot, lo, hi); });
+  }
+  plotSplitter->setStretchFactor(0, 3);
+  plotSplitter->setStretchFactor(1, 2);
+  plotSplitter->setStretchFactor(2, 2);
+
+  m_table = new CompareTableModel(this);
+  m_tableView = new QTableView;
+  m_tableView->setObjectName(QStringLiteral("compareTable"));
+  m_tableView->setModel(m_table);
+  m_tableView->verticalHeader()->hide();
+  m_tableView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  m_tableView->horizontalHeader()->setSectionResizeMode(CompareTableModel::Metric,
+                                                        QHeaderView::Stretch);
+  m_tableView->horizontalHeader()->setStretchLastSection(false);
+  m_tableView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  m_tableView->setSelectionMode(QAbstractItemView::NoSelection);
+  m_tableView->setAlternatingRowColors(true);
+  auto* tableBox = new QWidget;
+  auto* tableLayout = new QVBoxLayout(tableBox);
+  tableLayout->setContentsMargins(0, 0, 0, 0);
+  auto* tableTitle = new QLabel(tr("<b>Whole run so far</b> (updated twice a second)"));
+  tableLayout->addWidget(tableTitle);
+  tableLayout->addWidget(m_tableView, 1);
+
+  auto* columns = new QSplitter(Qt::Horizontal);
+  columns->addWidget(plotSplitter);
+  columns->addWidget(tableBox);
+  columns->setStretchFactor(0, 3);
+  columns->setStretchFactor(1, 1);
+  columns->setSizes({900, 520});
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addLayout(bar);
+  layout->addWidget(columns, 1);
+
+  for (std::size_t i = 0; i < m_runs.size(); ++i) {
+    LiveController* run = m_runs[i];
+    const int source = static_cast<int>(i);
+    connect(run, &LiveController::dataReset, this, [this, source] {
+      for (ComparePlot* p : m_plots) p->clearSource(source);
+      m_table->clear();
+    });
+    connect(run, &LiveController::samplesArrived, this,
+            [this, source](const SampleBuffer& samples) {
+              for (ComparePlot* p : m_plots) p->appendSourceSamples(source, samples);
+            });
+    connect(run, &LiveController::historyRebuilt, this, [this, source, run] {
+      for (ComparePlot* p : m_plots) p->rebuildSource(source, run->history());
+    });
+    connect(run, &LiveController::snapshotArrived, this, [this] { updateTable(); });
+  }
+
+  connect(m_policyA, &QComboBox::currentTextChanged, this, [this] { restart(); });
+  connect(m_policyB, &QComboBox::currentTextChanged, this, [this] { restart(); });
+  connect(restartButton, &QPushButton::clicked, this, [this] { reset(); });
+  connect(m_followBox, &QCheckBox::toggled, this, &CompareView::setFollowLive);
+
+  m_frameTimer = new QTimer(this);
+  m_frameTimer->setInterval(33);
+  connect(m_frameTimer, &QTimer::timeout, this, &CompareView::refresh);
+  applyTheme();
+  applyNames();
+}
+
+CompareView::~CompareView() {
+  for (LiveController* run : m_runs) run->stop();
+}
+
+QString CompareView::defaultOther(const QString& a) {
+  return a == QLatin1String("ioless") ? QStringLiteral("perbdi-2.6.24") : QStringLiteral("ioless");
+}
+
+QString CompareView::policyA() const {
+  return m_policyA->currentText();
+}
+QString CompareView::policyB() const {
+  return m_policyB->currentText();
+}
+
+void CompareView::start(const engine::Scenario& scenario, bool running) {
+  m_scenario = scenario;
+  m_active = true;
+  {
+    const QSignalBlocker blockA(m_policyA);
+    const QSignalBlocker blockB(m_policyB);
+    m_policyA->setCurrentText(QString::fromStdString(scenario.policy));
+    if (m_policyB->currentText() == m_policyA->currentText())
+      m_policyB->setCurrentText(defaultOther(m_policyA->currentText()));
+  }
+  m_scenarioLabel->setText(tr("Scenario <b>%1</b>, seed %2: both runs start from the same state")
+                               .arg(QString::fromStdString(scenario.name))
+                               .arg(scenario.seed));
+  m_running = running;
+  restart();
+  for (LiveController* run : m_runs) run->start();
+  m_frameTimer->start();
+}
+
+void CompareView::stop() {
+  m_active = false;
+  m_frameTimer->stop();
+  for (LiveController* run : m_runs) {
+    run->setRunning(false);
+    run->stop();
+  }
+}
+
+void CompareView::setPolicies(const QString& a, const QString& b) {
+  {
+    const QSignalBlocker blockA(m_policyA);
+    const QSignalBlocker blockB(m_policyB);
+    m_policyA->setCurrentText(a);
+    m_policyB->setCurrentText(b);
+  }
+  restart();
+}
+
+void CompareView::restart() {
+  applyNames();
+  if (!m_active) return;
+  m_table->clear();
+  for (std::size_t i = 0; i < m_runs.size(); ++i) {
+    engine::Scenario s = m_scenario;
+    s.policy = (i == 0 ? policyA() : policyB()).toStdString();
+    m_runs[i]->load(s);
+    m_runs[i]->setRunning(m_running);
+  }
+  setFollowLive(true);
+}
+
+void CompareView::applyNames() {
+  for (ComparePlot* p : m_plots) p->setRunNames(policyA(), policyB());
+  m_table->setRunNames(policyA(), policyB());
+}
+
+void CompareView::setRunning(bool running) {
+  m_running = running;
+  for (LiveController* run : m_runs) run->setRunning(running);
+  Q_EMIT runningChanged(running);
+}
+
+void CompareView::setSpeed(double factor) {
+  for (LiveController* run : m_runs) run->setSpeed(factor);
+}
+
+void CompareView::step() {
+  m_running = false;
+  for (LiveController* run : m_runs) run->step();
+  Q_EMIT runningChanged(false);
+}
+
+void CompareView::reset() {
+  for (LiveController* run : m_runs) run->reset();
+  setFollowLive(true);
+}
+
+void CompareView::setFollowLive(bool follow) {
+  m_follow = follow;
+  const QSignalBlocker block(m_followBox);
+  m_followBox->setChecked(follow);
+  if (follow) refresh();
+}
+
+void CompareView::onUserRange(ComparePlot* source, double lower, double upper) {
+  if (m_syncing) return;
+  m_syncing = true;
+  for (ComparePlot* p : m_plots)
+    if (p != source) p->setTimeRange(lower, upper);
+  source->markDirty();
+  m_syncing = false;
+  setFollowLive(false);
+}
+
+void CompareView::setCursorTime(std::optional<double> timeS) {
+  m_cursor = timeS;
+  std::vector<const engine::Sample*> nearest;
+  for (LiveController* run : m_runs) {
+    const SampleHistory& h = run->history();
+    const auto i = timeS ? h.indexNear(*timeS) : std::nullopt;
+    nearest.push_back(i ? &h[*i] : nullptr);
+  }
+  for (ComparePlot* p : m_plots) {
+    p->setCursor(timeS, nearest);
+    if (p->isShown()) p->replotOverlay();
+  }
+}
+
+void CompareView::refresh() {
+  if (m_follow) {
+    double first = 0;
+    double last = 0;
+    bool any = false;
+    for (LiveController* run : m_runs) {
+      if (run->history().empty()) continue;
+      first = any ? std::min(first, run->history().firstTimeS()) : run->history().firstTimeS();
+      last = std::max(last, run->history().lastTimeS());
+      any = true;
+    }
+    const double lo = std::max(first, last - kFollowSpanS);
+    const double hi = std::max(last, lo + kMinSpanS);
+    m_syncing = true;
+    for (ComparePlot* p : m_plots) p->setTimeRange(lo, hi);
+    m_syncing = false;
+  }
+  for (ComparePlot* p : m_plots) {
+    if (!p->isShown() || !p->isDirty()) continue;
+    p->autoscaleValues();
+    p->replot(false);
+  }
+}
+
+bool CompareView::updateTable() {
+  const auto a = m_runs[0]->snapshot();
+  const auto b = m_runs[1]->snapshot();
+  if (!a || !b || !a->summary || !b->summary) return false;
+  m_table->setSummaries(*a->summary, *b->summary);
+  return true;
+}
+
+void CompareView::applyTheme() {
+  const Theme theme = Theme::fromPalette(palette(), QApplication::font(), false);
+  for (ComparePlot* p : m_plots) p->applyTheme(theme);
+}
+
+void CompareView::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
+    applyTheme();
+  QWidget::changeEvent(event);
+}
+
+}  // namespace throttlelab::ui

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// Runs one seed experiment (engine::runExperiment) off the GUI thread and delivers the result
+/// as a value on the GUI thread. Progress arrives after each case × seed; cancel() makes the
+/// next progress callback return false, so the engine throws RunCancelled and the job reports
+/// cancelled(). Destroying a running job cancels it and waits for the thread.
+#include <QObject>
+#include <QString>
+#include <atomic>
+#include <memory>
+#include <thread>
+
+#include "throttlelab/engine/experiments.h"
+
+namespace throttlelab::ui {
+
+class ExperimentJob final : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit ExperimentJob(QObject* parent = nullptr);
+  ~ExperimentJob() override;
+
+  /// Starts the run; false if one is already running.
+  bool start(const engine::Experiment& experiment, int seeds);
+  void cancel();
+  bool isRunning() const { return m_running; }
+
+ Q_SIGNALS:
+  void progress(int done, int total);
+  void finished(std::shared_ptr<const throttlelab::engine::ExperimentResult> result);
+  void cancelled();
+  void failed(const QString& message);
+
+ private:
+  void joinThread();
+
+  std::atomic<bool> m_cancel{false};
+  bool m_running = false;
+  std::jthread m_thread;
+};
+
+}  // namespace throttlelab::ui

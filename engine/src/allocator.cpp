@@ -14,7 +14,6 @@ namespace {
 constexpr int kMaxReclaimRetries = 16;          // MAX_RECLAIM_RETRIES
 constexpr SimDuration kReclaimWait = std::chrono::milliseconds(100);  // congestion_wait(HZ/10)
 constexpr SimDuration kKswapdBatch = std::chrono::milliseconds(10);   // [D] kswapd's cadence
-constexpr Pages kSwapCluster = 8;               // page-cluster = 3: swap-in reads 8 pages
 
 std::int64_t isqrt(std::int64_t v) {
   auto r = static_cast<std::int64_t>(std::sqrt(static_cast<double>(v)));
@@ -149,8 +148,7 @@ void Kernel::swapOutDone(const IoRequest& r) {
   m_mem.pgsteal += r.pages;
 }
 
-Pages Kernel::reclaim(Pages target, bool direct, std::int64_t* scanned) {
-  (void)direct;
+Pages Kernel::reclaim(Pages target, std::int64_t* scanned) {
   const Pages fileClean = reclaimableNow();
   const Pages anonLru = m_mem.anon - m_mem.swapWb;
   const bool anonOk = m_mem.swapTotal - m_mem.swapUsed > 0 && anonLru > 0;
@@ -192,7 +190,7 @@ void Kernel::kswapdRun() {
   }
   std::int64_t scanned = 0;
   const Pages before = m_mem.free;
-  const Pages progress = reclaim(m_mem.wmarkHigh - m_mem.free + m_mem.swapWb / 8, false, &scanned);
+  const Pages progress = reclaim(m_mem.wmarkHigh - m_mem.free + m_mem.swapWb / 8, &scanned);
   m_mem.pgscanKswapd += scanned;
   const double cpuS = static_cast<double>(scanned) * cost::kReclaimScanPerPageS +
                       static_cast<double>(progress - (m_mem.free - before)) * cost::kSwapPerPageS;
@@ -215,7 +213,7 @@ void Kernel::directReclaim(Task& t) {
   const Pages need = std::max<Pages>(32, t.allocNeed + mark - m_mem.free);
   std::int64_t scanned = 0;
   const Pages before = m_mem.free;
-  const Pages progress = reclaim(need, true, &scanned);
+  const Pages progress = reclaim(need, &scanned);
   m_mem.pgscanDirect += scanned;
   const Pages swapping = progress - (m_mem.free - before);
   const double cpuS = static_cast<double>(scanned) * cost::kReclaimScanPerPageS +

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dirty_limits.h"
 
+#include "kernel_math.h"
+
 #include <algorithm>
 #include <cstdint>
 
@@ -14,7 +16,7 @@ namespace {
 // Ratio of avail with the kernel's per-page precision: (ratio * PAGE_SIZE / 100) * avail / PAGE_SIZE.
 Pages ratioOf(int ratioPct, Pages avail) {
   const std::int64_t scaled = static_cast<std::int64_t>(ratioPct) * kPageBytes / 100;
-  return static_cast<Pages>((static_cast<__int128>(scaled) * avail) / kPageBytes);
+  return static_cast<Pages>((static_cast<Int128>(scaled) * avail) / kPageBytes);
 }
 Pages bytesToPagesRoundUp(std::int64_t bytes) { return (bytes + kPageBytes - 1) / kPageBytes; }
 }  // namespace

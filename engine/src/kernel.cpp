@@ -39,7 +39,7 @@ Kernel::Kernel(Scenario scenario)
 }
 
 std::int64_t Kernel::jiffies() const {
-  const auto ns = static_cast<__int128>(m_now.time_since_epoch().count());
+  const auto ns = static_cast<Int128>(m_now.time_since_epoch().count());
   return kJiffiesOffset + static_cast<std::int64_t>(ns * hz() / 1'000'000'000);
 }
 
@@ -301,13 +301,13 @@ WbView Kernel::wbView(int dev, const GlobalView& g) const {
   for (const auto& other : m_devices) sumMin += other->device.config().minRatio;
   sumMin = std::min(sumMin, 100);
   // E15 with min/max_ratio: the share of recent completions, on top of the reserved minimum.
-  __int128 wbThresh = static_cast<__int128>(g.thresh) * (100 - sumMin) / 100;
+  Int128 wbThresh = static_cast<Int128>(g.thresh) * (100 - sumMin) / 100;
   wbThresh = wbThresh * num / den;
-  wbThresh += static_cast<__int128>(g.thresh) * c.minRatio / 100;
-  wbThresh = std::min<__int128>(wbThresh, static_cast<__int128>(g.thresh) * c.maxRatio / 100);
+  wbThresh += static_cast<Int128>(g.thresh) * c.minRatio / 100;
+  wbThresh = std::min<Int128>(wbThresh, static_cast<Int128>(g.thresh) * c.maxRatio / 100);
   WbView w;
   w.wbThresh = static_cast<Pages>(wbThresh);
-  w.wbBgThresh = g.thresh ? static_cast<Pages>(static_cast<__int128>(w.wbThresh) * g.bgThresh / g.thresh) : 0;
+  w.wbBgThresh = g.thresh ? static_cast<Pages>(static_cast<Int128>(w.wbThresh) * g.bgThresh / g.thresh) : 0;
   w.wbDirty = d.reclaimable + d.writeback;
   return w;
 }

@@ -120,7 +120,7 @@ class Kernel final : public ThrottleHost {
   void kswapdRun();
   /// Reclaims towards `target` free pages: clean cache at once, anonymous pages by swap-out
   /// (freed when the write completes). Returns pages freed at once; adds to *scanned.
-  Pages reclaim(Pages target, bool direct, std::int64_t* scanned);
+  Pages reclaim(Pages target, std::int64_t* scanned);
   Pages reclaimClean(Pages target);
   Pages startSwapOut(Pages target);
   void swapOutDone(const IoRequest& r);
@@ -163,7 +163,6 @@ class Kernel final : public ThrottleHost {
   std::vector<TaskInfo> m_infos;
   std::vector<int> m_memoryWaiters;
   std::size_t m_reclaimCursor = 0;
-  std::size_t m_anonCursor = 0;
   int m_oomPending = 0;   ///< an OOM victim whose memory is not yet freed
   CpuScheduler m_cpu;
   std::uint64_t m_cpuGeneration = 0;

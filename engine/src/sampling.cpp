@@ -121,7 +121,7 @@ Sample Kernel::makeSample() const {
 
 double Kernel::totalCpuSystemS() const {
   double s = m_mem.systemS;
-  for (const auto& t : m_tasks) s += t.systemS + (m_cpu.isRunning(t.info.index) ? 0.0 : 0.0);
+  for (const auto& t : m_tasks) s += t.systemS;
   return s;
 }
 

@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Placeholder while issue #6 is in progress; replaced by the implementation.
+#include "throttlelab/host/vmstat_sampler.h"

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// Streaming import of a trace file into the simulator's own schema: engine::Sample rows at a
+/// fixed interval and engine::TaskSample rows per pid, so the same CSV writers, plots and task
+/// table serve measured and simulated runs alike. Memory does not depend on the file's size:
+/// the file is read in fixed-size blocks, and the converter keeps one interval's accumulators
+/// plus a few numbers per pid and per device.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "throttlelab/engine/records.h"
+#include "throttlelab/traceio/trace_parser.h"
+
+namespace throttlelab::traceio {
+
+/// Receives the converted rows in time order. Called on the importing thread.
+class ImportSink {
+ public:
+  virtual ~ImportSink() = default;
+  ImportSink() = default;
+  ImportSink(const ImportSink&) = default;
+  ImportSink& operator=(const ImportSink&) = default;
+  /// A pid was seen for the first time. info.index is dense (0, 1, …) in order of appearance,
+  /// info.pid/name are the trace's, info.device the index of its first bdi.
+  virtual void onTask(const engine::TaskInfo&) {}
+  /// A device (bdi name as printed: "254:0", "sda") was seen for the first time.
+  virtual void onDevice(int /*index*/, const std::string& /*name*/) {}
+  virtual void onSample(const engine::Sample&) {}
+  virtual void onTaskSample(const engine::TaskSample&) {}
+  /// Every parsed event, before conversion (bdi points into the line: copy if kept).
+  virtual void onRecord(const engine::TraceRecord&) {}
+};
+
+/// Counts of what the importer met; `problems` keeps the first few with their line numbers.
+struct ImportStats {
+  TraceFormat format = TraceFormat::Unknown;  ///< the layout of the first event line
+  std::int64_t bytes = 0;
+  std::int64_t lines = 0;
+  std::int64_t events = 0;     ///< the three writeback events
+  std::int64_t other = 0;      ///< other events, skipped
+  std::int64_t comments = 0;   ///< headers and blank lines, skipped
+  std::int64_t malformed = 0;  ///< skipped
+  std::int64_t garbage = 0;    ///< skipped
+  bool truncatedLastLine = false;  ///< the file ended without '\n' (not an error)
+  double firstTimeS = 0;       ///< trace timestamps of the first and last event
+  double lastTimeS = 0;
+  struct Problem {
+    std::int64_t line = 0;  ///< 1-based
+    std::string reason;
+  };
+  std::vector<Problem> problems;  ///< at most kMaxProblems
+  static constexpr std::size_t kMaxProblems = 10;
+  std::int64_t skipped() const { return other + comments + malformed + garbage; }
+};
+
+/// Turns parsed records into Samples/TaskSamples. Sample times are relative to the first
+/// event (t = 0), one row per `intervalS`; per interval the Sample holds the last
+/// global_dirty_state values (dirty, writeback, thresholds, cumulative dirtied/written),
+/// limit/setpoint from balance_dirty_pages, freerun = (thresh + bg_thresh)/2, the pause
+/// statistics of the interval's balance_dirty_pages records with pause > 0, the count of
+/// distinct pids that paused, and per device the last bdi_dirty_ratelimit estimates and
+/// wb_setpoint/wb_dirty. Fields a trace cannot know (memory, CPU, iostat) stay 0.
+/// TaskSamples: per pid that appeared in the interval, its dirtied pages (cumulative and as
+/// KiB/s), last task_ratelimit and its longest pause.
+class TraceConverter {
+ public:
+  explicit TraceConverter(ImportSink& sink, double intervalS = 0.1);
+  void add(const engine::TraceRecord& record);
+  /// Emits the last, partial interval. Call once at the end.
+  void finish();
+  double intervalS() const { return m_intervalS; }
+
+ private:
+  struct State;
+  ImportSink& m_sink;
+  double m_intervalS;
+  std::shared_ptr<State> m_state;
+};
+
+struct ImportOptions {
+  double sampleIntervalS = 0.1;
+  /// Called every few MB: bytes read so far and the file size (0 if unknown, e.g. a pipe).
+  std::function<void(std::int64_t done, std::int64_t total)> progress;
+  /// Set from another thread to stop early; the result then says `cancelled`.
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+struct ImportResult {
+  ImportStats stats;
+  bool cancelled = false;
+  /// Non-empty when nothing could be imported: the file cannot be opened ("cannot open X: No
+  /// such file or directory"), or it holds no writeback event at all ("X is not a kernel
+  /// trace: none of its N lines is a writeback:balance_dirty_pages, bdi_dirty_ratelimit or
+  /// global_dirty_state event (line 1: …)").
+  std::string error;
+  bool ok() const { return error.empty() && !cancelled; }
+};
+
+/// Reads `path` ("-" = stdin) in blocks and feeds every line through the parser and a
+/// TraceConverter into `sink`. Never throws for bad input.
+ImportResult importTrace(const std::string& path, ImportSink& sink, const ImportOptions& options = {});
+/// The same over text already in memory (tests, the live recorder).
+ImportResult importTraceText(std::string_view text, ImportSink& sink, const ImportOptions& options = {});
+
+/// A one-paragraph human summary: format, events, time span, pids, devices, skipped lines by
+/// kind with the first problems ("line 17: no value for dirty=").
+std::string describe(const ImportStats& stats);
+
+}  // namespace throttlelab::traceio

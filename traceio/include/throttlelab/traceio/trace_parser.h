@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// Reading the kernel's writeback tracepoints back from text (issue #6). Three producers write
+/// the same events in slightly different line layouts:
+///   ftrace   `/sys/kernel/tracing/trace` and `trace_pipe`:
+///            `  dd-4288  [000] .....  294.213189: balance_dirty_pages: bdi 254:0: limit=...`
+///            (older kernels have no flags column, or a 4-character one)
+///   trace-cmd `trace-cmd report`: `  dd-4288  [000]  294.213189: balance_dirty_pages: ...`
+///            (optionally with latency flags, and `CPU 0 is empty` / `cpus=2` preamble lines)
+///   perf     `perf script`: `  dd  4288 [000]  294.213189: writeback:balance_dirty_pages: ...`
+/// Fields are found by name (`name=value`), never by position: the field sets changed across
+/// kernels (3.2 had bdi_setpoint/bdi_dirty, later wb_setpoint/wb_dirty; period/think came in
+/// 3.3; 2011 patch versions named setpoint `goal`, bdi_setpoint `bdi_goal`, dirty_ratelimit
+/// `base_rate`; cgroup_ino changed type). Missing fields read as 0 and are flagged.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "throttlelab/engine/records.h"
+
+namespace throttlelab::traceio {
+
+enum class TraceFormat { Unknown, Ftrace, TraceCmd, PerfScript };
+std::string_view toString(TraceFormat f);
+
+/// What became of one line.
+enum class LineKind {
+  Event,      ///< one of the three writeback events, parsed into `record`
+  Other,      ///< a well-formed event line of another event (sched_switch, writeback_start…)
+  Comment,    ///< preamble, `#` header, blank line, `CPU n is empty`, `cpus=2`, lost-events notes
+  Malformed,  ///< looked like one of our events but a required field was unreadable
+  Garbage,    ///< not a trace line at all
+};
+
+struct ParsedLine {
+  LineKind kind = LineKind::Garbage;
+  TraceFormat format = TraceFormat::Unknown;  ///< the layout it was recognised as
+  /// Valid when kind == Event. Its `bdi` string_view points into the parsed line: copy it
+  /// before the line's storage goes away. Times are the trace timestamp (seconds) as SimTime.
+  engine::TraceRecord record;
+  /// Fields absent from the line (era differences), as bits of (1 << index in the event's
+  /// field list in the order of records.h). 0 when everything was present.
+  std::uint32_t missingFields = 0;
+  /// For Malformed/Garbage: a short reason ("no value for dirty=", "no timestamp").
+  std::string_view problem;
+};
+
+/// Parses one line (without its '\n'; a trailing '\r' is ignored). Never throws, never reads
+/// outside `line`. Stateless and cheap: the importer calls it for every line of a GB file.
+ParsedLine parseTraceLine(std::string_view line);
+
+}  // namespace throttlelab::traceio

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// What a trace says about the machine that wrote it, and a measured-versus-simulated
+/// comparison. Measured and simulated runs go through the same TraceStats accumulator (the
+/// simulation emits the same three records), so the comparison is like for like.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "throttlelab/engine/records.h"
+#include "throttlelab/engine/units.h"
+#include "throttlelab/engine/scenario.h"
+
+namespace throttlelab::traceio {
+
+struct Distribution {
+  std::int64_t count = 0;
+  double p10 = 0, p50 = 0, p90 = 0, p99 = 0, max = 0, mean = 0;
+};
+
+struct TaskRate {
+  int pid = 0;
+  std::string comm;
+  std::int64_t dirtiedPages = 0;  ///< sum of balance_dirty_pages `dirtied`
+  double activeS = 0;             ///< first to last record of this pid
+  double rateKBps = 0;            ///< dirtiedPages·4 / activeS
+  std::int64_t pauses = 0;        ///< records with pause > 0
+};
+
+/// Accumulates over records (skip those before `fromS`, to leave out a warm-up).
+/// Memory: bounded reservoirs for the distributions (sampled deterministically), a few
+/// numbers per pid and per device.
+class TraceStats {
+ public:
+  explicit TraceStats(double fromS = 0);
+  void add(const engine::TraceRecord& record);
+
+  struct Result {
+    double spanS = 0;
+    Distribution dirtyPages;          ///< global_dirty_state dirty + writeback
+    Distribution dirtyOverSetpoint;   ///< balance_dirty_pages dirty / setpoint
+    Distribution pauseMs;             ///< balance_dirty_pages pause, over pause > 0
+    Distribution taskRatelimitKBps;
+    engine::Pages threshPages = 0;            ///< median `thresh` of global_dirty_state
+    engine::Pages bgThreshPages = 0;          ///< median `bg_thresh`
+    engine::Pages limitPages = 0;             ///< median `limit`
+    std::map<std::string, double> writeBwKBps;  ///< per bdi: median awrite_bw
+    std::map<std::string, double> dirtyRatelimitKBps;  ///< per bdi: median dirty_ratelimit
+    std::vector<TaskRate> tasks;      ///< pids that called balance_dirty_pages, by pid
+    int writers = 0;                  ///< tasks.size()
+    int hz = 0;                       ///< guessed from the pause granularity (100/250/300/1000), 0 unknown
+    std::int64_t records = 0;
+  };
+  Result result() const;
+
+ private:
+  struct State;
+  std::shared_ptr<State> m_state;
+};
+
+/// The host facts "Simulate this trace" can use when the trace was taken on this machine.
+struct HostFacts {
+  int cpus = 0;               ///< 0 = unknown
+  std::int64_t memoryMiB = 0; ///< 0 = unknown
+  int hz = 0;                 ///< 0 = unknown
+};
+
+/// A scenario for the machine the trace describes: vm.dirty_bytes / dirty_background_bytes
+/// from the traced thresh/bg_thresh, one device per bdi at its measured write bandwidth, as
+/// many looping dd writers as pids that were throttled (each on the bdi it wrote to), CPUs,
+/// memory and HZ from `host` when known (otherwise the traced hz and defaults), policy
+/// "ioless". `notes` lists every value that was derived, and how, for the comparison panel.
+engine::Scenario deriveScenario(const TraceStats::Result& measured, const HostFacts& host,
+                                std::vector<std::string>* notes = nullptr);
+
+/// One row of the measured-versus-simulated comparison.
+struct ComparisonRow {
+  std::string metric;  ///< "dirty pages p50", "pause p90 (ms)", "rate per task p50 (KB/s)"…
+  double measured = 0;
+  double simulated = 0;
+  double offPct = 0;   ///< (simulated − measured) / measured · 100; 0 when measured is 0
+};
+std::vector<ComparisonRow> compare(const TraceStats::Result& measured,
+                                   const TraceStats::Result& simulated);
+
+}  // namespace throttlelab::traceio

@@ -1,3 +1,484 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Placeholder while issue #6 is in progress; replaced by the implementation.
+// Records writeback tracepoints through tracefs, restoring every file it touched.
 #include "throttlelab/host/trace_recorder.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <csignal>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "file_util.h"
+
+namespace throttlelab::host {
+
+namespace {
+
+bool isDirectory(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+/// "writeback/balance_dirty_pages" → "writeback:balance_dirty_pages", as perf and trace-cmd
+/// name events.
+std::string eventName(const std::string& event) {
+  std::string name = event;
+  if (const auto slash = name.find('/'); slash != std::string::npos) name[slash] = ':';
+  return name;
+}
+
+/// An enable file reads "0", "1", or with a trigger's soft mode "0*"/"1*"; tracing_on "0"/"1".
+bool isOn(const std::string& content) {
+  return !content.empty() && content.front() == '1';
+}
+
+constexpr std::size_t kReadChunk = std::size_t{64} << 10;
+constexpr std::size_t kMaxBytesPerRead = std::size_t{4} << 20;  // then give the caller a turn
+
+}  // namespace
+
+struct TraceRecorder::Saved {
+  struct File {
+    std::string path;
+    std::string original;  ///< content as read before start() changed anything
+    bool changed = false;  ///< start() wrote it, so stop() must write it back
+  };
+  std::string root;
+  bool mounted = false;  ///< start() mounted tracefs, so stop() unmounts it
+  std::vector<File> enables;
+  File tracingOn;
+  int pipeFd = -1;
+  bool recording = false;
+  std::string partial;  ///< bytes after the last '\n' read so far
+  std::string chunk;    ///< read buffer, reused
+  bool sawEof = false;  ///< trace_pipe never ends; a FIFO in tests does
+};
+
+TraceRecorder::TraceRecorder() : TraceRecorder(Options{}) {}
+TraceRecorder::TraceRecorder(Options options) : m_options(std::move(options)) {}
+TraceRecorder::~TraceRecorder() {
+  (void)stop();
+}
+
+bool TraceRecorder::isRecording() const {
+  return m_saved && m_saved->recording;
+}
+
+std::string TraceRecorder::start() {
+  if (isRecording()) return "already recording";
+  if (m_saved) {  // a previous stop() could not restore everything: try once more
+    if (auto e = stop(); !e.empty()) return "the previous recording is not fully undone: " + e;
+  }
+  const std::string& root = m_options.tracefsRoot;
+  if (::geteuid() != 0 && ::access(root.c_str(), W_OK) != 0) {
+    return "recording needs root: run as root or use live host mode without tracepoints";
+  }
+  if (m_options.events.empty()) return "no events to record";
+
+  auto saved = std::make_unique<Saved>();
+  saved->root = root;
+  // Everything below either succeeds or is undone by `undo` before returning, so a failed
+  // start() leaves the machine as it found it.
+  const auto undo = [&saved] {
+    for (auto& f : saved->enables) {
+      if (f.changed) (void)detail::writeFile(f.path, std::string(1, f.original.front()) + "\n");
+    }
+    if (saved->tracingOn.changed) {
+      (void)detail::writeFile(saved->tracingOn.path,
+                              std::string(1, saved->tracingOn.original.front()) + "\n");
+    }
+    if (saved->pipeFd >= 0) ::close(saved->pipeFd);
+    if (saved->mounted) (void)::umount2(saved->root.c_str(), 0);
+    saved.reset();
+  };
+
+  const bool mounted = exists(root + "/trace_pipe") && isDirectory(root + "/events");
+  if (!mounted) {
+    if (!m_options.mountIfNeeded) return "tracefs is not mounted at " + root;
+    if (::mount("nodev", root.c_str(), "tracefs", 0, nullptr) != 0) {
+      return "cannot mount tracefs at " + root + ": " + detail::errnoText(errno);
+    }
+    saved->mounted = true;
+    if (!exists(root + "/trace_pipe")) {
+      undo();
+      return "mounted tracefs at " + root + " but it has no trace_pipe";
+    }
+  }
+
+  std::string buffer;
+  for (const auto& event : m_options.events) {
+    Saved::File f{.path = root + "/events/" + event + "/enable", .original = {}};
+    if (const int err = detail::readFile(f.path, buffer); err != 0 || buffer.empty()) {
+      undo();
+      if (err == ENOENT || err == 0) {
+        return "this kernel has no " + eventName(event) + " event (no " + f.path + ")";
+      }
+      return "cannot read " + f.path + ": " + detail::errnoText(err);
+    }
+    f.original = buffer;
+    saved->enables.push_back(std::move(f));
+  }
+  saved->tracingOn.path = root + "/tracing_on";
+  if (const int err = detail::readFile(saved->tracingOn.path, buffer); err != 0 || buffer.empty()) {
+    undo();
+    return "cannot read " + root +
+           "/tracing_on: " + (err != 0 ? detail::errnoText(err) : std::string("empty"));
+  }
+  saved->tracingOn.original = buffer;
+
+  const std::string pipePath = root + "/trace_pipe";
+  saved->pipeFd = ::open(pipePath.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (saved->pipeFd < 0) {
+    const int err = errno;
+    undo();
+    return "cannot open " + pipePath + ": " + detail::errnoText(err);
+  }
+
+  for (auto& f : saved->enables) {
+    if (isOn(f.original)) continue;  // someone else's: leave it on, and on after stop()
+    if (const int err = detail::writeFile(f.path, "1\n"); err != 0) {
+      undo();
+      return "cannot enable " + f.path + ": " + detail::errnoText(err);
+    }
+    f.changed = true;
+  }
+  if (!isOn(saved->tracingOn.original)) {
+    if (const int err = detail::writeFile(saved->tracingOn.path, "1\n"); err != 0) {
+      undo();
+      return "cannot switch on " + saved->tracingOn.path + ": " + detail::errnoText(err);
+    }
+    saved->tracingOn.changed = true;
+  }
+  saved->recording = true;
+  m_saved = std::move(saved);
+  return {};
+}
+
+std::size_t TraceRecorder::read(std::string& out, std::chrono::milliseconds timeout) {
+  if (!isRecording()) return 0;
+  Saved& s = *m_saved;
+  if (s.chunk.size() < kReadChunk) s.chunk.resize(kReadChunk);
+  const std::size_t before = out.size();
+
+  // Drains what can be read without blocking into `partial`; moves whole lines to `out`.
+  const auto drain = [&] {
+    std::size_t got = 0;
+    while (got < kMaxBytesPerRead) {
+      const ssize_t n = ::read(s.pipeFd, s.chunk.data(), s.chunk.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n == 0) s.sawEof = true;
+      if (n <= 0) break;
+      s.partial.append(s.chunk.data(), static_cast<std::size_t>(n));
+      got += static_cast<std::size_t>(n);
+    }
+    if (const auto nl = s.partial.rfind('\n'); nl != std::string::npos) {
+      out.append(s.partial, 0, nl + 1);
+      s.partial.erase(0, nl + 1);
+    }
+  };
+
+  drain();
+  if (out.size() > before) return out.size() - before;
+  if (timeout.count() <= 0) return 0;
+  // trace_pipe's poll() wakes only once the ring buffer is buffer_percent full (6.1+), so the
+  // timeout, not the wake-up, usually ends this wait; the non-blocking read after it collects
+  // whatever arrived meanwhile.
+  if (s.sawEof) {
+    // A FIFO whose writer left reports POLLHUP at once: sleep instead of spinning.
+    s.sawEof = false;
+    std::this_thread::sleep_for(timeout);
+  } else {
+    pollfd pfd{.fd = s.pipeFd, .events = POLLIN, .revents = 0};
+    const int ms = static_cast<int>(std::min<std::chrono::milliseconds::rep>(
+        timeout.count(), std::chrono::milliseconds::rep{86400000}));
+    if (::poll(&pfd, 1, ms) < 0) return 0;  // EINTR: a signal; the caller decides
+  }
+  drain();
+  return out.size() - before;
+}
+
+std::string TraceRecorder::stop() {
+  if (!m_saved) return {};
+  Saved& s = *m_saved;
+  std::string problems;
+  const auto note = [&problems](const std::string& what) {
+    if (!problems.empty()) problems += "; ";
+    problems += what;
+  };
+  if (s.pipeFd >= 0) {
+    ::close(s.pipeFd);
+    s.pipeFd = -1;
+  }
+  s.recording = false;
+  s.partial.clear();
+  // tracing_on first, so nothing more is recorded while the events are put back.
+  if (s.tracingOn.changed) {
+    if (const int err = detail::writeFile(s.tracingOn.path,
+                                          std::string(1, s.tracingOn.original.front()) + "\n");
+        err != 0) {
+      note("cannot restore " + s.tracingOn.path + ": " + detail::errnoText(err));
+    } else {
+      s.tracingOn.changed = false;
+    }
+  }
+  for (auto& f : s.enables) {
+    if (!f.changed) continue;
+    if (const int err = detail::writeFile(f.path, std::string(1, f.original.front()) + "\n");
+        err != 0) {
+      note("cannot restore " + f.path + ": " + detail::errnoText(err));
+    } else {
+      f.changed = false;
+    }
+  }
+  if (s.mounted && problems.empty()) {
+    if (::umount2(s.root.c_str(), 0) != 0) {
+      note("cannot unmount tracefs at " + s.root + ": " + detail::errnoText(errno));
+    } else {
+      s.mounted = false;
+    }
+  }
+  // Keep what could not be restored, so a later stop() (or the destructor) tries again.
+  if (problems.empty()) m_saved.reset();
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+std::atomic<int> g_stopSignal{0};
+static_assert(std::atomic<int>::is_always_lock_free, "used from a signal handler");
+
+extern "C" void onStopSignal(int sig) {
+  g_stopSignal.store(sig, std::memory_order_relaxed);
+}
+
+/// Installs the SIGINT/SIGTERM handlers for its lifetime and puts the previous ones back.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stopSignal.store(0);
+    struct sigaction sa {};
+    sa.sa_handler = onStopSignal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;  // no SA_RESTART: poll() returns at once with EINTR
+    m_intOk = ::sigaction(SIGINT, &sa, &m_oldInt) == 0;
+    m_termOk = ::sigaction(SIGTERM, &sa, &m_oldTerm) == 0;
+  }
+  ~StopSignals() {
+    if (m_intOk) ::sigaction(SIGINT, &m_oldInt, nullptr);
+    if (m_termOk) ::sigaction(SIGTERM, &m_oldTerm, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+  static int caught() { return g_stopSignal.load(std::memory_order_relaxed); }
+
+ private:
+  struct sigaction m_oldInt {};
+  struct sigaction m_oldTerm {};
+  bool m_intOk = false, m_termOk = false;
+};
+
+/// An O_EXCL file next to `path` (same directory, so rename() is atomic). -1 and errno on error.
+int createTempNextTo(const std::string& path, const char* tag, std::string& tmpPath) {
+  const auto slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    tmpPath = dir + "." + base + "." + tag + "." + std::to_string(::getpid()) + "." +
+              std::to_string(attempt);
+    const int fd = ::open(tmpPath.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0 || errno != EEXIST) return fd;
+  }
+  errno = EEXIST;
+  return -1;
+}
+
+int writeAll(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return 0;
+}
+
+/// The header `cat /sys/kernel/tracing/trace` prints for the nop tracer.
+std::string traceHeader(std::int64_t entries, long cpus) {
+  const std::string n = std::to_string(entries);
+  return "# tracer: nop\n"
+         "#\n"
+         "# entries-in-buffer/entries-written: " +
+         n + "/" + n + "   #P:" + std::to_string(cpus) +
+         "\n"
+         "#\n"
+         "#                                _-----=> irqs-off/BH-disabled\n"
+         "#                               / _----=> need-resched\n"
+         "#                              | / _---=> hardirq/softirq\n"
+         "#                              || / _--=> preempt-depth\n"
+         "#                              ||| / _-=> migrate-disable\n"
+         "#                              |||| /     delay\n"
+         "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+         "#              | |         |   |||||     |         |\n";
+}
+
+/// Removes its files unless dismissed; closes its descriptors.
+struct TempFiles {
+  std::vector<std::pair<int, std::string>> files;
+  ~TempFiles() {
+    for (auto& [fd, path] : files) {
+      if (fd >= 0) ::close(fd);
+      if (!path.empty()) ::unlink(path.c_str());
+    }
+  }
+};
+
+}  // namespace
+
+int recordTraceToFile(const std::string& path, double durationS, std::ostream& out,
+                      std::ostream& err, TraceRecorder::Options options) {
+  if (!(durationS > 0)) {
+    err << "--duration must be a positive number of seconds\n";
+    return 2;
+  }
+  // The body is streamed to one temporary file while recording; at the end the header (which
+  // needs the count) and the body are copied into a second one that is renamed over `path`.
+  TempFiles temps;
+  std::string bodyPath;
+  const int bodyFd = createTempNextTo(path, "body", bodyPath);
+  if (bodyFd < 0) {
+    err << "cannot write " << path << ": " << detail::errnoText(errno) << "\n";
+    return 1;
+  }
+  temps.files.emplace_back(bodyFd, bodyPath);
+
+  StopSignals signals;
+  TraceRecorder recorder(std::move(options));
+  if (auto e = recorder.start(); !e.empty()) {
+    err << "cannot record: " << e << "\n";
+    return 1;
+  }
+
+  std::int64_t lines = 0, lost = 0, bytes = 0;
+  std::string chunk;
+  std::string failure;
+  const auto started = std::chrono::steady_clock::now();
+  const auto deadline =
+      std::isfinite(durationS)
+          ? started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                          std::chrono::duration<double>(durationS))
+          : std::chrono::steady_clock::time_point::max();
+  for (;;) {
+    const auto now = std::chrono::steady_clock::now();
+    if (StopSignals::caught() != 0 || now >= deadline) break;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+    chunk.clear();
+    recorder.read(chunk,
+                  std::min(left + std::chrono::milliseconds(1), std::chrono::milliseconds(200)));
+    if (chunk.empty()) continue;
+    detail::forEachLine(chunk, [&](std::string_view line) {
+      if (line.empty()) return;
+      // trace_pipe reports overruns as "CPU:1 [LOST 123 EVENTS]"
+      if (line.find(" [LOST ") != std::string_view::npos)
+        ++lost;
+      else
+        ++lines;
+    });
+    if (const int e = writeAll(bodyFd, chunk.data(), chunk.size()); e != 0) {
+      failure = "cannot write " + bodyPath + ": " + detail::errnoText(e);
+      break;
+    }
+    bytes += static_cast<std::int64_t>(chunk.size());
+  }
+  // One last non-blocking read for what the kernel emitted up to the end.
+  if (failure.empty()) {
+    chunk.clear();
+    recorder.read(chunk, std::chrono::milliseconds(0));
+    if (!chunk.empty()) {
+      detail::forEachLine(chunk, [&](std::string_view line) {
+        if (line.empty()) return;
+        if (line.find(" [LOST ") != std::string_view::npos)
+          ++lost;
+        else
+          ++lines;
+      });
+      if (const int e = writeAll(bodyFd, chunk.data(), chunk.size()); e != 0) {
+        failure = "cannot write " + bodyPath + ": " + detail::errnoText(e);
+      }
+      bytes += static_cast<std::int64_t>(chunk.size());
+    }
+  }
+  const double elapsedS =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const std::string restoreProblem = recorder.stop();
+
+  if (failure.empty()) {
+    std::string finalTmp;
+    const int fd = createTempNextTo(path, "tmp", finalTmp);
+    if (fd < 0) {
+      failure = "cannot write " + path + ": " + detail::errnoText(errno);
+    } else {
+      temps.files.emplace_back(fd, finalTmp);
+      const std::string header = traceHeader(lines, ::sysconf(_SC_NPROCESSORS_ONLN));
+      int e = writeAll(fd, header.data(), header.size());
+      std::string copy(1 << 16, '\0');
+      const int bodyIn = e == 0 ? ::open(bodyPath.c_str(), O_RDONLY | O_CLOEXEC) : -1;
+      if (e == 0 && bodyIn < 0) e = errno;
+      while (e == 0) {
+        const ssize_t n = ::read(bodyIn, copy.data(), copy.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) e = errno;
+        if (n <= 0) break;
+        e = writeAll(fd, copy.data(), static_cast<std::size_t>(n));
+      }
+      if (bodyIn >= 0) ::close(bodyIn);
+      if (e == 0 && ::fsync(fd) != 0) e = errno;
+      if (e == 0) {
+        temps.files.back().first = -1;
+        if (::close(fd) != 0) e = errno;
+      }
+      if (e == 0 && ::rename(finalTmp.c_str(), path.c_str()) != 0) e = errno;
+      if (e != 0) {
+        failure = "cannot write " + path + ": " + detail::errnoText(e);
+      } else {
+        temps.files.back().second.clear();  // renamed: nothing to remove
+      }
+    }
+  }
+
+  if (!failure.empty()) err << failure << " (" << path << " left as it was)\n";
+  if (!restoreProblem.empty()) err << "tracing not fully restored: " << restoreProblem << "\n";
+  if (!failure.empty() || !restoreProblem.empty()) return 1;
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.1f", elapsedS);
+  out << "recorded " << lines << " events (" << bytes << " bytes) in " << seconds << " s to "
+      << path;
+  if (lost > 0) out << "; the kernel reported " << lost << " overruns (LOST EVENTS lines)";
+  if (const int sig = StopSignals::caught(); sig != 0) {
+    out << " (stopped by " << (sig == SIGINT ? "SIGINT" : "SIGTERM") << ")";
+  }
+  out << "\n";
+  return 0;
+}
+
+}  // namespace throttlelab::host

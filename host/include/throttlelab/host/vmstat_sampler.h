@@ -28,11 +28,12 @@ struct DirtySysctls {
 
 /// Static facts about the host, for "Simulate this trace" and the window title.
 struct HostInfo {
-  int cpus = 0;
+  int cpus = 0;  ///< online CPUs: the cpuN lines of /proc/stat
   std::int64_t memTotalKiB = 0;
   std::int64_t swapTotalKiB = 0;
   std::string kernelRelease;  ///< /proc/sys/kernel/osrelease
   int hz = 0;                 ///< 0 = unknown (guessed from /proc/timer_list if readable)
+  bool operator==(const HostInfo&) const = default;
 };
 /// Reads HostInfo under `procRoot`; missing files leave fields at 0/empty.
 HostInfo readHostInfo(const std::string& procRoot = "/proc");
@@ -47,7 +48,17 @@ class VmstatSampler {
   };
   /// Reads everything once. `nowS` is the sample time (seconds since the monitor started);
   /// rates (pgscan, allocstall, written KB/s) are over the time since the previous poll and 0
-  /// on the first. The sysctls are re-read on every poll (someone may change them).
+  /// on the first (and when `nowS` did not advance). The sysctls are re-read on every poll
+  /// (someone may change them); /proc/zoneinfo, which is large on big machines and whose
+  /// watermarks change only with min_free_kbytes or memory hotplug, at most once a second.
+  /// Never throws on missing, unreadable or garbled files. A failed poll leaves the previous
+  /// counters, so the next good poll's rates span the gap.
+  /// Fills the Sample's page levels, thresholds (limit = dirty_limit = thresh: the global
+  /// dirty_limit is not exported), freerun, setpoint, availPages (global_dirtyable_memory()),
+  /// memory, watermarks, swap, reclaim rates, allocStalls, kswapdActive, oomKills, and one
+  /// DeviceSample standing for the whole host (nr_written is not per disk): reclaimable and
+  /// writeback pages, deviceWriteKBps, readKBps (swap-in) and bytesWritten since the first
+  /// poll. Task, pause and CPU fields stay 0.
   Poll poll(double nowS);
   const DirtySysctls& sysctls() const { return m_sysctls; }
   const std::string& procRoot() const { return m_root; }
@@ -61,6 +72,14 @@ class VmstatSampler {
     std::int64_t pswpin = 0, pswpout = 0, written = 0, oomKill = 0;
   };
   std::optional<Previous> m_prev;
+  std::int64_t m_firstWritten = -1;  ///< nr_written at the first good poll (bytesWritten base)
+  /// Watermarks and totalreserve_pages summed over zones, in pages; readS < 0 = not read yet.
+  struct Zones {
+    double readS = -1;
+    std::int64_t min = 0, low = 0, high = 0, reserve = 0;
+  };
+  Zones m_zones;
+  std::string m_buffer;  ///< reused by every read: no per-line or per-file buffers
 };
 
 }  // namespace throttlelab::host

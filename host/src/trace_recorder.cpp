@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Records writeback tracepoints through tracefs, restoring every file it touched.
+// Records writeback tracepoints through tracefs in a private ftrace instance (the top level
+// only as a fallback, restoring every file it touched there).
 #include "throttlelab/host/trace_recorder.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/mount.h>
@@ -13,8 +15,12 @@
 #include <atomic>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <mutex>
 #include <ostream>
+#include <set>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -60,6 +66,7 @@ struct TraceRecorder::Saved {
     bool changed = false;  ///< start() wrote it, so stop() must write it back
   };
   std::string root;
+  std::string instance;  ///< the private instance start() made; empty at the top level
   bool mounted = false;  ///< start() mounted tracefs, so stop() unmounts it
   std::vector<File> enables;
   File tracingOn;
@@ -70,19 +77,115 @@ struct TraceRecorder::Saved {
   bool sawEof = false;  ///< trace_pipe never ends; a FIFO in tests does
 };
 
+namespace {
+
+constexpr std::string_view kInstancePrefix = "throttlelab-";
+
+/// Instance names held by this process's recorders, so two of them never share one and the
+/// stale-instance sweep never takes a live one of ours.
+std::mutex g_instancesMutex;
+std::set<std::string> g_instancesInUse;
+
+int makeInstanceDir(const TraceRecorder::Options& o, const std::string& path) {
+  if (o.makeInstanceDir) return o.makeInstanceDir(path);
+  return ::mkdir(path.c_str(), 0750) == 0 ? 0 : errno;
+}
+
+int removeInstanceDir(const TraceRecorder::Options& o, const std::string& path) {
+  if (o.removeInstanceDir) return o.removeInstanceDir(path);
+  return ::rmdir(path.c_str()) == 0 ? 0 : errno;
+}
+
+bool allDigits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// The pid in "throttlelab-<pid>" or "throttlelab-<pid>-<n>"; false for any other name.
+bool instancePid(std::string_view name, pid_t& pid) {
+  if (name.substr(0, kInstancePrefix.size()) != kInstancePrefix) return false;
+  name.remove_prefix(kInstancePrefix.size());
+  const auto dash = name.find('-');
+  const std::string_view digits = name.substr(0, dash);
+  if (!allDigits(digits) || digits.size() > 9) return false;
+  if (dash != std::string_view::npos && !allDigits(name.substr(dash + 1))) return false;
+  std::int64_t value = 0;
+  if (!detail::parseInt(digits, value) || value <= 0) return false;
+  pid = static_cast<pid_t>(value);
+  return true;
+}
+
+bool processExists(pid_t pid) {
+  return ::kill(pid, 0) == 0 || errno == EPERM;
+}
+
+/// Removes the instances of earlier runs that were killed before they could remove their own:
+/// our name pattern with a pid that no longer exists, or with our own pid (an earlier process
+/// that had it) but held by none of our recorders. Needs g_instancesMutex. Returns the names
+/// removed.
+std::vector<std::string> removeStaleInstances(const TraceRecorder::Options& o,
+                                              const std::string& instancesDir) {
+  std::vector<std::string> removed;
+  DIR* dir = ::opendir(instancesDir.c_str());
+  if (dir == nullptr) return removed;
+  std::vector<std::string> stale;
+  const pid_t self = ::getpid();
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string name = entry->d_name;
+    pid_t pid = 0;
+    if (!instancePid(name, pid)) continue;
+    if (pid == self ? g_instancesInUse.count(name) == 0 : !processExists(pid)) {
+      stale.push_back(name);
+    }
+  }
+  ::closedir(dir);
+  for (const auto& name : stale) {
+    // EBUSY: someone has its files open, so it is not stale after all; leave it.
+    if (removeInstanceDir(o, instancesDir + "/" + name) == 0) removed.push_back(name);
+  }
+  return removed;
+}
+
+/// mkdir(2) errors that mean "this tracefs cannot give us an instance": fall back to the top
+/// level. Anything else is a real failure.
+bool instancesUnavailable(int err) {
+  return err == EACCES || err == ENOENT || err == EOPNOTSUPP;
+}
+
+std::string joinNames(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& n : names) text += (text.empty() ? "" : ", ") + n;
+  return text;
+}
+
+}  // namespace
+
 TraceRecorder::TraceRecorder() : TraceRecorder(Options{}) {}
 TraceRecorder::TraceRecorder(Options options) : m_options(std::move(options)) {}
 TraceRecorder::~TraceRecorder() {
   (void)stop();
+  if (m_saved && !m_saved->instance.empty()) {
+    // It could not be removed: give up the claim on its name, so that the next start() in
+    // this process (or in a later one) sweeps it away as stale.
+    const std::lock_guard lock(g_instancesMutex);
+    g_instancesInUse.erase(m_saved->instance.substr(m_saved->instance.rfind('/') + 1));
+  }
 }
 
 bool TraceRecorder::isRecording() const {
   return m_saved && m_saved->recording;
 }
 
+TraceRecorder::Mode TraceRecorder::mode() const {
+  return m_mode;
+}
+
+const std::string& TraceRecorder::modeDescription() const {
+  return m_modeDescription;
+}
+
 std::string TraceRecorder::start() {
   if (isRecording()) return "already recording";
-  if (m_saved) {  // a previous stop() could not restore everything: try once more
+  if (m_saved) {  // a previous stop() could not undo everything: try once more
     if (auto e = stop(); !e.empty()) return "the previous recording is not fully undone: " + e;
   }
   const std::string& root = m_options.tracefsRoot;
@@ -93,19 +196,12 @@ std::string TraceRecorder::start() {
 
   auto saved = std::make_unique<Saved>();
   saved->root = root;
-  // Everything below either succeeds or is undone by `undo` before returning, so a failed
-  // start() leaves the machine as it found it.
-  const auto undo = [&saved] {
-    for (auto& f : saved->enables) {
-      if (f.changed) (void)detail::writeFile(f.path, std::string(1, f.original.front()) + "\n");
-    }
-    if (saved->tracingOn.changed) {
-      (void)detail::writeFile(saved->tracingOn.path,
-                              std::string(1, saved->tracingOn.original.front()) + "\n");
-    }
-    if (saved->pipeFd >= 0) ::close(saved->pipeFd);
-    if (saved->mounted) (void)::umount2(saved->root.c_str(), 0);
-    saved.reset();
+  // Everything below either succeeds or is undone before returning, by stop() on what was
+  // done so far, so a failed start() leaves the machine as it found it.
+  const auto fail = [this, &saved](std::string why) {
+    m_saved = std::move(saved);
+    if (auto problem = stop(); !problem.empty()) why += "; and undoing it failed: " + problem;
+    return why;
   };
 
   const bool mounted = exists(root + "/trace_pipe") && isDirectory(root + "/events");
@@ -116,54 +212,99 @@ std::string TraceRecorder::start() {
     }
     saved->mounted = true;
     if (!exists(root + "/trace_pipe")) {
-      undo();
-      return "mounted tracefs at " + root + " but it has no trace_pipe";
+      return fail("mounted tracefs at " + root + " but it has no trace_pipe");
     }
   }
 
+  // A private instance if this tracefs can make one; the top level only if it cannot.
+  const std::string instancesDir = root + "/instances";
+  std::string fallbackWhy;
+  std::vector<std::string> staleRemoved;
+  if (!isDirectory(instancesDir)) {
+    fallbackWhy = "no ftrace instances: " + instancesDir + " does not exist";
+  } else {
+    const std::lock_guard lock(g_instancesMutex);
+    staleRemoved = removeStaleInstances(m_options, instancesDir);
+    const std::string base = std::string(kInstancePrefix) + std::to_string(::getpid());
+    int lastErr = 0;
+    for (int n = 1; n <= 100 && saved->instance.empty(); ++n) {
+      const std::string name = n == 1 ? base : base + "-" + std::to_string(n);
+      if (g_instancesInUse.count(name) != 0) continue;
+      const std::string path = instancesDir + "/" + name;
+      lastErr = makeInstanceDir(m_options, path);
+      if (lastErr == 0) {
+        g_instancesInUse.insert(name);
+        saved->instance = path;
+      } else if (lastErr != EEXIST) {
+        break;  // EEXIST: not ours and not removable (in use), so try the next name
+      }
+    }
+    if (saved->instance.empty()) {
+      if (!instancesUnavailable(lastErr)) {
+        return fail("cannot create the ftrace instance " + instancesDir + "/" + base + ": " +
+                    detail::errnoText(lastErr));
+      }
+      fallbackWhy =
+          "cannot create an ftrace instance in " + instancesDir + ": " + detail::errnoText(lastErr);
+    }
+  }
+  // Where events/, tracing_on and trace_pipe are.
+  const std::string dir = saved->instance.empty() ? root : saved->instance;
+
   std::string buffer;
   for (const auto& event : m_options.events) {
-    Saved::File f{.path = root + "/events/" + event + "/enable", .original = {}};
+    Saved::File f{.path = dir + "/events/" + event + "/enable", .original = {}};
     if (const int err = detail::readFile(f.path, buffer); err != 0 || buffer.empty()) {
-      undo();
       if (err == ENOENT || err == 0) {
-        return "this kernel has no " + eventName(event) + " event (no " + f.path + ")";
+        return fail("this kernel has no " + eventName(event) + " event (no " + f.path + ")");
       }
-      return "cannot read " + f.path + ": " + detail::errnoText(err);
+      return fail("cannot read " + f.path + ": " + detail::errnoText(err));
     }
     f.original = buffer;
     saved->enables.push_back(std::move(f));
   }
-  saved->tracingOn.path = root + "/tracing_on";
+  saved->tracingOn.path = dir + "/tracing_on";
   if (const int err = detail::readFile(saved->tracingOn.path, buffer); err != 0 || buffer.empty()) {
-    undo();
-    return "cannot read " + root +
-           "/tracing_on: " + (err != 0 ? detail::errnoText(err) : std::string("empty"));
+    return fail("cannot read " + saved->tracingOn.path + ": " +
+                (err != 0 ? detail::errnoText(err) : std::string("empty")));
   }
   saved->tracingOn.original = buffer;
 
-  const std::string pipePath = root + "/trace_pipe";
+  const std::string pipePath = dir + "/trace_pipe";
   saved->pipeFd = ::open(pipePath.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (saved->pipeFd < 0) {
     const int err = errno;
-    undo();
-    return "cannot open " + pipePath + ": " + detail::errnoText(err);
+    return fail("cannot open " + pipePath + ": " + detail::errnoText(err));
   }
 
   for (auto& f : saved->enables) {
     if (isOn(f.original)) continue;  // someone else's: leave it on, and on after stop()
     if (const int err = detail::writeFile(f.path, "1\n"); err != 0) {
-      undo();
-      return "cannot enable " + f.path + ": " + detail::errnoText(err);
+      return fail("cannot enable " + f.path + ": " + detail::errnoText(err));
     }
     f.changed = true;
   }
   if (!isOn(saved->tracingOn.original)) {
     if (const int err = detail::writeFile(saved->tracingOn.path, "1\n"); err != 0) {
-      undo();
-      return "cannot switch on " + saved->tracingOn.path + ": " + detail::errnoText(err);
+      return fail("cannot switch on " + saved->tracingOn.path + ": " + detail::errnoText(err));
     }
     saved->tracingOn.changed = true;
+  }
+
+  if (!saved->instance.empty()) {
+    m_mode = Mode::Instance;
+    m_modeDescription = "the private ftrace instance " + saved->instance +
+                        " (the top-level trace buffer and settings are not touched)";
+  } else {
+    m_mode = Mode::TopLevel;
+    m_modeDescription = "the top-level trace buffer of " + root + " (" + fallbackWhy +
+                        "); its event and tracing_on settings are restored afterwards, and "
+                        "events others enabled there are recorded too";
+  }
+  if (!staleRemoved.empty()) {
+    m_modeDescription += "; removed the instance" +
+                         std::string(staleRemoved.size() > 1 ? "s " : " ") +
+                         joinNames(staleRemoved) + " left by an earlier run";
   }
   saved->recording = true;
   m_saved = std::move(saved);
@@ -221,6 +362,7 @@ std::string TraceRecorder::stop() {
     if (!problems.empty()) problems += "; ";
     problems += what;
   };
+  // First, so the kernel lets the instance go (an open trace_pipe makes rmdir EBUSY).
   if (s.pipeFd >= 0) {
     ::close(s.pipeFd);
     s.pipeFd = -1;
@@ -228,22 +370,30 @@ std::string TraceRecorder::stop() {
   s.recording = false;
   s.partial.clear();
   // tracing_on first, so nothing more is recorded while the events are put back.
-  if (s.tracingOn.changed) {
-    if (const int err = detail::writeFile(s.tracingOn.path,
-                                          std::string(1, s.tracingOn.original.front()) + "\n");
-        err != 0) {
-      note("cannot restore " + s.tracingOn.path + ": " + detail::errnoText(err));
-    } else {
-      s.tracingOn.changed = false;
-    }
-  }
-  for (auto& f : s.enables) {
-    if (!f.changed) continue;
+  const auto restore = [&note](Saved::File& f) {
+    if (!f.changed) return;
     if (const int err = detail::writeFile(f.path, std::string(1, f.original.front()) + "\n");
         err != 0) {
       note("cannot restore " + f.path + ": " + detail::errnoText(err));
     } else {
       f.changed = false;
+    }
+  };
+  restore(s.tracingOn);
+  for (auto& f : s.enables) restore(f);
+  if (!s.instance.empty()) {
+    // Removing the instance takes its settings with it, so a setting that could not be put
+    // back matters only if the instance stays.
+    const int err = removeInstanceDir(m_options, s.instance);
+    if (err == 0 || err == ENOENT) {
+      problems.clear();
+      s.tracingOn.changed = false;
+      for (auto& f : s.enables) f.changed = false;
+      const std::lock_guard lock(g_instancesMutex);
+      g_instancesInUse.erase(s.instance.substr(s.instance.rfind('/') + 1));
+      s.instance.clear();
+    } else {
+      note("cannot remove the ftrace instance " + s.instance + ": " + detail::errnoText(err));
     }
   }
   if (s.mounted && problems.empty()) {
@@ -253,7 +403,7 @@ std::string TraceRecorder::stop() {
       s.mounted = false;
     }
   }
-  // Keep what could not be restored, so a later stop() (or the destructor) tries again.
+  // Keep what could not be undone, so a later stop() (or the destructor) tries again.
   if (problems.empty()) m_saved.reset();
   return problems;
 }
@@ -373,10 +523,23 @@ int recordTraceToFile(const std::string& path, double durationS, std::ostream& o
   temps.files.emplace_back(bodyFd, bodyPath);
 
   StopSignals signals;
+  const std::vector<std::string> recordedEvents = options.events;
   TraceRecorder recorder(std::move(options));
   if (auto e = recorder.start(); !e.empty()) {
     err << "cannot record: " << e << "\n";
     return 1;
+  }
+  {
+    std::string names;
+    for (const auto& event : recordedEvents) {
+      names += (names.empty() ? "" : ", ") + eventName(event);
+    }
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", durationS);
+    out << "recording " << names << " in " << recorder.modeDescription() << ", "
+        << (std::isfinite(durationS) ? std::string("for ") + seconds + " s (Ctrl-C ends it early)"
+                                     : std::string("until Ctrl-C"))
+        << std::endl;
   }
 
   std::int64_t lines = 0, lost = 0, bytes = 0;

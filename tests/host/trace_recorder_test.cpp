@@ -1,22 +1,32 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The tracefs recorder against a fake tracefs in a temporary directory: enable files and
-// tracing_on as plain files, trace_pipe as a FIFO the test writes into. Nothing here needs root
-// or touches the real kernel.
+// tracing_on as plain files, trace_pipe as a FIFO the test writes into. A fake with an
+// `instances/` directory builds, through the recorder's mkdir/rmdir hooks, the tree the kernel
+// would create for a new instance and refuses to remove one whose trace_pipe is open, as the
+// kernel does. A fake without it exercises the top-level fallback. Nothing here needs root or
+// touches the real kernel.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <future>
 #include <iterator>
 #include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "throttlelab/host/trace_recorder.h"
 
@@ -49,28 +59,45 @@ const std::string kLine2 =
     "dirty_ratelimit=141948 task_ratelimit=234268 dirtied=256 dirtied_pause=64 paused=0 "
     "pause=0 period=4 think=4 cgroup_ino=1\n";
 
+/// The files tracefs has at its top level and in every instance, as the recorder sees them.
+void buildTracefsTree(const fs::path& dir, const char* const* events, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    fs::create_directories(dir / "events" / events[i]);
+    spit(dir / "events" / events[i] / "enable", "0\n");
+    spit(dir / "events" / events[i] / "filter", "none\n");
+  }
+  // An event the recorder must not touch, and files it has no business writing.
+  fs::create_directories(dir / "events/writeback/writeback_dirty_folio");
+  spit(dir / "events/writeback/writeback_dirty_folio/enable", "0\n");
+  spit(dir / "events/enable", "0\n");
+  spit(dir / "tracing_on", "1\n");
+  spit(dir / "buffer_size_kb", "1410\n");
+  spit(dir / "trace", "# tracer: nop\n");
+  EXPECT_EQ(::mkfifo((dir / "trace_pipe").c_str(), 0600), 0);
+}
+
+/// True while someone has the FIFO open for reading (only then does a non-blocking open for
+/// writing succeed).
+bool fifoHasReader(const fs::path& fifo) {
+  const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  ::close(fd);
+  return true;
+}
+
 /// A directory that looks like a mounted tracefs to the recorder.
 class FakeTracefs {
  public:
   static constexpr const char* kEvents[] = {"writeback/global_dirty_state",
                                             "writeback/bdi_dirty_ratelimit",
                                             "writeback/balance_dirty_pages"};
-  FakeTracefs() {
+  /// `withInstances`: has an instances/ directory, in which the recorder's mkdir hook creates
+  /// what the kernel would.
+  explicit FakeTracefs(bool withInstances = false) {
     char tmpl[] = "/tmp/throttlelab-tracefs-XXXXXX";
     m_root = ::mkdtemp(tmpl);
-    for (const char* e : kEvents) {
-      fs::create_directories(m_root / "events" / e);
-      spit(m_root / "events" / e / "enable", "0\n");
-      spit(m_root / "events" / e / "filter", "none\n");
-    }
-    // An event the recorder must not touch, and files it has no business writing.
-    fs::create_directories(m_root / "events/writeback/writeback_dirty_folio");
-    spit(m_root / "events/writeback/writeback_dirty_folio/enable", "0\n");
-    spit(m_root / "events/enable", "0\n");
-    spit(m_root / "tracing_on", "1\n");
-    spit(m_root / "buffer_size_kb", "1410\n");
-    spit(m_root / "trace", "# tracer: nop\n");
-    EXPECT_EQ(::mkfifo((m_root / "trace_pipe").c_str(), 0600), 0);
+    buildTracefsTree(m_root, kEvents, std::size(kEvents));
+    if (withInstances) fs::create_directory(m_root / "instances");
   }
   ~FakeTracefs() { fs::remove_all(m_root); }
   FakeTracefs(const FakeTracefs&) = delete;
@@ -78,26 +105,90 @@ class FakeTracefs {
 
   const fs::path& root() const { return m_root; }
   fs::path enable(const std::string& event) const { return m_root / "events" / event / "enable"; }
-  TraceRecorder::Options options() const {
+  /// Where this process's first recorder puts its instance.
+  fs::path ownInstance() const {
+    return m_root / "instances" / ("throttlelab-" + std::to_string(::getpid()));
+  }
+  TraceRecorder::Options options() {
     TraceRecorder::Options o;
     o.tracefsRoot = m_root.string();
     o.mountIfNeeded = false;  // a test must never mount anything
+    o.makeInstanceDir = [this](const std::string& path) { return makeInstance(path); };
+    o.removeInstanceDir = [this](const std::string& path) { return removeInstance(path); };
     return o;
   }
-  /// Every regular file's content, to compare before and after.
-  std::map<std::string, std::string> snapshot() const {
+
+  /// What mkdir(2) in tracefs's instances/ does: a fresh instance tree, or an errno.
+  int makeInstance(const std::string& path) {
+    ++makeCalls;
+    if (mkdirError != 0) return mkdirError;
+    if (::mkdir(path.c_str(), 0750) != 0) return errno;
+    buildTracefsTree(path, kEvents, std::size(kEvents));
+    if (afterMake) afterMake(path);
+    return 0;
+  }
+  /// What rmdir(2) of an instance does: removes the whole tree, but not while its trace_pipe
+  /// is open (EBUSY), nor while `refuseRemovals` is positive.
+  int removeInstance(const std::string& path) {
+    ++removeCalls;
+    if (!fs::exists(path)) return ENOENT;
+    if (refuseRemovals > 0) {
+      --refuseRemovals;
+      return EBUSY;
+    }
+    if (fifoHasReader(fs::path(path) / "trace_pipe")) return EBUSY;
+    fs::remove_all(path);
+    return 0;
+  }
+
+  int mkdirError = 0;      ///< make mkdir fail with this errno
+  int refuseRemovals = 0;  ///< refuse this many removals with EBUSY
+  int makeCalls = 0, removeCalls = 0;
+  std::function<void(const std::string&)> afterMake;
+
+  /// Every file's and directory's content, to compare before and after; `skip`'s subtree is
+  /// left out.
+  std::map<std::string, std::string> snapshot(const fs::path& skip = {}) const {
     std::map<std::string, std::string> m;
-    for (const auto& e : fs::recursive_directory_iterator(m_root)) {
-      if (e.is_regular_file())
-        m[e.path().string()] = slurp(e.path());
-      else if (!e.is_directory())
-        m[e.path().string()] = "<special>";
+    for (auto it = fs::recursive_directory_iterator(m_root); it != fs::end(it); ++it) {
+      if (!skip.empty() && it->path() == skip) {
+        it.disable_recursion_pending();
+        continue;
+      }
+      if (it->is_regular_file())
+        m[it->path().string()] = slurp(it->path());
+      else if (it->is_directory())
+        m[it->path().string()] = "<dir>";
+      else
+        m[it->path().string()] = "<special>";
+    }
+    return m;
+  }
+  /// Every entry's modification time in ns: a file written, even with its own content, differs.
+  std::map<std::string, std::int64_t> mtimes(const fs::path& skip = {}) const {
+    std::map<std::string, std::int64_t> m;
+    for (auto it = fs::recursive_directory_iterator(m_root); it != fs::end(it); ++it) {
+      if (!skip.empty() && it->path() == skip) {
+        it.disable_recursion_pending();
+        continue;
+      }
+      struct stat st {};
+      if (::lstat(it->path().c_str(), &st) == 0 && !it->is_directory()) {
+        m[it->path().string()] = st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+      }
     }
     return m;
   }
   /// Opens trace_pipe for writing; only succeeds while the recorder has it open for reading.
-  int openWriter() const {
-    return ::open((m_root / "trace_pipe").c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  int openWriter(const fs::path& dir = {}) const {
+    return ::open(((dir.empty() ? m_root : dir) / "trace_pipe").c_str(),
+                  O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  }
+  std::set<std::string> instances() const {
+    std::set<std::string> names;
+    for (const auto& e : fs::directory_iterator(m_root / "instances"))
+      names.insert(e.path().filename().string());
+    return names;
   }
 
  private:
@@ -118,13 +209,21 @@ std::string readAtLeast(TraceRecorder& r, std::size_t want) {
 
 }  // namespace
 
+// --- the top-level fallback: a tracefs without instances/ ------------------------------------
+
 TEST(TraceRecorder, StartEnablesTheEventsAndTracing) {
   FakeTracefs fake;
   spit(fake.root() / "tracing_on", "0\n");
   TraceRecorder r(fake.options());
   EXPECT_FALSE(r.isRecording());
+  EXPECT_EQ(r.mode(), TraceRecorder::Mode::None);
   ASSERT_EQ(r.start(), "");
   EXPECT_TRUE(r.isRecording());
+  EXPECT_EQ(r.mode(), TraceRecorder::Mode::TopLevel);
+  EXPECT_NE(r.modeDescription().find("top-level"), std::string::npos) << r.modeDescription();
+  EXPECT_NE(r.modeDescription().find("instances does not exist"), std::string::npos)
+      << r.modeDescription();
+  EXPECT_EQ(fake.makeCalls, 0);
   for (const char* e : FakeTracefs::kEvents) EXPECT_EQ(slurp(fake.enable(e)), "1\n") << e;
   EXPECT_EQ(slurp(fake.root() / "tracing_on"), "1\n");
   EXPECT_EQ(slurp(fake.enable("writeback/writeback_dirty_folio")), "0\n");
@@ -247,6 +346,217 @@ TEST(TraceRecorder, ReadWithoutStartReturnsNothing) {
   EXPECT_EQ(r.stop(), "");
 }
 
+// --- a private ftrace instance -------------------------------------------------------------
+
+TEST(TraceRecorderInstance, RecordsInItsOwnInstanceWithoutTouchingTheTopLevel) {
+  FakeTracefs fake(true);
+  spit(fake.root() / "tracing_on", "0\n");  // the fallback would switch this on
+  const auto before = fake.snapshot();
+  const auto beforeTimes = fake.mtimes();
+  const fs::path inst = fake.ownInstance();
+  TraceRecorder r(fake.options());
+  ASSERT_EQ(r.start(), "");
+  EXPECT_EQ(r.mode(), TraceRecorder::Mode::Instance);
+  EXPECT_NE(r.modeDescription().find("private ftrace instance " + inst.string()), std::string::npos)
+      << r.modeDescription();
+  EXPECT_EQ(fake.makeCalls, 1);
+  ASSERT_TRUE(fs::is_directory(inst));
+  // The instance's events are on; nothing else in it, and nothing at the top level, changed.
+  for (const char* e : FakeTracefs::kEvents) {
+    EXPECT_EQ(slurp(inst / "events" / e / "enable"), "1\n") << e;
+  }
+  EXPECT_EQ(slurp(inst / "events/writeback/writeback_dirty_folio/enable"), "0\n");
+  EXPECT_EQ(slurp(inst / "events/enable"), "0\n");
+  EXPECT_EQ(fake.snapshot(inst), before);
+  EXPECT_EQ(fake.mtimes(inst), beforeTimes) << "a top-level file was written";
+  EXPECT_LT(fake.openWriter(), 0) << "the top-level trace_pipe must not be read";
+
+  // It reads the instance's trace_pipe.
+  const int w = fake.openWriter(inst);
+  ASSERT_GE(w, 0) << "the recorder must hold the instance's trace_pipe open";
+  writeAll(w, kLine1 + kLine2);
+  EXPECT_EQ(readAtLeast(r, kLine1.size() + kLine2.size()), kLine1 + kLine2);
+  ::close(w);
+
+  EXPECT_EQ(r.stop(), "");
+  EXPECT_FALSE(r.isRecording());
+  EXPECT_FALSE(fs::exists(inst)) << "the instance must be removed";
+  EXPECT_EQ(fake.snapshot(), before);
+  EXPECT_EQ(fake.mtimes(), beforeTimes);
+  EXPECT_EQ(r.stop(), "");  // idempotent
+  EXPECT_EQ(r.mode(), TraceRecorder::Mode::Instance) << "the last recording's mode";
+}
+
+TEST(TraceRecorderInstance, TheDestructorRemovesTheInstance) {
+  FakeTracefs fake(true);
+  const auto before = fake.snapshot();
+  {
+    TraceRecorder r(fake.options());
+    ASSERT_EQ(r.start(), "");
+    ASSERT_TRUE(fs::is_directory(fake.ownInstance()));
+  }
+  EXPECT_FALSE(fs::exists(fake.ownInstance()));
+  EXPECT_EQ(fake.snapshot(), before);
+}
+
+TEST(TraceRecorderInstance, AMissingEventRemovesTheInstance) {
+  FakeTracefs fake(true);
+  const auto before = fake.snapshot();
+  const auto beforeTimes = fake.mtimes();
+  auto options = fake.options();
+  options.events.push_back("writeback/no_such_event");
+  TraceRecorder r(options);
+  const std::string error = r.start();
+  EXPECT_NE(error.find("writeback:no_such_event"), std::string::npos) << error;
+  EXPECT_NE(error.find(fake.ownInstance().string()), std::string::npos) << error;
+  EXPECT_FALSE(r.isRecording());
+  EXPECT_EQ(fake.makeCalls, 1);
+  EXPECT_FALSE(fs::exists(fake.ownInstance()));
+  EXPECT_EQ(fake.snapshot(), before);
+  EXPECT_EQ(fake.mtimes(), beforeTimes);
+  EXPECT_EQ(r.stop(), "");
+}
+
+TEST(TraceRecorderInstance, AnErrorAfterEnablingRemovesTheInstance) {
+  FakeTracefs fake(true);
+  const auto before = fake.snapshot();
+  // The instance's tracing_on reads as off but cannot be written (even by root), so start()
+  // fails after it has enabled the events.
+  fake.afterMake = [](const std::string& path) {
+    fs::remove(fs::path(path) / "tracing_on");
+    fs::create_symlink("/proc/version", fs::path(path) / "tracing_on");
+  };
+  TraceRecorder r(fake.options());
+  const std::string error = r.start();
+  EXPECT_NE(error.find("cannot switch on " + (fake.ownInstance() / "tracing_on").string()),
+            std::string::npos)
+      << error;
+  EXPECT_FALSE(r.isRecording());
+  EXPECT_FALSE(fs::exists(fake.ownInstance()));
+  EXPECT_EQ(fake.snapshot(), before);
+}
+
+TEST(TraceRecorderInstance, ARefusedRemovalIsReportedAndRetried) {
+  FakeTracefs fake(true);
+  const auto before = fake.snapshot();
+  {
+    TraceRecorder r(fake.options());
+    ASSERT_EQ(r.start(), "");
+    fake.refuseRemovals = 1;
+    const std::string problem = r.stop();
+    EXPECT_NE(problem.find("cannot remove the ftrace instance " + fake.ownInstance().string()),
+              std::string::npos)
+        << problem;
+    EXPECT_TRUE(fs::exists(fake.ownInstance()));
+    for (const char* e : FakeTracefs::kEvents) {  // disabled even though it stays for now
+      EXPECT_EQ(slurp(fake.ownInstance() / "events" / e / "enable"), "0\n") << e;
+    }
+    fake.refuseRemovals = 1;
+    EXPECT_NE(r.start(), "") << "start() retries the removal first, and says it failed";
+    EXPECT_TRUE(fs::exists(fake.ownInstance()));
+  }  // the destructor tries once more
+  EXPECT_FALSE(fs::exists(fake.ownInstance()));
+  EXPECT_EQ(fake.snapshot(), before);
+}
+
+TEST(TraceRecorderInstance, StaleInstancesOfDeadProcessesAreRemoved) {
+  FakeTracefs fake(true);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) ::_exit(0);
+  ASSERT_EQ(::waitpid(child, nullptr, 0), child);  // reaped: this pid no longer exists
+  const std::string dead = "throttlelab-" + std::to_string(child);
+  const std::string live = "throttlelab-" + std::to_string(::getppid());
+  const fs::path instances = fake.root() / "instances";
+  for (const std::string& name :
+       {dead, dead + "-2", live, std::string("someone-else"), std::string("throttlelab-x")}) {
+    ASSERT_EQ(fake.makeInstance((instances / name).string()), 0) << name;
+  }
+  // One with this process's pid that no recorder here holds: an earlier process's.
+  ASSERT_EQ(fake.makeInstance(fake.ownInstance().string()), 0);
+  spit(fake.ownInstance() / "marker", "from an earlier run\n");
+  const std::set<std::string> others{live, "someone-else", "throttlelab-x"};
+  const auto othersBefore = fake.snapshot();
+
+  TraceRecorder r(fake.options());
+  ASSERT_EQ(r.start(), "");
+  std::set<std::string> expected = others;
+  expected.insert(fake.ownInstance().filename().string());
+  EXPECT_EQ(fake.instances(), expected);
+  EXPECT_FALSE(fs::exists(fake.ownInstance() / "marker")) << "a fresh instance, not the stale one";
+  for (const std::string& name : {dead, dead + "-2"}) {
+    EXPECT_NE(r.modeDescription().find(name), std::string::npos) << r.modeDescription();
+  }
+  EXPECT_EQ(r.stop(), "");
+  EXPECT_EQ(fake.instances(), others);
+  // The live process's instance and the foreign ones are exactly as they were.
+  auto after = fake.snapshot();
+  auto expectedAfter = othersBefore;
+  std::erase_if(expectedAfter, [&](const auto& kv) {
+    return kv.first.find("/instances/throttlelab-" + std::to_string(child)) != std::string::npos ||
+           kv.first.find(fake.ownInstance().string()) == 0;
+  });
+  EXPECT_EQ(after, expectedAfter);
+}
+
+TEST(TraceRecorderInstance, TwoRecordersInOneProcessUseTwoInstances) {
+  FakeTracefs fake(true);
+  const auto before = fake.snapshot();
+  TraceRecorder a(fake.options());
+  TraceRecorder b(fake.options());
+  ASSERT_EQ(a.start(), "");
+  ASSERT_EQ(b.start(), "");  // must neither take nor sweep away a's instance
+  const fs::path second = fake.ownInstance().string() + "-2";
+  EXPECT_EQ(fake.instances(), (std::set<std::string>{fake.ownInstance().filename().string(),
+                                                     second.filename().string()}));
+  EXPECT_GE(fake.openWriter(fake.ownInstance()), 0);
+  EXPECT_GE(fake.openWriter(second), 0);
+  EXPECT_EQ(a.stop(), "");
+  EXPECT_FALSE(fs::exists(fake.ownInstance()));
+  EXPECT_TRUE(fs::exists(second));
+  EXPECT_EQ(b.stop(), "");
+  EXPECT_EQ(fake.snapshot(), before);
+}
+
+TEST(TraceRecorderInstance, FallsBackToTheTopLevelWhenInstancesAreUnavailable) {
+  for (const int error : {EACCES, ENOENT, EOPNOTSUPP}) {
+    SCOPED_TRACE(error);
+    FakeTracefs fake(true);
+    spit(fake.root() / "tracing_on", "0\n");
+    const auto before = fake.snapshot();
+    fake.mkdirError = error;
+    TraceRecorder r(fake.options());
+    ASSERT_EQ(r.start(), "");
+    EXPECT_EQ(r.mode(), TraceRecorder::Mode::TopLevel);
+    EXPECT_NE(r.modeDescription().find("top-level trace buffer"), std::string::npos)
+        << r.modeDescription();
+    EXPECT_NE(r.modeDescription().find(std::strerror(error)), std::string::npos)
+        << r.modeDescription();
+    for (const char* e : FakeTracefs::kEvents) EXPECT_EQ(slurp(fake.enable(e)), "1\n") << e;
+    EXPECT_EQ(slurp(fake.root() / "tracing_on"), "1\n");
+    EXPECT_GE(fake.openWriter(), 0) << "the top-level trace_pipe is read";
+    EXPECT_EQ(r.stop(), "");
+    EXPECT_EQ(fake.snapshot(), before) << "the fallback restores the top level";
+    EXPECT_TRUE(fake.instances().empty());
+  }
+}
+
+TEST(TraceRecorderInstance, OtherMkdirErrorsFailWithoutFallingBack) {
+  FakeTracefs fake(true);
+  const auto before = fake.snapshot();
+  const auto beforeTimes = fake.mtimes();
+  fake.mkdirError = ENOSPC;
+  TraceRecorder r(fake.options());
+  const std::string error = r.start();
+  EXPECT_NE(error.find("cannot create the ftrace instance " + fake.ownInstance().string()),
+            std::string::npos)
+      << error;
+  EXPECT_FALSE(r.isRecording());
+  EXPECT_EQ(r.mode(), TraceRecorder::Mode::None);
+  EXPECT_EQ(fake.snapshot(), before);
+  EXPECT_EQ(fake.mtimes(), beforeTimes);
+}
+
 // --- recordTraceToFile -------------------------------------------------------------------
 
 namespace {
@@ -321,6 +631,10 @@ TEST(RecordTraceToFile, WritesTheHeaderAndTheLinesThenRestores) {
   EXPECT_NE(msg.str().find("2 events"), std::string::npos) << msg.str();
   EXPECT_NE(msg.str().find(std::to_string(body.size()) + " bytes"), std::string::npos) << msg.str();
   EXPECT_NE(msg.str().find("SIGINT"), std::string::npos) << msg.str();
+  EXPECT_EQ(msg.str().rfind("recording writeback:global_dirty_state, ", 0), 0u) << msg.str();
+  EXPECT_NE(msg.str().find("in the top-level trace buffer of " + fake.root().string()),
+            std::string::npos)
+      << msg.str();
 
   EXPECT_EQ(fake.snapshot(), before);
   EXPECT_EQ(out.entries(), 1u) << "no temporary files left behind";
@@ -408,4 +722,74 @@ TEST(RecordTraceToFile, ABadDurationIsRefused) {
   EXPECT_NE(err.str().find("duration"), std::string::npos);
   EXPECT_EQ(out.entries(), 0u);
   EXPECT_EQ(fake.snapshot(), before);
+}
+
+TEST(RecordTraceToFile, InAnInstanceSigintRemovesItAndLeavesTheTopLevelAlone) {
+  FakeTracefs fake(true);
+  spit(fake.root() / "tracing_on", "0\n");
+  const auto before = fake.snapshot();
+  const auto beforeTimes = fake.mtimes();
+  TempDir out;
+  const fs::path file = out.path() / "host.trace";
+  // The writer learns the instance from the mkdir hook, blocks in open() until the recorder
+  // opens that instance's trace_pipe, writes, and stops the recording with SIGINT.
+  std::promise<std::string> made;
+  fake.afterMake = [&made](const std::string& path) { made.set_value(path); };
+  std::set<std::string> listingWhileRecording;
+  std::thread writer([&] {
+    const std::string inst = made.get_future().get();
+    const int w = ::open((fs::path(inst) / "trace_pipe").c_str(), O_WRONLY | O_CLOEXEC);
+    ASSERT_GE(w, 0);
+    listingWhileRecording = fake.instances();
+    writeAll(w, kLine1 + kLine2);
+    ::close(w);
+    ::kill(::getpid(), SIGINT);
+  });
+  std::ostringstream msg, err;
+  const int rc = recordTraceToFile(file.string(), 60, msg, err, fake.options());
+  writer.join();
+  EXPECT_EQ(rc, 0) << err.str();
+  EXPECT_TRUE(err.str().empty()) << err.str();
+  EXPECT_EQ(listingWhileRecording, std::set<std::string>{fake.ownInstance().filename().string()});
+  const std::string text = slurp(file);
+  EXPECT_NE(text.find("entries-in-buffer/entries-written: 2/2"), std::string::npos) << text;
+  EXPECT_EQ(text.substr(text.size() - (kLine1 + kLine2).size()), kLine1 + kLine2);
+  EXPECT_NE(msg.str().find("in the private ftrace instance " + fake.ownInstance().string()),
+            std::string::npos)
+      << msg.str();
+  EXPECT_NE(msg.str().find("2 events"), std::string::npos) << msg.str();
+  EXPECT_NE(msg.str().find("SIGINT"), std::string::npos) << msg.str();
+  EXPECT_FALSE(fs::exists(fake.ownInstance()));
+  EXPECT_EQ(fake.snapshot(), before);
+  EXPECT_EQ(fake.mtimes(), beforeTimes) << "a top-level file was written";
+}
+
+TEST(RecordTraceToFile, InAnInstanceAFailureRemovesIt) {
+  FakeTracefs fake(true);
+  const auto before = fake.snapshot();
+  TempDir out;
+  auto options = fake.options();
+  options.events.push_back("writeback/no_such_event");
+  std::ostringstream msg, err;
+  EXPECT_EQ(recordTraceToFile((out.path() / "x.trace").string(), 1, msg, err, options), 1);
+  EXPECT_NE(err.str().find("no_such_event"), std::string::npos) << err.str();
+  EXPECT_EQ(fake.makeCalls, 1);
+  EXPECT_FALSE(fs::exists(fake.ownInstance()));
+  EXPECT_EQ(fake.snapshot(), before);
+  EXPECT_EQ(out.entries(), 0u);
+}
+
+TEST(RecordTraceToFile, InAnInstanceARefusedRemovalFailsTheRun) {
+  FakeTracefs fake(true);
+  TempDir out;
+  // The recording ends by its (short) duration; every removal is refused, so the instance
+  // stays and the run must say so.
+  fake.refuseRemovals = 1000;
+  std::ostringstream msg, err;
+  EXPECT_EQ(recordTraceToFile((out.path() / "x.trace").string(), 0.05, msg, err, fake.options()),
+            1);
+  EXPECT_NE(err.str().find("tracing not fully restored: cannot remove the ftrace instance"),
+            std::string::npos)
+      << err.str();
+  fake.refuseRemovals = 0;
 }

@@ -15,8 +15,9 @@ namespace throttlelab::cli {
 
 namespace {
 
-// Report: --seeds and --report, which belong to --compare or --experiment.
-enum class Scope { Any, Headless, Window, Report, Experiment };
+// Report: --seeds and --report, which belong to --compare or --experiment (--report also to
+// --import-trace --simulate). Import and Record: the trace options of issue #6.
+enum class Scope { Any, Headless, Window, Report, Experiment, Import, Record };
 
 struct OptionSpec {
   std::string_view name;
@@ -43,6 +44,10 @@ constexpr std::array kOptions{
     OptionSpec{"--seeds", true, Scope::Report},
     OptionSpec{"--report", true, Scope::Report},
     OptionSpec{"--quick", false, Scope::Experiment},
+    OptionSpec{"--import-trace", true, Scope::Import},
+    OptionSpec{"--simulate", false, Scope::Import},
+    OptionSpec{"--this-host", false, Scope::Import},
+    OptionSpec{"--record-trace", true, Scope::Record},
     OptionSpec{"--run-for", true, Scope::Window},
     OptionSpec{"--export-png", true, Scope::Window},
     OptionSpec{"--export-svg", true, Scope::Window},
@@ -168,12 +173,18 @@ class Parser {
       m_options.mode = Mode::ListScenarios;
       return m_options;
     }
+    if (!m_options.importTrace.empty()) return importMode(positional);
+    if (!m_options.recordTrace.empty()) return recordMode(positional);
     if (!m_options.experiment.empty()) return experimentMode(positional);
     const bool headless = m_options.mode == Mode::Headless;
     const bool comparing = !m_options.comparePolicies.empty();
     for (const auto& [name, scope] : m_given) {
       if (scope == Scope::Experiment)
         return CliError{std::string(name) + " belongs to --experiment NAME"};
+      if (scope == Scope::Import)
+        return CliError{std::string(name) + (name == "--this-host"
+                                                 ? " belongs to --import-trace FILE --simulate"
+                                                 : " needs --import-trace FILE")};
       if (scope == Scope::Report && !comparing)
         return CliError{std::string(name) +
                         " belongs to --compare (with --headless) or --experiment NAME"};
@@ -291,6 +302,14 @@ class Parser {
       o.experiment = value;
     } else if (name == "--quick") {
       o.quick = true;
+    } else if (name == "--import-trace") {
+      o.importTrace = value;
+    } else if (name == "--simulate") {
+      o.simulate = true;
+    } else if (name == "--this-host") {
+      o.thisHost = true;
+    } else if (name == "--record-trace") {
+      o.recordTrace = value;
     } else if (name == "--export-png") {
       o.exportPng = value;
     } else if (name == "--export-svg") {
@@ -307,6 +326,58 @@ class Parser {
       o.presenter = true;
     }
     return std::nullopt;
+  }
+
+  // --import-trace reads a trace: it writes the CSVs of a run (no --headless needed) and, with
+  // --simulate, runs the scenario the trace describes; the options that shape a scenario do
+  // not apply, and neither does the window.
+  std::variant<CliOptions, CliError> importMode(const std::vector<std::string>& positional) {
+    CliOptions& o = m_options;
+    if (!positional.empty())
+      return CliError{"unexpected argument '" + positional.front() +
+                      "': --import-trace takes one file"};
+    for (const auto& [name, scope] : m_given) {
+      if (name == "--import-trace" || name == "--headless" || name == "--csv" ||
+          name == "--task-csv" || name == "--simulate")
+        continue;
+      if (name == "--this-host" || name == "--report") {
+        if (!o.simulate)
+          return CliError{std::string(name) +
+                          " belongs to --simulate; add --simulate to run "
+                          "the trace's scenario and compare"};
+        continue;
+      }
+      return CliError{std::string(name) +
+                      " cannot be combined with --import-trace, which takes the scenario from "
+                      "the trace"};
+    }
+    if (!o.qtArguments.empty())
+      return CliError{o.qtArguments.front() +
+                      " is an option of the window (Qt); it cannot be combined with "
+                      "--import-trace"};
+    o.mode = Mode::ImportTrace;
+    return o;
+  }
+
+  // --record-trace FILE --duration S: nothing else.
+  std::variant<CliOptions, CliError> recordMode(const std::vector<std::string>& positional) {
+    CliOptions& o = m_options;
+    if (!positional.empty())
+      return CliError{"unexpected argument '" + positional.front() +
+                      "': --record-trace takes one file"};
+    for (const auto& [name, scope] : m_given) {
+      if (name == "--record-trace" || name == "--duration" || name == "--headless") continue;
+      return CliError{std::string(name) +
+                      " cannot be combined with --record-trace, which records this machine's "
+                      "kernel"};
+    }
+    if (!o.durationS) return CliError{"--record-trace needs --duration S, the seconds to record"};
+    if (!o.qtArguments.empty())
+      return CliError{o.qtArguments.front() +
+                      " is an option of the window (Qt); it cannot be combined with "
+                      "--record-trace"};
+    o.mode = Mode::RecordTrace;
+    return o;
   }
 
   // --experiment runs its own scenarios: the options that shape or output one scenario do not
@@ -395,6 +466,10 @@ std::string helpText() {
                                                    run a scenario under several policies
   throttlelab --experiment list | NAME [--seeds N] [--quick] [--report FILE]
                                                    reproduce a seed mail's experiment
+  throttlelab --import-trace FILE [--csv FILE] [--task-csv FILE]
+              [--simulate [--this-host] [--report FILE]]
+                                                   read a kernel trace, convert it, simulate it
+  throttlelab --record-trace FILE --duration S     record this machine's kernel (root)
   throttlelab --list-scenarios | --version | --help
 
 Scenario (window and headless):
@@ -442,6 +517,28 @@ Seed experiments (the mails of shared/seeds, reproduced; no --headless needed):
                          one, the machine with the source of every value, the verdicts;
                          FILE.json: {"experiment", "rows", "verdicts"}; "-": Markdown on
                          standard output instead of the verdict lines
+
+Kernel traces (no --headless needed):
+  --import-trace FILE    read the writeback:global_dirty_state, bdi_dirty_ratelimit and
+                         balance_dirty_pages events of a kernel trace: the text of
+                         /sys/kernel/tracing/trace or trace_pipe, `trace-cmd report` or
+                         `perf script`, from 3.2-era to current kernels ("-" reads standard
+                         input). Prints what it read and which lines it skipped. A file that
+                         holds no such event is refused (exit status 2).
+  --csv FILE             with --import-trace: the same columns as a simulation's --csv, one
+                         row per 0.1 s from the first event (values a trace cannot know are 0)
+  --task-csv FILE        with --import-trace: one row per pid per 0.1 s in which it appeared
+  --simulate             with --import-trace: derive a scenario from the trace (thresholds,
+                         one device per bdi at its measured bandwidth, one looping dd per
+                         throttled pid), simulate it for the trace's span after a 5 s
+                         warm-up, and print measured against simulated (metric | measured |
+                         simulated | off %) with how every value was derived
+  --this-host            with --simulate: the trace was taken on this machine, so use its
+                         CPU count and MemTotal
+  --report FILE          with --simulate: FILE.md or FILE.json ("-": Markdown on standard
+                         output instead of the table)
+  --record-trace FILE    record the three events from this machine's kernel into FILE (root;
+                         tracefs is restored afterwards); needs --duration S
 
 Window:
   --run-for S            run S simulated seconds as fast as possible, then stop

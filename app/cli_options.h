@@ -20,6 +20,8 @@ enum class Mode {
   Version,        ///< --version
   ListScenarios,  ///< --list-scenarios
   Experiment,     ///< --experiment NAME|list: a seed experiment, or the list of them
+  ImportTrace,    ///< --import-trace FILE: convert a kernel trace (and --simulate it)
+  RecordTrace,    ///< --record-trace FILE --duration S: record this machine's kernel
 };
 
 struct CliOptions {
@@ -42,6 +44,12 @@ struct CliOptions {
   std::string report;                        ///< --report FILE.md|FILE.json|-
   std::string experiment;                    ///< --experiment NAME|list
   bool quick = false;                        ///< --quick: the reduced form of an experiment
+
+  // Kernel traces (issue #6).
+  std::string importTrace;  ///< --import-trace FILE ("-" = standard input)
+  bool simulate = false;    ///< --simulate: derive a scenario from the trace, run it, compare
+  bool thisHost = false;    ///< --this-host: the trace is from this machine (CPUs, memory)
+  std::string recordTrace;  ///< --record-trace FILE
 
   // Window options (GuiLaunchOptions).
   std::optional<double> runForS;  ///< --run-for S

@@ -4,14 +4,19 @@
 #include "headless.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "output_file.h"
+#include "reports.h"
 #include "throttlelab/engine/output.h"
 #include "throttlelab/engine/simulator.h"
+#include "throttlelab/traceio/trace_import.h"
+#include "throttlelab/traceio/trace_stats.h"
 
 namespace throttlelab::cli {
 
@@ -89,7 +94,196 @@ bool sameFile(const std::string& a, const std::string& b) {
   return !ea && !eb && ca == cb;
 }
 
+/// The sample rows of an import, held in an unnamed temporary file until the end: the CSV
+/// header names one column group per device, and a trace reveals its last device only when
+/// it has been read to the end. Rows written before a device appeared get its columns as the
+/// writer writes an absent device's (zeros) when they are copied into the output.
+class SampleRows {
+ public:
+  SampleRows() : m_file(std::tmpfile()) {}
+  ~SampleRows() {
+    if (m_file) std::fclose(m_file);
+  }
+  SampleRows(const SampleRows&) = delete;
+  SampleRows& operator=(const SampleRows&) = delete;
+
+  bool ok() const { return m_file != nullptr && !m_failed; }
+
+  void add(const te::Sample& s, std::size_t devices) {
+    m_row.str(std::string());
+    te::writeSampleCsvRow(m_row, s, devices);
+    const std::string& text = m_row.str();
+    if (m_file && std::fwrite(text.data(), 1, text.size(), m_file) != text.size()) m_failed = true;
+  }
+
+  /// Copies the rows into `out`, each padded to `devices` devices.
+  bool copyTo(std::ostream& out, std::size_t devices) {
+    if (!ok() || std::fflush(m_file) != 0 || std::fseek(m_file, 0, SEEK_SET) != 0) return false;
+    const std::size_t one = te::sampleCsvColumns(1).size();
+    const std::size_t perDevice = te::sampleCsvColumns(2).size() - one;
+    const std::size_t global = one - 1 - perDevice;  // columns before device 0's, after time_s
+    // A row with no devices known, written for `devices` devices: its tail supplies the
+    // columns of devices missing from earlier rows.
+    std::ostringstream emptyRow;
+    te::writeSampleCsvRow(emptyRow, te::Sample{}, devices);
+    std::string full = emptyRow.str();
+    if (!full.empty() && full.back() == '\n') full.pop_back();
+    std::vector<std::size_t> commas;
+    for (std::size_t i = 0; i < full.size(); ++i)
+      if (full[i] == ',') commas.push_back(i);
+
+    std::string line;
+    std::vector<char> buffer(1 << 16);
+    std::string pending;
+    for (;;) {
+      const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), m_file);
+      if (n == 0) break;
+      pending.append(buffer.data(), n);
+      std::size_t start = 0;
+      for (std::size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1) {
+        line.assign(pending, start, nl - start);
+        const auto fields = static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1;
+        const std::size_t have = fields > 1 + global ? (fields - 1 - global) / perDevice : 1;
+        if (have < devices) line += full.substr(commas[global + perDevice * have]);
+        line += '\n';
+        out.write(line.data(), static_cast<std::streamsize>(line.size()));
+      }
+      pending.erase(0, start);
+    }
+    return !std::ferror(m_file) && pending.empty();
+  }
+
+ private:
+  std::FILE* m_file;
+  std::ostringstream m_row;
+  bool m_failed = false;
+};
+
+/// Receives the import: rows to the outputs, records to the statistics for --simulate.
+class ImportOutputs final : public traceio::ImportSink {
+ public:
+  ImportOutputs(SampleRows* rows, OutputFile* taskCsv, traceio::TraceStats* stats)
+      : m_rows(rows), m_taskCsv(taskCsv), m_stats(stats) {}
+
+  void onTask(const te::TaskInfo& info) override {
+    const auto index = static_cast<std::size_t>(info.index);
+    if (index >= m_tasks.size()) m_tasks.resize(index + 1);
+    m_tasks[index] = info;
+  }
+  void onDevice(int, const std::string&) override { ++m_devices; }
+  void onSample(const te::Sample& s) override {
+    if (m_rows) m_rows->add(s, m_devices);
+    if (m_taskCsv && !m_taskCsv->stream()) throw WriteFailed{m_taskCsv->path(), errno};
+  }
+  void onTaskSample(const te::TaskSample& s) override {
+    if (m_taskCsv)
+      te::writeTaskCsvRow(m_taskCsv->stream(), s, m_tasks.at(static_cast<std::size_t>(s.task)));
+  }
+  void onRecord(const te::TraceRecord& r) override {
+    if (m_stats) m_stats->add(r);
+  }
+  std::size_t devices() const { return m_devices; }
+
+ private:
+  SampleRows* m_rows;
+  OutputFile* m_taskCsv;
+  traceio::TraceStats* m_stats;
+  std::vector<te::TaskInfo> m_tasks;
+  std::size_t m_devices = 0;
+};
+
 }  // namespace
+
+int runImportTrace(const CliOptions& options, std::ostream& out, std::ostream& err) {
+  const std::string& path = options.importTrace;
+  std::vector<std::unique_ptr<OutputFile>> files;
+  const auto add = [&](const char* option, const std::string& file) -> OutputFile* {
+    if (file.empty()) return nullptr;
+    files.push_back(std::make_unique<OutputFile>(option, file, out));
+    return files.back().get();
+  };
+  OutputFile* csv = add("--csv", options.csv);
+  OutputFile* taskCsv = add("--task-csv", options.taskCsv);
+
+  // Standard output carries at most one thing; the import's own summary yields to it.
+  std::vector<std::string> toStdout;
+  for (const auto& f : files)
+    if (f->isStdout()) toStdout.push_back(f->option() + " -");
+  if (options.simulate) toStdout.emplace_back("--simulate");
+  if (toStdout.size() > 1) {
+    err << "throttlelab: " << toStdout[0] << " and " << toStdout[1]
+        << " would both write to standard output; send one of them to a file\n";
+    return kExitBadInput;
+  }
+  if (csv && taskCsv && !csv->isStdout() && sameFile(csv->path(), taskCsv->path())) {
+    err << "throttlelab: --csv and --task-csv both name '" << csv->path() << "'\n";
+    return kExitBadInput;
+  }
+  if (path != "-")
+    for (const auto& f : files)
+      if (!f->isStdout() && sameFile(f->path(), path)) {
+        err << "throttlelab: " << f->option() << " names the trace being read, '" << path << "'\n";
+        return kExitBadInput;
+      }
+  for (const auto& f : files)
+    if (const auto reason = f->open()) {
+      err << "throttlelab: " << f->option() << ": cannot write '" << f->path() << "': " << *reason
+          << '\n';
+      return kExitBadInput;
+    }
+
+  try {
+    SampleRows rows;
+    if (csv && !rows.ok()) {
+      err << "throttlelab: --csv: cannot create a temporary file: " << std::strerror(errno) << '\n';
+      return kExitBadInput;
+    }
+    te::Provenance provenance{
+        .scenarioName = "kernel trace " + (path == "-" ? std::string("(standard input)") : path),
+        .seed = 0,
+        .version = THROTTLELAB_VERSION,
+        .policy = "measured",
+        .scenarioJson = {}};
+    if (taskCsv) {
+      te::writeCsvProvenance(taskCsv->stream(), provenance);
+      te::writeTaskCsvHeader(taskCsv->stream());
+    }
+    traceio::TraceStats stats;
+    ImportOutputs sink(csv ? &rows : nullptr, taskCsv, options.simulate ? &stats : nullptr);
+    const traceio::ImportResult result = traceio::importTrace(path, sink);
+    if (!result.ok()) {
+      err << "throttlelab: --import-trace: " << result.error << '\n';
+      return kExitBadInput;
+    }
+    if (csv) {
+      te::writeCsvProvenance(csv->stream(), provenance);
+      te::writeSampleCsvHeader(csv->stream(), std::max<std::size_t>(sink.devices(), 1));
+      if (!rows.copyTo(csv->stream(), std::max<std::size_t>(sink.devices(), 1)))
+        throw WriteFailed{"a temporary file", errno};
+    }
+    for (const auto& f : files) {
+      if (!f->stream()) throw WriteFailed{f->path(), errno};
+      if (const auto reason = f->commit()) {
+        err << "throttlelab: " << f->option() << ": cannot write '" << f->path() << "': " << *reason
+            << '\n';
+        return kExitBadInput;
+      }
+    }
+    // What was read, on standard output unless that carries a CSV or the comparison.
+    (toStdout.empty() ? out : err)
+        << "Read " << (path == "-" ? std::string("standard input") : path) << ": "
+        << traceio::describe(result.stats) << '\n';
+    if (options.simulate) return runTraceSimulation(options, stats.result(), path, out, err);
+  } catch (const WriteFailed& e) {
+    err << "throttlelab: cannot write '" << e.path
+        << "': " << (e.error ? std::strerror(e.error) : "write failed") << '\n';
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    err << "throttlelab: internal error: " << e.what() << '\n';
+    return kExitInternalError;
+  }
+  return kExitOk;
+}
 
 int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err) {
   te::Scenario scenario;

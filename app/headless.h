@@ -17,6 +17,12 @@ inline constexpr int kExitBadInput = 2;
 /// is `out`. The summary goes to `out`, messages to `err`. Returns an exit status.
 int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err);
 
+/// --import-trace FILE: reads a kernel trace, writes --csv/--task-csv with a simulation's
+/// columns (atomically), prints what was read (describe()) and, with --simulate, runs the
+/// trace's scenario and compares (runTraceSimulation). A file that is no trace, or cannot be
+/// read, is bad input (2) with one message naming it.
+int runImportTrace(const CliOptions& options, std::ostream& out, std::ostream& err);
+
 /// Prints the built-in scenarios, one per line, with their descriptions.
 void listScenarios(std::ostream& out);
 

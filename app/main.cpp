@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Entry point: --version, --help, --list-scenarios, --experiment and --headless never touch Qt;
-// everything else opens the window, or runs headless with a note when there is no display to open
-// it on.
+// Entry point: --version, --help, --list-scenarios, --experiment, --import-trace, --record-trace
+// and --headless never touch Qt; everything else opens the window, or runs headless with a note
+// when there is no display to open it on.
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -10,6 +10,7 @@
 #include "cli_options.h"
 #include "headless.h"
 #include "reports.h"
+#include "throttlelab/host/trace_recorder.h"
 #include "throttlelab/ui/gui_main.h"
 
 namespace {
@@ -72,6 +73,11 @@ int main(int argc, char** argv) {
       return cli::runHeadless(options, std::cout, std::cerr);
     case cli::Mode::Experiment:
       return cli::runExperimentCommand(options, std::cout, std::cerr);
+    case cli::Mode::ImportTrace:
+      return cli::runImportTrace(options, std::cout, std::cerr);
+    case cli::Mode::RecordTrace:
+      return throttlelab::host::recordTraceToFile(options.recordTrace, *options.durationS,
+                                                  std::cout, std::cerr);
     case cli::Mode::Gui:
       break;
   }

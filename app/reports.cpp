@@ -2,13 +2,19 @@
 #include "reports.h"
 
 #include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
 #include <exception>
+#include <fstream>
 #include <ostream>
+#include <thread>
 
 #include "headless.h"
 #include "output_file.h"
 #include "throttlelab/engine/compare.h"
 #include "throttlelab/engine/experiments.h"
+#include "throttlelab/engine/simulator.h"
 
 namespace throttlelab::cli {
 
@@ -71,6 +77,190 @@ int runCompare(const CliOptions& options, std::ostream& out, std::ostream& err) 
   } catch (const te::ScenarioError& e) {
     err << "throttlelab: " << e.what() << '\n';
     return kExitBadInput;
+  } catch (const std::exception& e) {
+    err << "throttlelab: internal error: " << e.what() << '\n';
+    return kExitInternalError;
+  }
+  return kExitOk;
+}
+
+// ---------------------------------------------------------------------------------------------
+// --import-trace FILE --simulate
+
+namespace {
+
+/// Simulated time before the compared span: the simulation starts with no dirty pages, the
+/// trace usually in the middle of a steady state.
+constexpr double kWarmupS = 5;
+
+std::string number(double v, int decimals) {
+  if (!std::isfinite(v)) return "-";
+  std::array<char, 64> buf{};
+  const auto r =
+      std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::fixed, decimals);
+  std::string s(buf.data(), r.ptr);
+  if (s.find_first_not_of("-0.") == std::string::npos && s.front() == '-') s.erase(0, 1);
+  return s;
+}
+
+/// Enough decimals for a ratio, none for page counts and rates.
+std::string value(double v) {
+  const double a = std::fabs(v);
+  return number(v, a == 0 || a >= 100 ? 0 : (a >= 10 ? 1 : (a >= 1 ? 2 : 3)));
+}
+
+std::string offPct(const traceio::ComparisonRow& r) {
+  if (r.measured == 0) return "-";
+  return (r.offPct > 0 ? "+" : "") + number(r.offPct, 1);
+}
+
+std::string jsonText(std::string_view s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\u00";
+      out += kHex[u >> 4];
+      out += kHex[u & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string jsonNumber(double v) {
+  if (!std::isfinite(v)) return "null";
+  std::array<char, 64> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  return std::string(buf.data(), r.ptr);
+}
+
+std::string comparisonTable(const std::vector<traceio::ComparisonRow>& rows) {
+  std::string text = "| metric | measured | simulated | off % |\n|---|---:|---:|---:|\n";
+  for (const auto& r : rows)
+    text += "| " + r.metric + " | " + value(r.measured) + " | " + value(r.simulated) + " | " +
+            offPct(r) + " |\n";
+  return text;
+}
+
+std::string simulationMarkdown(const std::string& traceName, const te::Scenario& scenario,
+                               const std::vector<traceio::ComparisonRow>& rows,
+                               const std::vector<std::string>& notes, double spanS) {
+  std::string text = "# Measured against simulated: " + traceName + "\n\n";
+  text += "The trace's " + number(spanS, 3) + " s against " +
+          number(scenario.durationS - kWarmupS, 0) + " simulated seconds after a " +
+          number(kWarmupS, 0) +
+          " s warm-up, both through the same statistics. off % = (simulated - measured) / "
+          "measured.\n\n";
+  text += comparisonTable(rows);
+  text += "\n## How the scenario was derived\n\n";
+  for (const auto& n : notes) text += "- " + n + "\n";
+  text += "- warm-up " + number(kWarmupS, 0) +
+          " s before the compared span: the simulation starts with no dirty pages\n";
+  return text;
+}
+
+std::string simulationJson(const std::string& traceName, const te::Scenario& scenario,
+                           const std::vector<traceio::ComparisonRow>& rows,
+                           const std::vector<std::string>& notes) {
+  std::string text =
+      "{\n  \"trace\": " + jsonText(traceName) + ",\n  \"warmupS\": " + jsonNumber(kWarmupS) +
+      ",\n  \"scenario\": " + te::scenarioToJson(scenario) + ",\n  \"comparison\": [";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    text += std::string(i ? "," : "") + "\n    {\"metric\": " + jsonText(r.metric) +
+            ", \"measured\": " + jsonNumber(r.measured) +
+            ", \"simulated\": " + jsonNumber(r.simulated) +
+            ", \"offPct\": " + (r.measured == 0 ? std::string("null") : jsonNumber(r.offPct)) + "}";
+  }
+  text += "\n  ],\n  \"notes\": [";
+  for (std::size_t i = 0; i < notes.size(); ++i)
+    text += std::string(i ? "," : "") + "\n    " + jsonText(notes[i]);
+  text += "\n  ]\n}\n";
+  return text;
+}
+
+}  // namespace
+
+traceio::HostFacts thisHostFacts() {
+  traceio::HostFacts facts;
+  facts.cpus = static_cast<int>(std::thread::hardware_concurrency());
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string line; std::getline(meminfo, line);) {
+    if (line.rfind("MemTotal:", 0) != 0) continue;
+    std::size_t i = 9;
+    while (i < line.size() && line[i] == ' ') ++i;
+    std::int64_t kib = 0;
+    const auto r = std::from_chars(line.data() + i, line.data() + line.size(), kib);
+    if (r.ec == std::errc{}) facts.memoryMiB = kib / 1024;
+    break;
+  }
+  return facts;
+}
+
+int runTraceSimulation(const CliOptions& options, const traceio::TraceStats::Result& measured,
+                       const std::string& traceName, std::ostream& out, std::ostream& err) {
+  std::unique_ptr<OutputFile> file;
+  std::optional<ReportFormat> format;
+  if (!options.report.empty()) {
+    format = reportFormatOf(options.report);
+    if (!format) {
+      err << "throttlelab: --report needs a file name ending in .md or .json, got '"
+          << options.report << "'\n";
+      return kExitBadInput;
+    }
+    file = std::make_unique<OutputFile>("--report", options.report, out);
+    if (!openReport(*file, err)) return kExitBadInput;
+  }
+  if (measured.records == 0) {
+    err << "throttlelab: --simulate: the trace has no writeback record to compare with\n";
+    return kExitBadInput;
+  }
+  try {
+    std::vector<std::string> notes;
+    const traceio::HostFacts host = options.thisHost ? thisHostFacts() : traceio::HostFacts{};
+    te::Scenario scenario = traceio::deriveScenario(measured, host, &notes);
+    if (options.thisHost)
+      notes.emplace_back(
+          "--this-host: CPUs from std::thread::hardware_concurrency, memory "
+          "from /proc/meminfo MemTotal; HZ is not published by the kernel");
+    const double comparedS = scenario.durationS;
+    scenario.durationS = comparedS + kWarmupS;
+
+    struct Feed final : te::RecordSink {
+      explicit Feed(double fromS) : stats(fromS) {}
+      traceio::TraceStats stats;
+      void onTrace(const te::TraceRecord& r) override { stats.add(r); }
+    } feed(kWarmupS);
+    te::Simulator simulator(scenario);
+    te::OutputOptions outputs;
+    outputs.traces = true;
+    simulator.setSink(&feed, outputs);
+    simulator.run();
+    simulator.setSink(nullptr);
+
+    const auto rows = traceio::compare(measured, feed.stats.result());
+    const std::string markdown =
+        simulationMarkdown(traceName, scenario, rows, notes, measured.spanS);
+    if (!file || !file->isStdout()) {
+      out << markdown;
+      out.flush();
+    }
+    if (file) {
+      const std::string text = *format == ReportFormat::Json
+                                   ? simulationJson(traceName, scenario, rows, notes)
+                                   : markdown;
+      if (!commitReport(*file, text, err)) return kExitBadInput;
+      if (!file->isStdout()) out << "Report: " << file->path() << '\n';
+    }
+  } catch (const te::ScenarioError& e) {
+    err << "throttlelab: --simulate: the derived scenario is not valid: " << e.what() << '\n';
+    return kExitInternalError;
   } catch (const std::exception& e) {
     err << "throttlelab: internal error: " << e.what() << '\n';
     return kExitInternalError;

@@ -6,6 +6,7 @@
 #include <iosfwd>
 
 #include "cli_options.h"
+#include "throttlelab/traceio/trace_stats.h"
 
 namespace throttlelab::cli {
 
@@ -16,6 +17,17 @@ int runCompare(const CliOptions& options, std::ostream& out, std::ostream& err);
 /// --experiment NAME|list: lists the experiments, or runs one, writes --report if given and
 /// prints the verdicts on `out`. An unknown name lists the known ones on `err` and returns 2.
 int runExperimentCommand(const CliOptions& options, std::ostream& out, std::ostream& err);
+
+/// --import-trace FILE --simulate: derives a scenario from `measured` (HostFacts of this
+/// machine with --this-host), simulates it for the trace's span after a warm-up, and prints
+/// the comparison table and the derivation notes on `out`, or writes them to --report.
+/// `traceName` names the trace in the report. `report` must already be open (or null).
+int runTraceSimulation(const CliOptions& options, const traceio::TraceStats::Result& measured,
+                       const std::string& traceName, std::ostream& out, std::ostream& err);
+
+/// This machine's CPU count (std::thread::hardware_concurrency) and MemTotal
+/// (/proc/meminfo); 0 where unknown. HZ is left 0: the kernel does not publish it.
+traceio::HostFacts thisHostFacts();
 
 /// One line per experiment: name and title.
 void listExperiments(std::ostream& out);

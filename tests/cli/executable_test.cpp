@@ -119,12 +119,16 @@ class Executable : public ::testing::Test {
   fs::path m_dir;
 };
 
-const std::vector<std::string> kAllOptions{
-    "--headless",   "--scenario",   "--duration",   "--seed",       "--policy",         "--set",
-    "--csv",        "--task-csv",   "--trace-out",  "--summary",    "--list-scenarios", "--run-for",
-    "--export-png", "--export-svg", "--export-pdf", "--export-csv", "--session",        "--quit",
-    "--presenter",  "--version",    "--help",       "--compare",    "--seeds",          "--report",
-    "--experiment", "--quick"};
+const std::vector<std::string> kAllOptions{"--headless",   "--scenario",       "--duration",
+                                           "--seed",       "--policy",         "--set",
+                                           "--csv",        "--task-csv",       "--trace-out",
+                                           "--summary",    "--list-scenarios", "--run-for",
+                                           "--export-png", "--export-svg",     "--export-pdf",
+                                           "--export-csv", "--session",        "--quit",
+                                           "--presenter",  "--version",        "--help",
+                                           "--compare",    "--seeds",          "--report",
+                                           "--experiment", "--quick",          "--import-trace",
+                                           "--simulate",   "--this-host",      "--record-trace"};
 
 }  // namespace
 
@@ -488,4 +492,141 @@ TEST_F(Executable, QuickExperimentsRunHeadlessAndReportEveryVerdict) {
     }
     EXPECT_FALSE(j.at("rows").empty());
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kernel traces (issue #6)
+
+namespace {
+
+const fs::path kDataDir = fs::path(THROTTLELAB_SOURCE_DIR) / "tests" / "data";
+
+/// The rows of a CSV written by throttlelab: provenance comments dropped.
+std::vector<std::string> csvRows(const std::string& text) {
+  std::vector<std::string> rows;
+  for (const auto& l : lines(text))
+    if (l.rfind("#", 0) != 0) rows.push_back(l);
+  return rows;
+}
+
+}  // namespace
+
+TEST_F(Executable, ImportTraceWritesTheColumnsOfASimulation) {
+  const std::string trace = (kDataDir / "real-trace-excerpt.txt").string();
+  const Result r = run({"--import-trace", trace, "--csv", "out.csv", "--task-csv", "tasks.csv"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_TRUE(contains(r.out, "Read " + trace + ": ftrace text")) << r.out;
+  EXPECT_TRUE(contains(r.out, "from 4 pids on 1 device (254:0)")) << r.out;
+
+  const std::string csv = readFile(m_dir / "out.csv");
+  EXPECT_EQ(lines(csv).at(0), std::string("# throttlelab ") + THROTTLELAB_PROJECT_VERSION);
+  EXPECT_TRUE(contains(csv, "# scenario: kernel trace " + trace + "\n"));
+  const auto rows = csvRows(csv);
+  ASSERT_GE(rows.size(), 2u);
+  EXPECT_EQ(split(rows[0]), te::sampleCsvColumns(1));
+  // 294.213189 .. 294.245015: the first interval of 0.1 s.
+  ASSERT_EQ(rows.size(), 2u);
+  const auto fields = split(rows[1]);
+  ASSERT_EQ(fields.size(), rows.size() > 1 ? split(rows[0]).size() : 0u);
+  for (const auto& f : fields) EXPECT_TRUE(isNumber(f)) << f;
+  EXPECT_EQ(fields[0], "0.100");
+  // The last global_dirty_state of the excerpt: dirty=776 writeback=5386.
+  EXPECT_EQ(fields[1], "776");
+  EXPECT_EQ(fields[2], "5386");
+
+  const auto taskRows = csvRows(readFile(m_dir / "tasks.csv"));
+  ASSERT_EQ(taskRows.size(), 1u + 4u);  // header + the four dd pids in the one interval
+  EXPECT_EQ(split(taskRows[0]), te::taskCsvColumns());
+  std::set<std::string> pids;
+  for (std::size_t i = 1; i < taskRows.size(); ++i) pids.insert(split(taskRows[i]).at(2));
+  EXPECT_EQ(pids, (std::set<std::string>{"4287", "4288", "4289", "4290"}));
+  EXPECT_EQ(filesHere(), (std::set<std::string>{"out.csv", "tasks.csv"}));
+}
+
+TEST_F(Executable, ImportTraceOfARealCaptureHasOneRowPerInterval) {
+  const fs::path trace = kDataDir / "kernel-6.18" / "ftrace-10-dd.txt";
+  if (!fs::exists(trace)) GTEST_SKIP() << "no 6.18 capture";
+  const Result r = run({"--import-trace", trace.string(), "--csv", "-"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "Read ")) << "the summary moves to stderr when stdout has the CSV";
+  const auto rows = csvRows(r.out);
+  ASSERT_GT(rows.size(), 2u);
+  EXPECT_EQ(split(rows[0]), te::sampleCsvColumns(1));
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    EXPECT_EQ(split(rows[i]).size(), split(rows[0]).size()) << rows[i];
+}
+
+TEST_F(Executable, ImportTraceRefusesAFileThatIsNotATrace) {
+  std::string png("\x89PNG\r\n\x1a\n", 8);
+  for (int i = 0; i < 5000; ++i) png += static_cast<char>(i * 31);
+  { std::ofstream(m_dir / "picture.png", std::ios::binary) << png; }
+  const Result r = run({"--import-trace", "picture.png", "--csv", "out.csv"});
+  expectBadInput(r, {"--import-trace", "picture.png is not a kernel trace", "balance_dirty_pages"});
+  EXPECT_EQ(filesHere(), std::set<std::string>{"picture.png"});  // no half-written out.csv
+}
+
+TEST_F(Executable, ImportTraceRefusesACsv) {
+  { std::ofstream(m_dir / "run.csv") << "time_s,dirty_pages\n0.1,5\n0.2,6\n"; }
+  const Result r = run({"--import-trace", "run.csv"});
+  expectBadInput(r, {"run.csv is not a kernel trace", "line 1: time_s,dirty_pages"});
+}
+
+TEST_F(Executable, ImportTraceRefusesAMissingFile) {
+  const Result r = run({"--import-trace", "nothing.txt", "--csv", "out.csv"});
+  expectBadInput(r, {"cannot open nothing.txt: No such file or directory"});
+  EXPECT_EQ(filesHere(), std::set<std::string>{});
+}
+
+TEST_F(Executable, ImportTraceRefusesAnEmptyFile) {
+  { std::ofstream(m_dir / "empty.txt"); }
+  const Result r = run({"--import-trace", "empty.txt"});
+  expectBadInput(r, {"empty.txt is empty"});
+}
+
+TEST_F(Executable, ImportTraceReportsGarbageLinesAndGoesOn) {
+  std::string text = readFile(kDataDir / "real-trace-excerpt.txt");
+  text.insert(text.find("              dd-4288"), "this line is no trace\n");
+  { std::ofstream(m_dir / "dirty.txt") << text; }
+  const Result r = run({"--import-trace", "dirty.txt", "--csv", "out.csv"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "1 not trace lines")) << r.out;
+  EXPECT_TRUE(contains(r.out, "line 13: no [cpu] column")) << r.out;
+}
+
+TEST_F(Executable, ImportTraceSimulateComparesAndWritesAReport) {
+  const std::string trace = (kDataDir / "real-trace-excerpt.txt").string();
+  const Result r =
+      run({"--import-trace", trace, "--simulate", "--this-host", "--report", "cmp.json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "| metric | measured | simulated | off % |")) << r.out;
+  EXPECT_TRUE(contains(r.out, "vm.dirty_bytes 40001536")) << r.out;  // thresh 9766 x 4096
+  EXPECT_TRUE(contains(r.out, "this host")) << r.out;
+  const auto doc = nlohmann::json::parse(readFile(m_dir / "cmp.json"));
+  ASSERT_TRUE(doc.contains("comparison"));
+  ASSERT_TRUE(doc.contains("notes"));
+  std::set<std::string> metrics;
+  for (const auto& row : doc["comparison"]) {
+    metrics.insert(row["metric"].get<std::string>());
+    EXPECT_TRUE(row["simulated"].is_number());
+  }
+  EXPECT_TRUE(metrics.count("pause p50 (ms)"));
+  EXPECT_TRUE(metrics.count("writers"));
+  EXPECT_EQ(doc["scenario"]["policy"], "ioless");
+  EXPECT_EQ(doc["scenario"]["vm"]["dirty_bytes"], 9766 * 4096);
+}
+
+TEST_F(Executable, TraceOptionsRejectBadCombinations) {
+  expectBadInput(run({"--simulate"}), {"--simulate needs --import-trace FILE"});
+  expectBadInput(run({"--import-trace", "t.txt", "--this-host"}),
+                 {"--this-host belongs to --simulate"});
+  expectBadInput(run({"--import-trace", "t.txt", "--report", "r.md"}),
+                 {"--report belongs to --simulate"});
+  expectBadInput(run({"--import-trace", "t.txt", "--scenario", "ten-dd"}),
+                 {"--scenario cannot be combined with --import-trace"});
+  expectBadInput(run({"--import-trace", "t.txt", "--csv", "-", "--simulate"}),
+                 {"would both write to standard output"});
+  expectBadInput(run({"--record-trace", "t.txt"}), {"--record-trace needs --duration S"});
+  expectBadInput(run({"--record-trace", "t.txt", "--duration", "1", "--csv", "x.csv"}),
+                 {"--csv cannot be combined with --record-trace"});
 }

@@ -288,3 +288,50 @@ TEST(CliOptions, KnowsTheReportFormatFromTheFileName) {
   EXPECT_FALSE(cli::reportFormatOf(".json").has_value());
   EXPECT_FALSE(cli::reportFormatOf("report").has_value());
 }
+
+TEST(CliOptions, ReadsTheTraceImportOptions) {
+  const auto o = parseOk({"--import-trace", "trace.txt", "--csv", "out.csv", "--task-csv=t.csv",
+                          "--simulate", "--this-host", "--report", "cmp.md"});
+  EXPECT_EQ(o.mode, cli::Mode::ImportTrace);
+  EXPECT_EQ(o.importTrace, "trace.txt");
+  EXPECT_EQ(o.csv, "out.csv");
+  EXPECT_EQ(o.taskCsv, "t.csv");
+  EXPECT_TRUE(o.simulate);
+  EXPECT_TRUE(o.thisHost);
+  EXPECT_EQ(o.report, "cmp.md");
+  // --headless is harmless: the import never opens a window.
+  EXPECT_EQ(parseOk({"--headless", "--import-trace", "-"}).mode, cli::Mode::ImportTrace);
+}
+
+TEST(CliOptions, ReadsTheTraceRecordingOptions) {
+  const auto o = parseOk({"--record-trace", "out.txt", "--duration", "10"});
+  EXPECT_EQ(o.mode, cli::Mode::RecordTrace);
+  EXPECT_EQ(o.recordTrace, "out.txt");
+  ASSERT_TRUE(o.durationS);
+  EXPECT_EQ(*o.durationS, 10.0);
+}
+
+TEST(CliOptions, RejectsTraceOptionsOutOfPlace) {
+  EXPECT_TRUE(contains(parseError({"--simulate"}), "--simulate needs --import-trace FILE"));
+  EXPECT_TRUE(contains(parseError({"--this-host"}),
+                       "--this-host belongs to --import-trace FILE --simulate"));
+  EXPECT_TRUE(contains(parseError({"--import-trace", "t", "--this-host"}),
+                       "--this-host belongs to --simulate"));
+  EXPECT_TRUE(contains(parseError({"--import-trace", "t", "--report", "r.md"}),
+                       "--report belongs to --simulate"));
+  EXPECT_TRUE(contains(parseError({"--import-trace", "t", "--seed", "3"}),
+                       "--seed cannot be combined with --import-trace"));
+  EXPECT_TRUE(
+      contains(parseError({"--import-trace", "t", "extra"}), "unexpected argument 'extra'"));
+  EXPECT_TRUE(
+      contains(parseError({"--import-trace", "t", "-style", "Fusion"}), "option of the window"));
+  EXPECT_TRUE(contains(parseError({"--import-trace", "t", "--simulate", "--report", "r.txt"}),
+                       "--report needs a file name ending in .md or .json"));
+  EXPECT_TRUE(contains(parseError({"--record-trace", "t"}), "--record-trace needs --duration S"));
+  EXPECT_TRUE(contains(parseError({"--record-trace", "t", "--duration", "0"}),
+                       "--duration needs a number"));
+  EXPECT_TRUE(
+      contains(parseError({"--record-trace", "t", "--duration", "1", "--import-trace", "u"}),
+               "cannot be combined"));
+  EXPECT_TRUE(contains(parseError({"--import-trace"}), "missing value for --import-trace"));
+}

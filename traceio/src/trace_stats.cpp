@@ -1,3 +1,397 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Placeholder while issue #6 is in progress; replaced by the implementation.
+// What a trace says about its machine, the scenario that reproduces it, and the
+// measured-versus-simulated table. Measured and simulated records go through the same
+// accumulator, so both columns are computed the same way.
 #include "throttlelab/traceio/trace_stats.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <unordered_map>
+
+namespace throttlelab::traceio {
+
+namespace te = throttlelab::engine;
+
+namespace {
+
+/// A bounded, deterministic sample of a stream of values: every value while there is room,
+/// then every second one, every fourth, ... Count, mean and maximum stay exact.
+class Reservoir {
+ public:
+  void add(double x) {
+    ++m_count;
+    m_sum += x;
+    m_max = m_count == 1 ? x : std::max(m_max, x);
+    if (m_count % m_stride != 0) return;
+    m_values.push_back(x);
+    if (m_values.size() >= kCapacity) {
+      for (std::size_t i = 0; i < m_values.size() / 2; ++i) m_values[i] = m_values[2 * i + 1];
+      m_values.resize(m_values.size() / 2);
+      m_stride *= 2;
+    }
+  }
+
+  Distribution distribution() const {
+    Distribution d;
+    d.count = m_count;
+    if (m_count == 0) return d;
+    std::vector<double> v = m_values;
+    std::sort(v.begin(), v.end());
+    const auto at = [&](double q) {
+      // Nearest rank: the smallest value with at least q of the sample at or below it.
+      const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
+      return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
+    };
+    d.p10 = at(0.10);
+    d.p50 = at(0.50);
+    d.p90 = at(0.90);
+    d.p99 = at(0.99);
+    d.max = m_max;
+    d.mean = m_sum / static_cast<double>(m_count);
+    return d;
+  }
+
+  double median() const { return distribution().p50; }
+  bool empty() const { return m_count == 0; }
+
+ private:
+  static constexpr std::size_t kCapacity = 1 << 15;
+  std::vector<double> m_values;
+  std::int64_t m_count = 0;
+  std::int64_t m_stride = 1;
+  double m_sum = 0;
+  double m_max = 0;
+};
+
+struct TaskAcc {
+  std::string comm;
+  std::string bdi;
+  std::int64_t dirtied = 0;
+  double firstS = 0;
+  double lastS = 0;
+  std::int64_t pauses = 0;
+};
+
+/// Pause, period and paused values are jiffies·1000/HZ truncated to ms; the set of values
+/// that occur tells HZ apart.
+bool consistentWithHz(std::int64_t ms, int hz) {
+  // Is there a whole number of jiffies j with floor(j·1000/hz) == ms?
+  const std::int64_t j = (ms * hz + 999) / 1000;  // smallest j with j·1000/hz >= ms
+  return j * 1000 / hz == ms;
+}
+
+std::string fixed(double v, int decimals) {
+  std::array<char, 64> buf{};
+  const auto r =
+      std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::fixed, decimals);
+  return std::string(buf.data(), r.ptr);
+}
+
+}  // namespace
+
+struct TraceStats::State {
+  double fromS = 0;
+  bool any = false;
+  double firstS = 0;
+  double lastS = 0;
+  std::int64_t records = 0;
+  Reservoir dirty, dirtyOverSetpoint, pause, taskRatelimit, thresh, bgThresh, limit;
+  std::map<std::string, Reservoir, std::less<>> writeBw, dirtyRatelimit;
+  std::unordered_map<int, TaskAcc> tasks;
+  std::set<std::int64_t> jiffyValues;  ///< distinct positive ms values, bounded
+};
+
+TraceStats::TraceStats(double fromS) : m_state(std::make_shared<State>()) {
+  m_state->fromS = fromS;
+}
+
+void TraceStats::add(const te::TraceRecord& record) {
+  State& st = *m_state;
+  const double t = te::toSeconds(std::visit([](const auto& r) { return r.header.time; }, record));
+  if (t < st.fromS) return;
+  if (!st.any) {
+    st.any = true;
+    st.firstS = t;
+  }
+  st.firstS = std::min(st.firstS, t);
+  st.lastS = std::max(st.lastS, t);
+  ++st.records;
+  const auto noteJiffies = [&](std::int64_t ms) {
+    if (ms > 0 && ms < 100'000 && st.jiffyValues.size() < 4096) st.jiffyValues.insert(ms);
+  };
+  const auto perBdi = [](auto& map, std::string_view bdi) -> Reservoir& {
+    auto it = map.find(bdi);
+    if (it == map.end()) it = map.emplace(std::string(bdi), Reservoir{}).first;
+    return it->second;
+  };
+  std::visit(
+      [&](const auto& r) {
+        using T = std::decay_t<decltype(r)>;
+        if constexpr (std::is_same_v<T, te::GlobalDirtyState>) {
+          st.dirty.add(static_cast<double>(r.dirty + r.writeback));
+          st.thresh.add(static_cast<double>(r.thresh));
+          st.bgThresh.add(static_cast<double>(r.bgThresh));
+          st.limit.add(static_cast<double>(r.limit));
+        } else if constexpr (std::is_same_v<T, te::BdiDirtyRatelimit>) {
+          perBdi(st.writeBw, r.bdi).add(static_cast<double>(r.awriteBw));
+          perBdi(st.dirtyRatelimit, r.bdi).add(static_cast<double>(r.dirtyRatelimit));
+        } else {
+          if (r.setpoint > 0)
+            st.dirtyOverSetpoint.add(static_cast<double>(r.dirty) /
+                                     static_cast<double>(r.setpoint));
+          if (r.pause > 0) st.pause.add(static_cast<double>(r.pause));
+          st.taskRatelimit.add(static_cast<double>(r.taskRatelimit));
+          noteJiffies(r.pause);
+          noteJiffies(r.period);
+          noteJiffies(r.paused);
+          auto [it, added] = st.tasks.try_emplace(r.header.pid);
+          TaskAcc& a = it->second;
+          if (added) {
+            const auto end = std::find(r.header.comm.begin(), r.header.comm.end(), '\0');
+            a.comm.assign(r.header.comm.begin(), end);
+            a.bdi = std::string(r.bdi);
+            a.firstS = t;
+          }
+          a.firstS = std::min(a.firstS, t);
+          a.lastS = std::max(a.lastS, t);
+          a.dirtied += r.dirtied;
+          if (r.pause > 0) ++a.pauses;
+        }
+      },
+      record);
+}
+
+TraceStats::Result TraceStats::result() const {
+  const State& st = *m_state;
+  Result r;
+  r.records = st.records;
+  r.spanS = st.any ? st.lastS - st.firstS : 0;
+  r.dirtyPages = st.dirty.distribution();
+  r.dirtyOverSetpoint = st.dirtyOverSetpoint.distribution();
+  r.pauseMs = st.pause.distribution();
+  r.taskRatelimitKBps = st.taskRatelimit.distribution();
+  r.threshPages = static_cast<te::Pages>(std::llround(st.thresh.median()));
+  r.bgThreshPages = static_cast<te::Pages>(std::llround(st.bgThresh.median()));
+  r.limitPages = static_cast<te::Pages>(std::llround(st.limit.median()));
+  for (const auto& [bdi, res] : st.writeBw) r.writeBwKBps[bdi] = res.median();
+  for (const auto& [bdi, res] : st.dirtyRatelimit) r.dirtyRatelimitKBps[bdi] = res.median();
+  for (const auto& [pid, a] : st.tasks) {
+    TaskRate t;
+    t.pid = pid;
+    t.comm = a.comm;
+    t.bdi = a.bdi;
+    t.dirtiedPages = a.dirtied;
+    t.activeS = a.lastS - a.firstS;
+    t.rateKBps = t.activeS > 0 ? te::pagesToKBps(static_cast<double>(a.dirtied)) / t.activeS : 0;
+    t.pauses = a.pauses;
+    r.tasks.push_back(std::move(t));
+  }
+  std::sort(r.tasks.begin(), r.tasks.end(),
+            [](const TaskRate& a, const TaskRate& b) { return a.pid < b.pid; });
+  r.writers = static_cast<int>(r.tasks.size());
+  // The coarsest HZ that explains every value; a handful of values prove nothing.
+  if (st.jiffyValues.size() >= 3) {
+    for (const int hz : {100, 250, 300, 1000}) {
+      if (std::all_of(st.jiffyValues.begin(), st.jiffyValues.end(),
+                      [&](std::int64_t ms) { return consistentWithHz(ms, hz); })) {
+        r.hz = hz;
+        break;
+      }
+    }
+  }
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& host,
+                                std::vector<std::string>* notes) {
+  std::vector<std::string> local;
+  std::vector<std::string>& n = notes ? *notes : local;
+  te::Scenario s;
+  s.name = "trace";
+  s.description = "Derived from a kernel trace by ThrottleLab's trace import";
+  s.policy = "ioless";
+  n.push_back(
+      "policy ioless: the IO-less controller of 3.2+ kernels, which wrote the trace's "
+      "balance_dirty_pages records");
+  s.durationS = std::max(1.0, std::round(m.spanS));
+  n.push_back("duration " + fixed(s.durationS, 0) + " s: the trace's span (" + fixed(m.spanS, 3) +
+              " s)");
+
+  if (host.hz > 0) {
+    s.machine.hz = host.hz;
+    n.push_back("HZ " + std::to_string(host.hz) + ": this host");
+  } else if (m.hz > 0) {
+    s.machine.hz = m.hz;
+    n.push_back("HZ " + std::to_string(m.hz) +
+                ": the coarsest tick that explains every traced pause, period and paused value");
+  } else {
+    n.push_back("HZ " + std::to_string(s.machine.hz) +
+                " (default): too few distinct pause values to tell");
+  }
+  if (host.cpus > 0) {
+    s.machine.cpus = host.cpus;
+    n.push_back("CPUs " + std::to_string(host.cpus) + ": this host");
+  } else {
+    n.push_back("CPUs " + std::to_string(s.machine.cpus) + " (default): a trace does not say");
+  }
+  if (host.memoryMiB > 0) {
+    s.machine.memoryMiB = host.memoryMiB;
+    n.push_back("memory " + std::to_string(host.memoryMiB) + " MiB: this host's MemTotal");
+  } else {
+    n.push_back("memory " + std::to_string(s.machine.memoryMiB) +
+                " MiB (default): a trace does not say");
+  }
+
+  if (m.threshPages > 0) {
+    s.vm.dirtyBytes = std::max<std::int64_t>(m.threshPages * te::kPageBytes, 2 * te::kPageBytes);
+    n.push_back("vm.dirty_bytes " + std::to_string(s.vm.dirtyBytes) + ": median traced thresh " +
+                std::to_string(m.threshPages) + " pages x 4096");
+    if (m.bgThreshPages > 0 && m.bgThreshPages < m.threshPages) {
+      s.vm.dirtyBackgroundBytes = m.bgThreshPages * te::kPageBytes;
+      n.push_back("vm.dirty_background_bytes " + std::to_string(s.vm.dirtyBackgroundBytes) +
+                  ": median traced bg_thresh " + std::to_string(m.bgThreshPages) + " pages x 4096");
+    } else {
+      n.push_back(
+          "vm.dirty_background_bytes 0: no usable traced bg_thresh; the kernel then uses "
+          "dirty_background_ratio");
+    }
+    // Below about four times the threshold, the simulated machine would be starved of memory
+    // for everything else; the trace's machine evidently was not.
+    const std::int64_t needMiB = (m.threshPages * 4 + te::kPagesPerMiB - 1) / te::kPagesPerMiB;
+    if (s.machine.memoryMiB < needMiB) {
+      s.machine.memoryMiB = needMiB;
+      n.push_back("memory raised to " + std::to_string(needMiB) +
+                  " MiB: four times the traced threshold");
+    }
+  } else {
+    n.push_back("vm.dirty_ratio " + std::to_string(s.vm.dirtyRatio) +
+                " (default): the trace has no global_dirty_state records");
+  }
+
+  // One device per bdi, named as the trace names it.
+  std::vector<std::string> bdis;
+  for (const auto& [bdi, bw] : m.writeBwKBps) bdis.push_back(bdi);
+  for (const auto& t : m.tasks)
+    if (!t.bdi.empty() && std::find(bdis.begin(), bdis.end(), t.bdi) == bdis.end())
+      bdis.push_back(t.bdi);
+  std::sort(bdis.begin(), bdis.end());
+  constexpr std::size_t kMaxDevices = 64;
+  if (bdis.size() > kMaxDevices) {
+    n.push_back("only the first 64 of " + std::to_string(bdis.size()) + " devices are simulated");
+    bdis.resize(kMaxDevices);
+  }
+  if (!bdis.empty()) {
+    s.devices.clear();
+    for (const auto& bdi : bdis) {
+      te::DeviceConfig d;
+      d.name = bdi.find_first_of(" \t") == std::string::npos && bdi.size() <= 32 ? bdi : "dev";
+      if (std::any_of(s.devices.begin(), s.devices.end(),
+                      [&](const te::DeviceConfig& o) { return o.name == d.name; }))
+        d.name += std::to_string(s.devices.size());
+      const auto it = m.writeBwKBps.find(bdi);
+      if (it != m.writeBwKBps.end() && it->second > 0) {
+        d.writeMBps = it->second * 1.024 / 1000.0;
+        n.push_back("device " + d.name + ": " + fixed(d.writeMBps, 2) +
+                    " MB/s, the median traced awrite_bw " + fixed(it->second, 0) +
+                    " KB/s x 1.024 / 1000");
+      } else {
+        n.push_back("device " + d.name + ": " + fixed(d.writeMBps, 2) +
+                    " MB/s (default): no bdi_dirty_ratelimit record for it");
+      }
+      s.devices.push_back(d);
+    }
+  } else {
+    n.push_back("device " + s.devices.front().name + " (default): the trace names no bdi");
+  }
+
+  // As many looping dd writers as pids that went through balance_dirty_pages, each on its
+  // bdi, grouped by bdi and name.
+  std::map<std::pair<std::string, std::string>, int> groups;
+  for (const auto& t : m.tasks) {
+    std::string device = s.devices.front().name;
+    for (std::size_t i = 0; i < bdis.size(); ++i)
+      if (bdis[i] == t.bdi) device = s.devices[i].name;
+    std::string name = t.comm.empty() ? std::string("dd") : t.comm;
+    if (name.size() > 64 || name.find_first_of("\r\n\t") != std::string::npos) name = "dd";
+    ++groups[{device, name}];
+  }
+  for (const auto& [key, count] : groups) {
+    te::TaskSpec t;
+    t.name = key.second;
+    t.count = count;
+    t.kind = te::TaskKind::Writer;
+    t.loop = true;
+    t.device = key.first;
+    s.tasks.push_back(t);
+    n.push_back(std::to_string(count) + " x " + t.name + " on " + t.device +
+                ": looping dd writers (bs " + std::to_string(t.blockKiB) + " KiB, " +
+                std::to_string(t.fileMiB) + " MiB per run, defaults), one per traced pid");
+  }
+  if (groups.empty()) n.push_back("no writers: no pid called balance_dirty_pages in the trace");
+
+  te::validateScenario(s);
+  return s;
+}
+
+std::vector<ComparisonRow> compare(const TraceStats::Result& measured,
+                                   const TraceStats::Result& simulated) {
+  std::vector<ComparisonRow> rows;
+  const auto row = [&](std::string metric, double m, double s) {
+    rows.push_back(ComparisonRow{.metric = std::move(metric),
+                                 .measured = m,
+                                 .simulated = s,
+                                 .offPct = m != 0 ? (s - m) / m * 100.0 : 0.0});
+  };
+  const auto medianRate = [](const TraceStats::Result& r) {
+    std::vector<double> v;
+    for (const auto& t : r.tasks) v.push_back(t.rateKBps);
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    return v[(v.size() - 1) / 2];
+  };
+  const auto totalRate = [](const TraceStats::Result& r) {
+    double pages = 0;
+    for (const auto& t : r.tasks) pages += static_cast<double>(t.dirtiedPages);
+    return r.spanS > 0 ? te::pagesToKBps(pages) / r.spanS : 0.0;
+  };
+  const auto pausesPerTaskS = [](const TraceStats::Result& r) {
+    std::int64_t pauses = 0;
+    for (const auto& t : r.tasks) pauses += t.pauses;
+    return r.writers > 0 && r.spanS > 0 ? static_cast<double>(pauses) / r.writers / r.spanS : 0.0;
+  };
+  row("dirty pages p50", measured.dirtyPages.p50, simulated.dirtyPages.p50);
+  row("dirty pages p90", measured.dirtyPages.p90, simulated.dirtyPages.p90);
+  row("dirty / setpoint p50", measured.dirtyOverSetpoint.p50, simulated.dirtyOverSetpoint.p50);
+  row("pause p50 (ms)", measured.pauseMs.p50, simulated.pauseMs.p50);
+  row("pause p90 (ms)", measured.pauseMs.p90, simulated.pauseMs.p90);
+  row("pause p99 (ms)", measured.pauseMs.p99, simulated.pauseMs.p99);
+  row("pauses per task per s", pausesPerTaskS(measured), pausesPerTaskS(simulated));
+  row("task_ratelimit p50 (KB/s)", measured.taskRatelimitKBps.p50, simulated.taskRatelimitKBps.p50);
+  row("rate per task p50 (KB/s)", medianRate(measured), medianRate(simulated));
+  row("all writers (KB/s)", totalRate(measured), totalRate(simulated));
+  row("thresh (pages)", static_cast<double>(measured.threshPages),
+      static_cast<double>(simulated.threshPages));
+  row("bg_thresh (pages)", static_cast<double>(measured.bgThreshPages),
+      static_cast<double>(simulated.bgThreshPages));
+  row("limit (pages)", static_cast<double>(measured.limitPages),
+      static_cast<double>(simulated.limitPages));
+  for (const auto& [bdi, bw] : measured.writeBwKBps) {
+    const auto it = simulated.writeBwKBps.find(bdi);
+    row("awrite_bw " + bdi + " (KB/s)", bw, it == simulated.writeBwKBps.end() ? 0.0 : it->second);
+  }
+  for (const auto& [bdi, rate] : measured.dirtyRatelimitKBps) {
+    const auto it = simulated.dirtyRatelimitKBps.find(bdi);
+    row("dirty_ratelimit " + bdi + " (KB/s)", rate,
+        it == simulated.dirtyRatelimitKBps.end() ? 0.0 : it->second);
+  }
+  row("writers", measured.writers, simulated.writers);
+  return rows;
+}
+
+}  // namespace throttlelab::traceio

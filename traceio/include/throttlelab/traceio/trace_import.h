@@ -24,8 +24,10 @@ class ImportSink {
   ImportSink() = default;
   ImportSink(const ImportSink&) = default;
   ImportSink& operator=(const ImportSink&) = default;
-  /// A pid was seen for the first time. info.index is dense (0, 1, …) in order of appearance,
-  /// info.pid/name are the trace's, info.device the index of its first bdi.
+  /// A pid was seen for the first time in a balance_dirty_pages or bdi_dirty_ratelimit
+  /// record (the events that name a bdi; a flusher that only traces global_dirty_state is
+  /// not a task). info.index is dense (0, 1, …) in order of appearance, info.pid/name are the
+  /// trace's, info.device the index of that first record's bdi.
   virtual void onTask(const engine::TaskInfo&) {}
   /// A device (bdi name as printed: "254:0", "sda") was seen for the first time.
   virtual void onDevice(int /*index*/, const std::string& /*name*/) {}
@@ -40,13 +42,26 @@ struct ImportStats {
   TraceFormat format = TraceFormat::Unknown;  ///< the layout of the first event line
   std::int64_t bytes = 0;
   std::int64_t lines = 0;
-  std::int64_t events = 0;     ///< the three writeback events
-  std::int64_t other = 0;      ///< other events, skipped
-  std::int64_t comments = 0;   ///< headers and blank lines, skipped
-  std::int64_t malformed = 0;  ///< skipped
-  std::int64_t garbage = 0;    ///< skipped
-  bool truncatedLastLine = false;  ///< the file ended without '\n' (not an error)
-  double firstTimeS = 0;       ///< trace timestamps of the first and last event
+  std::int64_t events = 0;            ///< the three writeback events
+  std::int64_t globalDirtyState = 0;  ///< of `events`, per event
+  std::int64_t bdiDirtyRatelimit = 0;
+  std::int64_t balanceDirtyPages = 0;
+  /// Per event, the fields that were absent from at least one line (bits as in
+  /// ParsedLine::missingFields): how the trace's kernel era differs from today's.
+  std::uint32_t globalDirtyStateMissing = 0;
+  std::uint32_t bdiDirtyRatelimitMissing = 0;
+  std::uint32_t balanceDirtyPagesMissing = 0;
+  int tasks = 0;                     ///< distinct pids announced with ImportSink::onTask
+  std::vector<std::string> devices;  ///< bdi names in order of appearance
+  std::int64_t other = 0;            ///< other events, skipped
+  std::int64_t comments = 0;         ///< headers and blank lines, skipped
+  std::int64_t malformed = 0;        ///< skipped
+  std::int64_t garbage = 0;          ///< skipped
+  /// The file ended without '\n' (not an error). That last line may have been cut while
+  /// the trace was being written, so it is left out: it is not counted in `lines`, and
+  /// lines == events + skipped() always holds.
+  bool truncatedLastLine = false;
+  double firstTimeS = 0;  ///< trace timestamps of the first and last event
   double lastTimeS = 0;
   struct Problem {
     std::int64_t line = 0;  ///< 1-based
@@ -58,12 +73,18 @@ struct ImportStats {
 };
 
 /// Turns parsed records into Samples/TaskSamples. Sample times are relative to the first
-/// event (t = 0), one row per `intervalS`; per interval the Sample holds the last
-/// global_dirty_state values (dirty, writeback, thresholds, cumulative dirtied/written),
-/// limit/setpoint from balance_dirty_pages, freerun = (thresh + bg_thresh)/2, the pause
-/// statistics of the interval's balance_dirty_pages records with pause > 0, the count of
+/// event (t = 0), one row per `intervalS` stamped at the interval's end, as the simulator
+/// stamps its samples (records out of time order count in the current interval; a gap of
+/// more than an hour without records is skipped rather than filled with rows); per interval the
+/// Sample holds the last global_dirty_state values (dirty, writeback, thresholds, cumulative
+/// dirtied/written), limit/setpoint from balance_dirty_pages, freerun = (thresh + bg_thresh)/2, the
+/// pause statistics of the interval's balance_dirty_pages records with pause > 0, the count of
 /// distinct pids that paused, and per device the last bdi_dirty_ratelimit estimates and
 /// wb_setpoint/wb_dirty. Fields a trace cannot know (memory, CPU, iostat) stay 0.
+/// Per device: wb_dirty goes to reclaimablePages (the trace does not split it from
+/// writeback), posRatio = task_ratelimit / dirty_ratelimit of the last balance_dirty_pages.
+/// limitPages = max(thresh, traced limit) as in the simulator's samples, dirtyLimitPages the
+/// traced limit; setpointPages is the traced setpoint ((limit + freerun)/2 until one is seen).
 /// TaskSamples: per pid that appeared in the interval, its dirtied pages (cumulative and as
 /// KiB/s), last task_ratelimit and its longest pause.
 class TraceConverter {
@@ -73,6 +94,9 @@ class TraceConverter {
   /// Emits the last, partial interval. Call once at the end.
   void finish();
   double intervalS() const { return m_intervalS; }
+  /// Tasks and devices announced so far.
+  int taskCount() const;
+  const std::vector<std::string>& deviceNames() const;
 
  private:
   struct State;
@@ -102,9 +126,11 @@ struct ImportResult {
 
 /// Reads `path` ("-" = stdin) in blocks and feeds every line through the parser and a
 /// TraceConverter into `sink`. Never throws for bad input.
-ImportResult importTrace(const std::string& path, ImportSink& sink, const ImportOptions& options = {});
+ImportResult importTrace(const std::string& path, ImportSink& sink,
+                         const ImportOptions& options = {});
 /// The same over text already in memory (tests, the live recorder).
-ImportResult importTraceText(std::string_view text, ImportSink& sink, const ImportOptions& options = {});
+ImportResult importTraceText(std::string_view text, ImportSink& sink,
+                             const ImportOptions& options = {});
 
 /// A one-paragraph human summary: format, events, time span, pids, devices, skipped lines by
 /// kind with the first problems ("line 17: no value for dirty=").

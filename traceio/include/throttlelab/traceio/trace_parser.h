@@ -48,5 +48,8 @@ struct ParsedLine {
 /// Parses one line (without its '\n'; a trailing '\r' is ignored). Never throws, never reads
 /// outside `line`. Stateless and cheap: the importer calls it for every line of a GB file.
 ParsedLine parseTraceLine(std::string_view line);
+/// The same into an existing ParsedLine (its record is rebuilt only for an Event): the
+/// importer keeps a buffer of parsed lines and fills it without copying each one.
+void parseTraceLine(std::string_view line, ParsedLine& out);
 
 }  // namespace throttlelab::traceio

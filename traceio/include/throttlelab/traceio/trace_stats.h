@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "throttlelab/engine/records.h"
-#include "throttlelab/engine/units.h"
 #include "throttlelab/engine/scenario.h"
+#include "throttlelab/engine/units.h"
 
 namespace throttlelab::traceio {
 
@@ -24,6 +24,7 @@ struct Distribution {
 struct TaskRate {
   int pid = 0;
   std::string comm;
+  std::string bdi;                ///< the bdi of its first balance_dirty_pages record
   std::int64_t dirtiedPages = 0;  ///< sum of balance_dirty_pages `dirtied`
   double activeS = 0;             ///< first to last record of this pid
   double rateKBps = 0;            ///< dirtiedPages·4 / activeS
@@ -40,18 +41,18 @@ class TraceStats {
 
   struct Result {
     double spanS = 0;
-    Distribution dirtyPages;          ///< global_dirty_state dirty + writeback
-    Distribution dirtyOverSetpoint;   ///< balance_dirty_pages dirty / setpoint
-    Distribution pauseMs;             ///< balance_dirty_pages pause, over pause > 0
+    Distribution dirtyPages;         ///< global_dirty_state dirty + writeback
+    Distribution dirtyOverSetpoint;  ///< balance_dirty_pages dirty / setpoint
+    Distribution pauseMs;            ///< balance_dirty_pages pause, over pause > 0
     Distribution taskRatelimitKBps;
-    engine::Pages threshPages = 0;            ///< median `thresh` of global_dirty_state
-    engine::Pages bgThreshPages = 0;          ///< median `bg_thresh`
-    engine::Pages limitPages = 0;             ///< median `limit`
-    std::map<std::string, double> writeBwKBps;  ///< per bdi: median awrite_bw
+    engine::Pages threshPages = 0;                     ///< median `thresh` of global_dirty_state
+    engine::Pages bgThreshPages = 0;                   ///< median `bg_thresh`
+    engine::Pages limitPages = 0;                      ///< median `limit`
+    std::map<std::string, double> writeBwKBps;         ///< per bdi: median awrite_bw
     std::map<std::string, double> dirtyRatelimitKBps;  ///< per bdi: median dirty_ratelimit
-    std::vector<TaskRate> tasks;      ///< pids that called balance_dirty_pages, by pid
-    int writers = 0;                  ///< tasks.size()
-    int hz = 0;                       ///< guessed from the pause granularity (100/250/300/1000), 0 unknown
+    std::vector<TaskRate> tasks;  ///< pids that called balance_dirty_pages, by pid
+    int writers = 0;              ///< tasks.size()
+    int hz = 0;  ///< guessed from the pause granularity (100/250/300/1000), 0 unknown
     std::int64_t records = 0;
   };
   Result result() const;
@@ -63,9 +64,9 @@ class TraceStats {
 
 /// The host facts "Simulate this trace" can use when the trace was taken on this machine.
 struct HostFacts {
-  int cpus = 0;               ///< 0 = unknown
-  std::int64_t memoryMiB = 0; ///< 0 = unknown
-  int hz = 0;                 ///< 0 = unknown
+  int cpus = 0;                ///< 0 = unknown
+  std::int64_t memoryMiB = 0;  ///< 0 = unknown
+  int hz = 0;                  ///< 0 = unknown
 };
 
 /// A scenario for the machine the trace describes: vm.dirty_bytes / dirty_background_bytes
@@ -81,7 +82,7 @@ struct ComparisonRow {
   std::string metric;  ///< "dirty pages p50", "pause p90 (ms)", "rate per task p50 (KB/s)"…
   double measured = 0;
   double simulated = 0;
-  double offPct = 0;   ///< (simulated − measured) / measured · 100; 0 when measured is 0
+  double offPct = 0;  ///< (simulated − measured) / measured · 100; 0 when measured is 0
 };
 std::vector<ComparisonRow> compare(const TraceStats::Result& measured,
                                    const TraceStats::Result& simulated);

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// "Simulate this trace": what TraceStats measures, the scenario derived from it, and the
+// comparison rows. Expected values are worked out by hand from the records given.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "throttlelab/engine/simulator.h"
+#include "throttlelab/traceio/trace_stats.h"
+
+namespace {
+
+throttlelab::engine::OutputOptions tracesOnly() {
+  throttlelab::engine::OutputOptions o;
+  o.traces = true;
+  return o;
+}
+
+namespace te = throttlelab::engine;
+namespace ti = throttlelab::traceio;
+
+te::TraceHeader at(double s, int pid, std::string_view comm = "dd") {
+  return te::TraceHeader{
+      .time = te::atSeconds(s), .comm = te::makeComm(comm), .pid = pid, .cpu = 0};
+}
+
+te::BalanceDirtyPages pauseOf(double s, int pid, std::int64_t pauseMs,
+                              std::string_view bdi = "8:0") {
+  return te::BalanceDirtyPages{.header = at(s, pid),
+                               .bdi = bdi,
+                               .limit = 1000,
+                               .setpoint = 800,
+                               .dirty = 880,
+                               .dirtyRatelimit = 400,
+                               .taskRatelimit = 200,
+                               .dirtied = 32,
+                               .pause = pauseMs,
+                               .period = pauseMs};
+}
+
+TEST(TraceStats, MeasuresPausesRatesAndThresholds) {
+  ti::TraceStats stats;
+  // Two pids on 8:0, one on 8:16; pauses 4, 8, ..., 40 ms (ten values), plus two zero pauses.
+  for (int i = 0; i < 10; ++i) stats.add(pauseOf(1.0 + i * 0.1, 100 + i % 2, 4 * (i + 1)));
+  stats.add(pauseOf(2.0, 100, 0));
+  stats.add(pauseOf(3.0, 200, 0, "8:16"));
+  for (int i = 0; i < 5; ++i)
+    stats.add(te::GlobalDirtyState{.header = at(1.0 + i, 1),
+                                   .dirty = 700 + 10 * i,
+                                   .writeback = 100,
+                                   .bgThresh = 500,
+                                   .thresh = 1000 + i,
+                                   .limit = 1000});
+  stats.add(te::BdiDirtyRatelimit{
+      .header = at(1.5, 100), .bdi = "8:0", .awriteBw = 50000, .dirtyRatelimit = 400});
+  stats.add(te::BdiDirtyRatelimit{
+      .header = at(2.5, 100), .bdi = "8:0", .awriteBw = 70000, .dirtyRatelimit = 600});
+  stats.add(te::BdiDirtyRatelimit{
+      .header = at(2.6, 100), .bdi = "8:0", .awriteBw = 60000, .dirtyRatelimit = 500});
+
+  const auto r = stats.result();
+  EXPECT_EQ(r.records, 10 + 2 + 5 + 3);
+  EXPECT_DOUBLE_EQ(r.spanS, 4.0);  // 1.0 .. 5.0
+  EXPECT_EQ(r.pauseMs.count, 10);
+  EXPECT_DOUBLE_EQ(r.pauseMs.p50, 20.0);  // nearest rank 5 of 4..40
+  EXPECT_DOUBLE_EQ(r.pauseMs.p90, 36.0);
+  EXPECT_DOUBLE_EQ(r.pauseMs.max, 40.0);
+  EXPECT_DOUBLE_EQ(r.pauseMs.mean, 22.0);
+  EXPECT_DOUBLE_EQ(r.dirtyOverSetpoint.p50, 1.1);
+  EXPECT_DOUBLE_EQ(r.dirtyPages.p50, 820.0);  // 800, 810, 820, 830, 840
+  EXPECT_EQ(r.threshPages, 1002);
+  EXPECT_EQ(r.bgThreshPages, 500);
+  EXPECT_DOUBLE_EQ(r.writeBwKBps.at("8:0"), 60000.0);
+  EXPECT_DOUBLE_EQ(r.dirtyRatelimitKBps.at("8:0"), 500.0);
+  ASSERT_EQ(r.writers, 3);
+  ASSERT_EQ(r.tasks.size(), 3u);
+  EXPECT_EQ(r.tasks[0].pid, 100);
+  EXPECT_EQ(r.tasks[0].bdi, "8:0");
+  EXPECT_EQ(r.tasks[0].dirtiedPages, 6 * 32);  // 5 pausing records + the zero pause
+  EXPECT_EQ(r.tasks[0].pauses, 5);
+  EXPECT_DOUBLE_EQ(r.tasks[0].activeS, 1.0);  // 1.0 .. 2.0
+  EXPECT_DOUBLE_EQ(r.tasks[0].rateKBps, 6 * 32 * 4 / 1.0);
+  EXPECT_EQ(r.tasks[2].pid, 200);
+  EXPECT_EQ(r.tasks[2].bdi, "8:16");
+  EXPECT_EQ(r.hz, 250);  // 4, 8, ..., 40 ms: multiples of 4, not of 10
+}
+
+TEST(TraceStats, LeavesOutRecordsBeforeTheStart) {
+  ti::TraceStats stats(2.0);
+  stats.add(pauseOf(1.0, 1, 100));
+  stats.add(pauseOf(2.5, 1, 10));
+  const auto r = stats.result();
+  EXPECT_EQ(r.records, 1);
+  EXPECT_DOUBLE_EQ(r.pauseMs.max, 10.0);
+}
+
+TEST(TraceStats, GuessesHzFromThePauseGranularity) {
+  const auto guess = [](std::initializer_list<std::int64_t> pauses) {
+    ti::TraceStats stats;
+    double t = 0;
+    for (const auto p : pauses) stats.add(pauseOf(t += 0.1, 1, p));
+    return stats.result().hz;
+  };
+  EXPECT_EQ(guess({10, 20, 40, 100}), 100);
+  EXPECT_EQ(guess({4, 8, 12, 44}), 250);
+  EXPECT_EQ(guess({3, 6, 10, 13}), 300);  // floor(j·1000/300) for j = 1, 2, 3, 4
+  EXPECT_EQ(guess({1, 2, 3, 7}), 1000);
+  EXPECT_EQ(guess({8, 8}), 0);  // too few distinct values
+}
+
+TEST(TraceStats, DerivesAValidScenarioAndSaysHow) {
+  ti::TraceStats stats;
+  for (int i = 0; i < 12; ++i) {
+    stats.add(pauseOf(i * 0.1, 4287 + i % 3, 4 * (1 + i % 4), "254:0"));
+    stats.add(te::GlobalDirtyState{.header = at(i * 0.1, 33),
+                                   .dirty = 5000,
+                                   .writeback = 1000,
+                                   .bgThresh = 977,
+                                   .thresh = 9766,
+                                   .limit = 9766});
+  }
+  stats.add(pauseOf(1.3, 5000, 8, "8:0"));
+  stats.add(te::BdiDirtyRatelimit{
+      .header = at(0.5, 4287), .bdi = "254:0", .awriteBw = 102400, .dirtyRatelimit = 25600});
+  const auto measured = stats.result();
+
+  std::vector<std::string> notes;
+  const te::Scenario s =
+      ti::deriveScenario(measured, ti::HostFacts{.cpus = 2, .memoryMiB = 3900, .hz = 0}, &notes);
+  EXPECT_NO_THROW(te::validateScenario(s));
+  EXPECT_EQ(s.policy, "ioless");
+  EXPECT_EQ(s.vm.dirtyBytes, 9766 * 4096);
+  EXPECT_EQ(s.vm.dirtyBackgroundBytes, 977 * 4096);
+  EXPECT_EQ(s.machine.cpus, 2);
+  EXPECT_EQ(s.machine.memoryMiB, 3900);
+  EXPECT_EQ(s.machine.hz, 250);
+  ASSERT_EQ(s.devices.size(), 2u);
+  const auto dev = std::find_if(s.devices.begin(), s.devices.end(),
+                                [](const te::DeviceConfig& d) { return d.name == "254:0"; });
+  ASSERT_NE(dev, s.devices.end());
+  EXPECT_DOUBLE_EQ(dev->writeMBps, 102400 * 1.024 / 1000);
+  int writers = 0;
+  for (const auto& t : s.tasks) {
+    EXPECT_TRUE(t.loop);
+    EXPECT_EQ(t.kind, te::TaskKind::Writer);
+    writers += t.count;
+    if (t.device == "254:0") {
+      EXPECT_EQ(t.count, 3);
+    }
+    if (t.device == "8:0") {
+      EXPECT_EQ(t.count, 1);
+    }
+  }
+  EXPECT_EQ(writers, 4);
+  const auto mentions = [&](const std::string& what) {
+    return std::any_of(notes.begin(), notes.end(),
+                       [&](const std::string& n) { return n.find(what) != std::string::npos; });
+  };
+  EXPECT_TRUE(mentions("vm.dirty_bytes 40001536"));
+  EXPECT_TRUE(mentions("vm.dirty_background_bytes 4001792"));
+  EXPECT_TRUE(mentions("CPUs 2: this host"));
+  EXPECT_TRUE(mentions("HZ 250"));
+  EXPECT_TRUE(mentions("104.86 MB/s"));
+  EXPECT_TRUE(mentions("no bdi_dirty_ratelimit record"));  // 8:0 keeps the default speed
+}
+
+TEST(TraceStats, WithoutHostFactsTheScenarioKeepsDefaultsAndSaysSo) {
+  ti::TraceStats stats;
+  stats.add(pauseOf(0.1, 7, 10));
+  std::vector<std::string> notes;
+  const te::Scenario s = ti::deriveScenario(stats.result(), ti::HostFacts{}, &notes);
+  EXPECT_NO_THROW(te::validateScenario(s));
+  EXPECT_EQ(s.machine.cpus, te::MachineConfig{}.cpus);
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+    return n.find("a trace does not say") != std::string::npos;
+  }));
+}
+
+TEST(TraceStats, ComparesMeasuredAndSimulated) {
+  ti::TraceStats::Result m, s;
+  m.pauseMs.p50 = 10;
+  s.pauseMs.p50 = 12;
+  m.writeBwKBps["8:0"] = 1000;
+  s.writeBwKBps["8:0"] = 900;
+  m.writers = s.writers = 4;
+  const auto rows = ti::compare(m, s);
+  const auto find = [&](const std::string& metric) {
+    const auto it = std::find_if(rows.begin(), rows.end(),
+                                 [&](const ti::ComparisonRow& r) { return r.metric == metric; });
+    EXPECT_NE(it, rows.end()) << metric;
+    return it == rows.end() ? ti::ComparisonRow{} : *it;
+  };
+  EXPECT_DOUBLE_EQ(find("pause p50 (ms)").offPct, 20.0);
+  EXPECT_DOUBLE_EQ(find("awrite_bw 8:0 (KB/s)").offPct, -10.0);
+  EXPECT_DOUBLE_EQ(find("writers").offPct, 0.0);
+  EXPECT_DOUBLE_EQ(find("dirty pages p50").offPct, 0.0);  // measured 0: no percentage
+}
+
+TEST(TraceStats, TheSimulationOfADerivedScenarioFeedsTheSameAccumulator) {
+  // Measured and simulated go through one code path: a simulated run's records give
+  // statistics in the scenario's own terms.
+  te::Scenario sc = te::parseScenario(*te::builtinScenarioJson("ten-dd"), "ten-dd");
+  sc.durationS = 8;
+  sc.vm.dirtyBytes = 100 << 20;
+  sc.vm.dirtyBackgroundBytes = 50 << 20;
+  struct Feed final : te::RecordSink {
+    ti::TraceStats stats;
+    void onTrace(const te::TraceRecord& r) override { stats.add(r); }
+  } feed;
+  te::Simulator sim(sc);
+  sim.setSink(&feed, tracesOnly());
+  sim.run();
+  const auto r = feed.stats.result();
+  EXPECT_EQ(r.writers, 10);
+  EXPECT_EQ(r.threshPages, (100 << 20) / 4096);
+  EXPECT_EQ(r.bgThreshPages, (50 << 20) / 4096);
+  EXPECT_EQ(r.hz, 250);
+  EXPECT_GT(r.pauseMs.count, 0);
+  ASSERT_EQ(r.writeBwKBps.count("sda"), 1u);
+  EXPECT_GT(r.writeBwKBps.at("sda"), 0);
+}
+
+}  // namespace

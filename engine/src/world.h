@@ -66,6 +66,7 @@ struct Task {
   int batchRequests = 0;             ///< ioc_batching: requests it may still allocate past the limit
   SimTime batchUntil{};
   Pages lastWriteback = 0;           ///< pages the last Writeback action submitted
+  bool copying = false;              ///< counted in the per-CPU copier count (perCpuRatelimit)
   AfterCpu afterCpu = AfterCpu::Write;
 
   // anonymous memory (Compiler, Allocator)

@@ -29,6 +29,7 @@ class PerBdiPolicy final : public ThrottlePolicy {
     e.rtBonus = RtLimitBonus::Quarter;
     e.flusher = FlusherStyle::Blocking1024;
     e.followDirtyLimit = false;
+    e.perCpuRatelimit = true;
     return e;
   }
 

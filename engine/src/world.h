@@ -66,6 +66,7 @@ struct Task {
   int batchRequests = 0;             ///< ioc_batching: requests it may still allocate past the limit
   SimTime batchUntil{};
   Pages lastWriteback = 0;           ///< pages the last Writeback action submitted
+  bool balanceExceeded = false;      ///< the loop's local dirty_exceeded (2.6.3x IO-ful)
   bool copying = false;              ///< counted in the per-CPU copier count (perCpuRatelimit)
   AfterCpu afterCpu = AfterCpu::Write;
 

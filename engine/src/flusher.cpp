@@ -36,6 +36,15 @@ void Kernel::setSyncOwner(CachedFile& f, int owner) {
   f.syncOwner = owner;
 }
 
+void Kernel::queueIo(int dev, SimTime olderThan) {
+  // queue_io(): the dirty inodes dirtied at or before `olderThan`, oldest first, onto b_io.
+  DeviceState& d = device(dev);
+  for (const auto& [when, file] : d.dirtyFiles) {
+    if (when > olderThan) break;
+    d.flusher.io.push_back(file);
+  }
+}
+
 void Kernel::kickFlusher(int dev) {
   Flusher& fl = device(dev).flusher;
   if (fl.active || fl.scheduled) return;
@@ -126,6 +135,10 @@ bool Kernel::submitChunk(int dev, int file, Pages pages) {
   if (accepted < want) {
     d.flusher.blockedFile = file;
     d.flusher.blockedPages = want - accepted;
+    // 2.6.32+: the flusher sleeps in get_request_wait() inside do_writepages(), the inode
+    // still under I_SYNC, so dirtiers pass it by. (pdflush gives the inode up and backs off.)
+    if (m_era.flusher != FlusherStyle::Pdflush)
+      setSyncOwner(m_files[static_cast<std::size_t>(file)], CachedFile::kFlusherOwner);
     if (m_era.flusher != FlusherStyle::Pdflush) d.slotWaiters.push_back(-1);
     return false;
   }
@@ -155,6 +168,8 @@ void Kernel::flusherRun(int dev) {
       const int file = fl.blockedFile;
       const Pages rest = fl.blockedPages;
       fl.blockedFile = -1;
+      if (m_files[static_cast<std::size_t>(file)].syncOwner == CachedFile::kFlusherOwner)
+        setSyncOwner(m_files[static_cast<std::size_t>(file)], -1);
       if (!submitChunk(dev, file, rest)) {
         pdflushBackOff(dev);
         return;
@@ -173,12 +188,7 @@ void Kernel::flusherRun(int dev) {
       fl.io.clear();
       return;
     }
-    if (fl.io.empty()) {
-      for (const auto& [when, file] : d.dirtyFiles) {
-        if (when > olderThan) break;
-        fl.io.push_back(file);
-      }
-    }
+    if (fl.io.empty()) queueIo(dev, olderThan);
     if (fl.io.empty()) {
       if (kupdate) {
         fl.kupdateDue = false;

@@ -147,6 +147,7 @@ class Kernel final : public ThrottleHost {
   void scheduleDevice(int dev);
   void fileDirtiedWhenChanged(CachedFile& f, SimTime oldWhen, bool wasDirty);
   void setSyncOwner(CachedFile& f, int owner);
+  void queueIo(int dev, SimTime olderThan);
   Pages writebackChunk(int dev) const;
   void chargeSystem(double seconds) { m_mem.systemS += seconds; }
 

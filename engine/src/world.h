@@ -118,6 +118,7 @@ struct Flusher {
   bool backgroundRequested = false;
   bool kupdateDue = false;           ///< the periodic timer fired: write expired inodes
   bool scheduled = false;             ///< a FlusherRun event is pending
+  bool waitingForInode = false;       ///< every queued inode is under I_SYNC: wait for one
   int blockedFile = -1;               ///< waiting for a request slot to submit the rest
   Pages blockedPages = 0;
   std::int64_t blockedOffset = 0;

@@ -34,6 +34,24 @@ void Kernel::setSyncOwner(CachedFile& f, int owner) {
       d.dirtyUnowned.insert({f.dirtiedWhen(), f.id()});
   }
   f.syncOwner = owner;
+  Flusher& fl = d.flusher;
+  if (owner < 0 && fl.waitingForInode) {
+    fl.waitingForInode = false;
+    if (!fl.scheduled) {
+      fl.scheduled = true;
+      m_queue.push(m_now, EventKind::FlusherRun, f.device());
+    }
+  }
+}
+
+void Kernel::queueIo(int dev, SimTime olderThan) {
+  // queue_io(): the dirty inodes dirtied at or before `olderThan`, oldest first, onto b_io.
+  // Those under I_SYNC would only be requeued to b_more_io when met, so they are left out.
+  DeviceState& d = device(dev);
+  for (const auto& [when, file] : d.dirtyUnowned) {
+    if (when > olderThan) break;
+    d.flusher.io.push_back(file);
+  }
 }
 
 void Kernel::kickFlusher(int dev) {
@@ -126,6 +144,10 @@ bool Kernel::submitChunk(int dev, int file, Pages pages) {
   if (accepted < want) {
     d.flusher.blockedFile = file;
     d.flusher.blockedPages = want - accepted;
+    // 2.6.32+: the flusher sleeps in get_request_wait() inside do_writepages(), the inode
+    // still under I_SYNC, so dirtiers pass it by. (pdflush gives the inode up and backs off.)
+    if (m_era.flusher != FlusherStyle::Pdflush)
+      setSyncOwner(m_files[static_cast<std::size_t>(file)], CachedFile::kFlusherOwner);
     if (m_era.flusher != FlusherStyle::Pdflush) d.slotWaiters.push_back(-1);
     return false;
   }
@@ -155,6 +177,8 @@ void Kernel::flusherRun(int dev) {
       const int file = fl.blockedFile;
       const Pages rest = fl.blockedPages;
       fl.blockedFile = -1;
+      if (m_files[static_cast<std::size_t>(file)].syncOwner == CachedFile::kFlusherOwner)
+        setSyncOwner(m_files[static_cast<std::size_t>(file)], -1);
       if (!submitChunk(dev, file, rest)) {
         pdflushBackOff(dev);
         return;
@@ -173,12 +197,7 @@ void Kernel::flusherRun(int dev) {
       fl.io.clear();
       return;
     }
-    if (fl.io.empty()) {
-      for (const auto& [when, file] : d.dirtyFiles) {
-        if (when > olderThan) break;
-        fl.io.push_back(file);
-      }
-    }
+    if (fl.io.empty()) queueIo(dev, olderThan);
     if (fl.io.empty()) {
       if (kupdate) {
         fl.kupdateDue = false;
@@ -188,9 +207,20 @@ void Kernel::flusherRun(int dev) {
       fl.active = false;
       return;
     }
-    const int file = fl.io.front();
-    fl.io.pop_front();
-    if (m_files[static_cast<std::size_t>(file)].syncOwner >= 0) continue;  // a dirtier has it
+    // writeback_sb_inodes(): an inode under I_SYNC (a dirtier is writing it) is requeued to
+    // b_more_io and the next one taken.
+    int file = -1;
+    while (!fl.io.empty() && file < 0) {
+      const int next = fl.io.front();
+      fl.io.pop_front();
+      if (m_files[static_cast<std::size_t>(next)].syncOwner < 0) file = next;
+    }
+    if (file < 0) {
+      // Every queued inode is being written by someone else: wb_writeback() sleeps in
+      // inode_wait_for_writeback() until one is released (setSyncOwner() wakes it).
+      fl.waitingForInode = true;
+      return;
+    }
     // do_writepages(): a bandwidth-only estimate update once 200 ms have passed.
     if (m_era.followDirtyLimit && jiffies() > d.bw.bwTimeStampJiffies + std::max(hz() / 5, 1))
       updateBandwidthAndRestamp(d.bw, d.written, d.dirtied, jiffies(), hz());

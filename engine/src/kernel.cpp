@@ -27,6 +27,8 @@ Kernel::Kernel(Scenario scenario)
     m_devices.push_back(std::move(d));
   }
   m_domain.completions.resize(m_devices.size());
+  m_cpuDirtied.assign(static_cast<std::size_t>(std::max(1, cpus())), 0);
+  m_cpuCopiers.assign(static_cast<std::size_t>(std::max(1, cpus())), 0);
   m_domain.dirtyLimit = globalViewFor(LimitBonus::None).thresh;  // boot: dirty_limit = thresh
   m_domain.dirtyLimitStamp = jiffies();
   for (std::size_t g = 0; g < m_scenario.tasks.size(); ++g)
@@ -102,6 +104,7 @@ void Kernel::removeTask(Task& t) {
   t.state = TaskState::Exited;
   t.exitedS = toSeconds(m_now);
   t.allocWaiting = false;
+  stopCopying(t);
   if (t.writebackFile >= 0) setSyncOwner(m_files[static_cast<std::size_t>(t.writebackFile)], -1);
   t.writebackFile = -1;
   if (t.submitting) --device(t.info.device).submitters;
@@ -362,6 +365,7 @@ void Kernel::reconfigure(const Scenario& in) {
 
   const Scenario old = m_scenario;
   m_scenario = changed;
+  const bool policyChanged = policy != nullptr;
   if (policy) {
     m_policy = std::move(policy);
     m_era = m_policy->era();
@@ -379,6 +383,15 @@ void Kernel::reconfigure(const Scenario& in) {
     setupMemory();
   }
   if (changed.machine.cpus != old.machine.cpus) m_cpu.setCpus(changed.machine.cpus, m_now);
+  if (changed.machine.cpus != old.machine.cpus || policyChanged) {
+    // Tasks map to CPUs by index: recount the per-CPU entry-check state.
+    m_cpuDirtied.assign(static_cast<std::size_t>(std::max(1, cpus())), 0);
+    m_cpuCopiers.assign(m_cpuDirtied.size(), 0);
+    for (auto& t : m_tasks) {
+      t.copying = t.copying && m_era.perCpuRatelimit && !t.removed;
+      if (t.copying) ++m_cpuCopiers[static_cast<std::size_t>(cpuOf(t))];
+    }
+  }
   for (std::size_t i = 0; i < m_devices.size(); ++i) {
     m_devices[i]->device.configure(changed.devices[i]);
     scheduleDevice(static_cast<int>(i));

@@ -8,6 +8,7 @@
 // back and waiting for congestion), anon.cpp (Compiler and Allocator tasks), allocator.cpp
 // (page allocation, reclaim, kswapd, swap, OOM), flusher.cpp (writeback), sampling.cpp
 // (samples and statistics).
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <string>
@@ -94,6 +95,8 @@ class Kernel final : public ThrottleHost {
   void proceed(Task& t);
   void recordPause(Task& t, double ms);
   void recordDirtied(Task& t, Pages n);
+  int cpuOf(const Task& t) const { return t.info.index % std::max(1, cpus()); }
+  void stopCopying(Task& t);
 
   // task_writeback.cpp
   void startTaskWriteback(Task& t, Pages pages);
@@ -144,6 +147,7 @@ class Kernel final : public ThrottleHost {
   void scheduleDevice(int dev);
   void fileDirtiedWhenChanged(CachedFile& f, SimTime oldWhen, bool wasDirty);
   void setSyncOwner(CachedFile& f, int owner);
+  void queueIo(int dev, SimTime olderThan);
   Pages writebackChunk(int dev) const;
   void chargeSystem(double seconds) { m_mem.systemS += seconds; }
 
@@ -178,6 +182,10 @@ class Kernel final : public ThrottleHost {
   std::int64_t m_taskPropEvents = 0;
   std::int64_t m_taskPropGlobal = 0;
   std::int64_t m_taskPropPeriod = 0;
+  // <= 3.1 entry check (perCpuRatelimit): bdp_ratelimits, the pages dirtied on each CPU since
+  // its last check, and how many writers are copying on each CPU right now
+  std::vector<Pages> m_cpuDirtied;
+  std::vector<int> m_cpuCopiers;
 
   // sample-interval statistics
   SimTime m_lastSample{};

@@ -32,6 +32,9 @@ struct KernelEra {
   bool lessThrottleBonus = true;///< PF_LESS_THROTTLE tasks get +1/4 (<= 5.8)
   FlusherStyle flusher = FlusherStyle::Modern;
   bool followDirtyLimit = true; ///< the slowly following dirty_limit (3.1+)
+  /// The entry check counts pages per CPU (bdp_ratelimits, shared by every task on the CPU)
+  /// rather than per task (nr_dirtied, 3.2+): balance_dirty_pages_ratelimited_nr() <= 3.1.
+  bool perCpuRatelimit = false;
 };
 
 }  // namespace throttlelab::engine

@@ -24,8 +24,9 @@ class CachedFile {
  public:
   CachedFile(int id, int device, Pages sizePages) : m_id(id), m_device(device), m_size(sizePages) {}
 
-  /// The task writing this inode back right now (I_SYNC), or -1.
+  /// The task writing this inode back right now (I_SYNC), kFlusherOwner, or -1.
   int syncOwner = -1;
+  static constexpr int kFlusherOwner = 1 << 30;
 
   /// Where pages live on disk. A file gets its own region when first written back, at the
   /// device's allocation cursor, large enough for the whole file (XFS-style preallocation);

@@ -17,6 +17,8 @@ void Kernel::startTaskWriteback(Task& t, Pages pages) {
   t.writebackFile = -1;
   t.submitting = true;
   ++d.submitters;
+  // queue_io(): every dirty inode goes onto b_io (here: when it has run empty).
+  if (m_era.flusher != FlusherStyle::Pdflush && d.flusher.io.empty()) queueIo(t.info.device, m_now);
   continueTaskWriteback(t);
 }
 
@@ -24,13 +26,28 @@ void Kernel::continueTaskWriteback(Task& t) {
   const int dev = t.info.device;
   DeviceState& d = device(dev);
   while (t.writebackLeft > 0) {
-    // writeback_inodes(): take the oldest dirty inode that nobody else is writing (an inode
-    // under I_SYNC is skipped by WB_SYNC_NONE writeback).
+    // writeback_inodes_wb() (2.6.32-3.1; writeback_inodes() and sync_sb_inodes() before):
+    // the dirtier works from the same b_io list as the flusher, oldest inode first, so the
+    // two take turns over the inodes. An inode under I_SYNC (someone else is writing it) goes
+    // to b_more_io for a later pass (requeue_io()); once b_io is empty the call returns.
+    // (pdflush era: the oldest dirty inode nobody is writing; that kernel's shared s_io list
+    // is not modelled.)
     if (t.writebackFile < 0 || m_files[static_cast<std::size_t>(t.writebackFile)].dirty() == 0) {
       if (t.writebackFile >= 0) setSyncOwner(m_files[static_cast<std::size_t>(t.writebackFile)], -1);
       t.writebackFile = -1;
-      if (d.dirtyUnowned.empty()) break;  // nothing left that nobody else is writing
-      t.writebackFile = d.dirtyUnowned.begin()->second;
+      if (m_era.flusher == FlusherStyle::Pdflush) {
+        if (d.dirtyUnowned.empty()) break;  // nothing left that nobody else is writing
+        t.writebackFile = d.dirtyUnowned.begin()->second;
+      } else {
+        std::deque<int>& io = d.flusher.io;
+        while (!io.empty() && t.writebackFile < 0) {
+          const int file = io.front();
+          io.pop_front();
+          const CachedFile& f = m_files[static_cast<std::size_t>(file)];
+          if (f.dirty() > 0 && f.syncOwner < 0) t.writebackFile = file;
+        }
+        if (t.writebackFile < 0) break;  // b_io is empty
+      }
       setSyncOwner(m_files[static_cast<std::size_t>(t.writebackFile)], t.info.index);
     }
     const Pages accepted = submitPages(dev, t.writebackFile, t.writebackLeft, &t);

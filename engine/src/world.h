@@ -66,6 +66,8 @@ struct Task {
   int batchRequests = 0;             ///< ioc_batching: requests it may still allocate past the limit
   SimTime batchUntil{};
   Pages lastWriteback = 0;           ///< pages the last Writeback action submitted
+  bool balanceExceeded = false;      ///< the loop's local dirty_exceeded (2.6.3x IO-ful)
+  bool copying = false;              ///< counted in the per-CPU copier count (perCpuRatelimit)
   AfterCpu afterCpu = AfterCpu::Write;
 
   // anonymous memory (Compiler, Allocator)
@@ -116,6 +118,7 @@ struct Flusher {
   bool backgroundRequested = false;
   bool kupdateDue = false;           ///< the periodic timer fired: write expired inodes
   bool scheduled = false;             ///< a FlusherRun event is pending
+  bool waitingForInode = false;       ///< every queued inode is under I_SYNC: wait for one
   int blockedFile = -1;               ///< waiting for a request slot to submit the rest
   Pages blockedPages = 0;
   std::int64_t blockedOffset = 0;

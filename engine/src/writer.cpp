@@ -54,6 +54,16 @@ void Kernel::continueWriting(Task& t) {
   }
   const Pages ratelimit = m_policy->ratelimit(*this, t);
   Pages piece = std::max<Pages>(1, ratelimit - t.nrDirtied);
+  if (m_era.perCpuRatelimit) {
+    // <= 3.1: generic_perform_write() calls balance_dirty_pages_ratelimited() for every page
+    // it copies, which adds to this CPU's bdp_ratelimits; whichever task brings the CPU's
+    // count to the ratelimit checks in. The writers copying on one CPU advance together, so
+    // this one copies its share of what the CPU has left before the check.
+    const auto c = static_cast<std::size_t>(cpuOf(t));
+    const Pages left = std::max<Pages>(1, ratelimit - m_cpuDirtied[c]);
+    const Pages n = m_cpuCopiers[c] + 1;
+    piece = (left + n - 1) / n;
+  }
   piece = std::min(piece, t.runLeft);
   if (t.spec.thinkMs > 0) piece = std::min(piece, t.blockLeft);
 
@@ -77,6 +87,10 @@ void Kernel::continueWriting(Task& t) {
   t.piece = piece;
   // dd's copy (read from /dev/zero, write() into the cache) is kernel time: see cost_model.h.
   const double copyS = static_cast<double>(piece * kPageBytes) / (t.spec.copyMBps * 1e6);
+  if (m_era.perCpuRatelimit) {
+    t.copying = true;
+    ++m_cpuCopiers[static_cast<std::size_t>(cpuOf(t))];
+  }
   if (t.info.kind == TaskKind::Writer)
     runCpu(t, copyS, 0, AfterCpu::Write);
   else
@@ -103,11 +117,41 @@ void Kernel::recordDirtied(Task& t, Pages n) {
   m_taskPropEvents += n;
 }
 
+void Kernel::stopCopying(Task& t) {
+  if (!t.copying) return;
+  t.copying = false;
+  --m_cpuCopiers[static_cast<std::size_t>(cpuOf(t))];
+}
+
 void Kernel::pieceDone(Task& t) {
+  const Pages copied = t.piece;
   t.runLeft -= t.piece;
   if (t.spec.thinkMs > 0) t.blockLeft -= t.piece;
   t.piece = 0;
   t.state = TaskState::Runnable;
+  if (m_era.perCpuRatelimit) {
+    stopCopying(t);
+    // balance_dirty_pages_ratelimited_nr() (<= 3.1): the CPU's count, not the task's; once it
+    // reaches the ratelimit it starts again from zero and this task calls balance_dirty_pages()
+    // with write_chunk = sync_writeback_pages(count).
+    Pages& count = m_cpuDirtied[static_cast<std::size_t>(cpuOf(t))];
+    count += copied;
+    t.nrDirtied = 0;
+    if (count >= m_policy->ratelimit(*this, t)) {
+      const Pages n = count;
+      count = 0;
+      t.balancePhase = 0;
+      t.balanceWritten = 0;
+      t.balanceBackoff = 0;
+      t.balanceBlocked = false;
+      t.balanceCallStart = m_now;
+      t.balancePages = 0;
+      callBalance(t, n);
+      return;
+    }
+    proceed(t);
+    return;
+  }
   // balance_dirty_pages_ratelimited(): check in once the quota is used up.
   if (t.nrDirtied >= m_policy->ratelimit(*this, t)) {
     t.balancePhase = 0;

@@ -29,6 +29,7 @@ class PerBdiPolicy final : public ThrottlePolicy {
     e.rtBonus = RtLimitBonus::Quarter;
     e.flusher = FlusherStyle::Blocking1024;
     e.followDirtyLimit = false;
+    e.perCpuRatelimit = true;
     return e;
   }
 
@@ -46,16 +47,22 @@ class PerBdiPolicy final : public ThrottlePolicy {
     if (task.balancePhase == kLoopTop && task.balanceBackoff == 0) {
       task.balanceWritten = 0;
       task.balanceBackoff = 1;  // the first sleep is one jiffy
+      task.balanceExceeded = false;
     }
+    // balance_dirty_pages() leaves its loop by `break` with its local dirty_exceeded as the
+    // last round set it, and clears bdi->dirty_exceeded only if that is false. Leaving
+    // because the chunk is written (only ever over the limit), or because dirty fell to the
+    // freerun line after a round that was over, keeps the 8-page entry check for every task
+    // on the device.
     if (task.balancePhase == kAfterWriteback) {
       task.balanceWritten += task.lastWriteback;
       task.balancePhase = kLoopTop;
-      if (task.balanceWritten >= writeChunk) return done(host, task, false);  // our duty is done
+      if (task.balanceWritten >= writeChunk) return done(host, task, true);  // our duty is done
       return sleep(host, task);
     }
     const GlobalView g = host.globalView(&task, true);
     // Throttle only when background writeback cannot keep up.
-    if (g.dirty <= (g.bgThresh + g.thresh) / 2) return done(host, task, false, &g);
+    if (g.dirty <= (g.bgThresh + g.thresh) / 2) return done(host, task, task.balanceExceeded, &g);
     const WbView w = host.wbView(dev, g);
     // task_dirty_limit() (E17): a task's limit shrinks by its share of recent dirtying.
     const Pages bth = w.wbThresh;
@@ -63,6 +70,7 @@ class PerBdiPolicy final : public ThrottlePolicy {
     Pages tth = bth - static_cast<Pages>(static_cast<double>(bth / 8) * share);
     tth = std::max(tth, bth / 2);
     const bool exceeded = w.wbDirty > tth || g.dirty > g.thresh;
+    task.balanceExceeded = exceeded;
     if (!exceeded) return done(host, task, false, &g);
     wb.dirtyExceeded = true;
     if (wb.reclaimable > tth) {

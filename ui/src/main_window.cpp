@@ -13,6 +13,7 @@
 #include <QMessageBox>
 #include <QScreen>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
@@ -23,6 +24,7 @@
 #include "experiment_panel.h"
 #include "experiment_report_model.h"
 #include "exporter.h"
+#include "host_view.h"
 #include "live_controller.h"
 #include "parameter_panel.h"
 #include "run_controls.h"
@@ -32,6 +34,7 @@
 #include "status_readout.h"
 #include "task_table.h"
 #include "task_table_model.h"
+#include "trace_view.h"
 #include "user_notifier.h"
 
 namespace throttlelab::ui {
@@ -64,9 +67,13 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   m_controller = new LiveController(controllerOptions(m_scriptedMode), this);
   m_dashboard = new Dashboard(this);
   m_compareView = new CompareView(this);
+  m_traceView = new TraceView(this);
+  m_hostView = new HostView(this);
   m_stack = new QStackedWidget(this);
   m_stack->addWidget(m_dashboard);
   m_stack->addWidget(m_compareView);
+  m_stack->addWidget(m_traceView);
+  m_stack->addWidget(m_hostView);
   setCentralWidget(m_stack);
   m_controller->setDashboard(m_dashboard);
 
@@ -119,9 +126,12 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   if (!m_options.session.empty()) openSession(QString::fromStdString(m_options.session));
   if (m_options.presenter) setPresenterMode(true);
   m_controller->start();
+  if (!m_options.importTrace.empty()) importTrace(QString::fromStdString(m_options.importTrace));
+  if (m_options.watchHost) setHostMode(true);
 }
 
 MainWindow::~MainWindow() {
+  m_hostView->stop();  // a recording puts tracefs back before the window goes
   m_compareView->stop();
   m_controller->stop();
 }
@@ -164,6 +174,14 @@ void MainWindow::buildMenus() {
   QAction* save = file->addAction(tr("&Save Session…"), this, &MainWindow::saveSessionDialog);
   save->setShortcut(QKeySequence::Save);
   file->addSeparator();
+  m_importTraceAction =
+      file->addAction(tr("&Import kernel trace…"), this, &MainWindow::importTraceDialog);
+  m_importTraceAction->setObjectName(QStringLiteral("importTraceAction"));
+  m_importTraceAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+  m_importTraceAction->setToolTip(
+      tr("Read a writeback trace (ftrace, trace-cmd report or perf script text) and lay a "
+         "simulation over it"));
+  file->addSeparator();
   QAction* exportAction =
       file->addAction(tr("&Export…"), this, [this] { exportInteractive(std::nullopt); });
   exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -204,8 +222,27 @@ void MainWindow::buildMenus() {
   m_compareAction->setToolTip(
       tr("Run the current scenario under two policies side by side (Ctrl+K)"));
   connect(m_compareAction, &QAction::toggled, this, &MainWindow::setCompareMode);
+  m_realKernelAction = view->addAction(tr("&Real kernel: trace against simulation"));
+  m_realKernelAction->setObjectName(QStringLiteral("realKernelAction"));
+  m_realKernelAction->setIconText(tr("Real kernel"));
+  m_realKernelAction->setCheckable(true);
+  m_realKernelAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+  m_realKernelAction->setToolTip(
+      tr("An imported kernel trace laid over its simulation (Ctrl+Shift+T)"));
+  connect(m_realKernelAction, &QAction::toggled, this, [this](bool on) {
+    showCentralView(on ? CentralView::RealKernel : CentralView::Dashboard);
+  });
+  m_watchHostAction = view->addAction(tr("&Watch this machine"));
+  m_watchHostAction->setObjectName(QStringLiteral("watchHostAction"));
+  m_watchHostAction->setCheckable(true);
+  m_watchHostAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H));
+  m_watchHostAction->setToolTip(
+      tr("This machine's dirty pages against its thresholds, live (Ctrl+Shift+H)"));
+  connect(m_watchHostAction, &QAction::toggled, this, &MainWindow::setHostMode);
   m_runControls->addSeparator();
   m_runControls->addAction(m_compareAction);
+  m_runControls->addAction(m_realKernelAction);
+  m_runControls->addAction(m_watchHostAction);
   view->addAction(m_experimentDock->toggleViewAction());
   m_pagesAction = view->addAction(tr("Memory in pages (not MiB)"));
   m_pagesAction->setCheckable(true);
@@ -309,34 +346,155 @@ void MainWindow::wire() {
   connect(c, &LiveController::statusChanged, this,
           [this] { m_statusReadout->show(m_controller->status()); });
   connect(m_taskTable, &TaskTable::selectedTaskChanged, c, &LiveController::setSelectedTask);
+
+  connect(m_traceView, &TraceView::importRequested, this, &MainWindow::importTraceDialog);
+  connect(m_traceView, &TraceView::importFailed, this, [this](const QString& message) {
+    statusBar()->showMessage(tr("Import failed"), 6000);
+    m_notifier.error(tr("Cannot import the trace"), message);
+  });
+  connect(m_traceView, &TraceView::simulationFailed, this, [this](const QString& message) {
+    m_notifier.error(tr("Cannot simulate the trace"), message);
+  });
+  connect(m_traceView, &TraceView::statusMessage, this,
+          [this](const QString& text) { statusBar()->showMessage(text, 6000); });
+  connect(m_traceView, &TraceView::openScenarioRequested, this, &MainWindow::runScenario);
+  connect(m_hostView, &HostView::statusMessage, this,
+          [this](const QString& text) { statusBar()->showMessage(text, 6000); });
+  connect(m_hostView, &HostView::errorMessage, this,
+          [this](const QString& title, const QString& text) { m_notifier.error(title, text); });
+  connect(m_hostView, &HostView::interruptRequested, this, &QWidget::close);
+  connect(m_hostView, &HostView::saveRecordingRequested, this, &MainWindow::saveRecordingDialog);
+  connect(m_hostView, &HostView::simulateRecordingRequested, this,
+          [this](std::shared_ptr<const ImportedTrace> trace) {
+            showCentralView(CentralView::RealKernel);
+            m_traceView->showTrace(std::move(trace));
+            m_traceView->simulate();
+          });
 }
 
 void MainWindow::setCompareMode(bool on) {
-  if (m_compareAction->isChecked() != on) {
-    m_compareAction->setChecked(on);  // re-enters through toggled
+  if (on)
+    showCentralView(CentralView::Compare);
+  else if (m_central == CentralView::Compare)
+    showCentralView(CentralView::Dashboard);
+  else
+    syncViewActions();
+}
+
+void MainWindow::setHostMode(bool on) {
+  if (on)
+    showCentralView(CentralView::Host);
+  else if (m_central == CentralView::Host)
+    showCentralView(CentralView::Dashboard);
+  else
+    syncViewActions();
+}
+
+void MainWindow::syncViewActions() {
+  const std::pair<QAction*, CentralView> actions[] = {{m_compareAction, CentralView::Compare},
+                                                      {m_realKernelAction, CentralView::RealKernel},
+                                                      {m_watchHostAction, CentralView::Host}};
+  for (const auto& [action, view] : actions) {
+    const QSignalBlocker block(action);
+    action->setChecked(m_central == view);
+  }
+}
+
+void MainWindow::showCentralView(CentralView view) {
+  if (view == m_central) {
+    syncViewActions();
     return;
   }
-  if (on == compareMode()) return;
-  if (on) {
-    m_liveWasRunning = m_controller->isRunning();
-    m_controller->setRunning(false);
-    m_compareView->setSpeed(m_controller->speed());
-    m_compareView->start(m_controller->scenario(), true);
-    m_stack->setCurrentWidget(m_compareView);
-    m_taskDockWasVisible = m_taskDock->isVisible();
-    m_taskDock->hide();  // its tasks are the paused live run's
-    m_runControls->setRunning(true);
-    statusBar()->showMessage(tr("Comparing %1 with %2 on %3; the live run is paused")
-                                 .arg(m_compareView->policyA(), m_compareView->policyB(),
-                                      QString::fromStdString(m_controller->scenario().name)),
-                             6000);
-  } else {
-    m_compareView->stop();
-    m_stack->setCurrentWidget(m_dashboard);
-    if (m_taskDockWasVisible) m_taskDock->show();
-    m_controller->setRunning(m_liveWasRunning);
-    m_runControls->setRunning(m_liveWasRunning);
+  const CentralView old = m_central;
+  switch (old) {
+    case CentralView::Compare:
+      m_compareView->stop();
+      break;
+    case CentralView::Host:
+      m_hostView->stop();
+      break;
+    case CentralView::Dashboard:
+      m_liveWasRunning = m_controller->isRunning();
+      m_controller->setRunning(false);
+      m_taskDockWasVisible = m_taskDock->isVisible();
+      m_taskDock->hide();  // its tasks are the paused live run's
+      break;
+    case CentralView::RealKernel:
+      break;  // an import or simulation in progress carries on
   }
+  // The parameters are the simulation's: no use beside a trace or this machine.
+  const auto hasParameters = [](CentralView v) {
+    return v == CentralView::Dashboard || v == CentralView::Compare;
+  };
+  if (hasParameters(old) && !hasParameters(view)) {
+    m_parameterDockWasVisible = m_parameterDock->isVisible();
+    m_parameterDock->hide();
+  } else if (!hasParameters(old) && hasParameters(view) && m_parameterDockWasVisible) {
+    m_parameterDock->show();
+  }
+  m_central = view;
+  syncViewActions();
+  switch (view) {
+    case CentralView::Dashboard:
+      m_stack->setCurrentWidget(m_dashboard);
+      if (m_taskDockWasVisible) m_taskDock->show();
+      m_controller->setRunning(m_liveWasRunning);
+      m_runControls->setRunning(m_liveWasRunning);
+      break;
+    case CentralView::Compare:
+      m_compareView->setSpeed(m_controller->speed());
+      m_compareView->start(m_controller->scenario(), true);
+      m_stack->setCurrentWidget(m_compareView);
+      m_runControls->setRunning(true);
+      statusBar()->showMessage(tr("Comparing %1 with %2 on %3; the live run is paused")
+                                   .arg(m_compareView->policyA(), m_compareView->policyB(),
+                                        QString::fromStdString(m_controller->scenario().name)),
+                               6000);
+      break;
+    case CentralView::RealKernel:
+      m_stack->setCurrentWidget(m_traceView);
+      m_runControls->setRunning(false);
+      break;
+    case CentralView::Host:
+      m_stack->setCurrentWidget(m_hostView);
+      m_runControls->setRunning(false);
+      m_hostView->start();
+      statusBar()->showMessage(tr("Watching this machine; the live simulation is paused"), 6000);
+      break;
+  }
+}
+
+void MainWindow::importTraceDialog() {
+  const QString path =
+      askPath(tr("Import kernel trace"),
+              tr("Kernel traces (*.txt *.trace *.log *.dat.txt);;All files (*)"), false);
+  if (!path.isEmpty()) importTrace(path);
+}
+
+void MainWindow::importTrace(const QString& path) {
+  showCentralView(CentralView::RealKernel);
+  m_traceView->importFile(path);
+  statusBar()->showMessage(tr("Importing %1…").arg(QFileInfo(path).fileName()));
+}
+
+void MainWindow::runScenario(const engine::Scenario& scenario) {
+  showCentralView(CentralView::Dashboard);
+  m_controller->load(scenario);
+  m_controller->setRunning(true);
+  m_runControls->setRunning(true);
+  statusBar()->showMessage(tr("Running %1 live").arg(QString::fromStdString(scenario.name)), 6000);
+}
+
+void MainWindow::saveRecordingDialog() {
+  const QString path = askPath(tr("Save recording"), tr("Kernel traces (*.txt);;All files (*)"),
+                               true, QStringLiteral("writeback-trace.txt"));
+  if (path.isEmpty()) return;
+  const QString error = m_hostView->saveRecording(path);
+  if (!error.isEmpty()) {
+    m_notifier.error(tr("Cannot save the recording"), error);
+    return;
+  }
+  statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 4000);
 }
 
 bool MainWindow::compareMode() const {
@@ -439,6 +597,7 @@ void MainWindow::restoreSettings() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  m_hostView->stop();  // ends a recording: tracefs goes back as it was found
   if (!m_scriptedMode) {
     m_settings.setValue(Setting::WindowGeometry, saveGeometry());
     m_settings.setValue(Setting::WindowState, saveState());

@@ -19,6 +19,8 @@ namespace throttlelab::ui {
 class CompareView;
 class Dashboard;
 class ExperimentPanel;
+class HostView;
+class TraceView;
 class LiveController;
 class ParameterPanel;
 class RunControls;
@@ -28,6 +30,9 @@ class StatusReadout;
 class TaskTable;
 class TaskTableModel;
 class UserNotifier;
+
+/// What the central area shows.
+enum class CentralView { Dashboard, Compare, RealKernel, Host };
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -47,6 +52,24 @@ class MainWindow : public QMainWindow {
   ExperimentPanel& experimentPanel() const { return *m_experimentPanel; }
   QMenu* experimentsMenu() const { return m_experimentsMenu; }
   QAction* compareAction() const { return m_compareAction; }
+  TraceView& traceView() const { return *m_traceView; }
+  HostView& hostView() const { return *m_hostView; }
+  QAction* importTraceAction() const { return m_importTraceAction; }
+  QAction* realKernelAction() const { return m_realKernelAction; }
+  QAction* watchHostAction() const { return m_watchHostAction; }
+
+  /// Switches the central area. Leaving the dashboard pauses the live run (and hides its task
+  /// table); coming back resumes it as it was. Leaving live host mode stops polling and any
+  /// recording; leaving the compare view stops both compared runs.
+  void showCentralView(CentralView view);
+  CentralView centralView() const { return m_central; }
+  /// File ▸ Import kernel trace…: shows the real-kernel view and imports `path` off the GUI
+  /// thread; failures reach the UserNotifier.
+  void importTrace(const QString& path);
+  /// View ▸ Watch this machine.
+  void setHostMode(bool on);
+  /// Loads a scenario value (e.g. one derived from a trace) into the live dashboard and runs it.
+  void runScenario(const engine::Scenario& scenario);
 
   /// Shows the compare view (the current scenario under two policies) instead of the
   /// dashboard; the live run pauses meanwhile and the run controls drive both compared runs.
@@ -94,6 +117,9 @@ class MainWindow : public QMainWindow {
   void applyScenarioToControls();
   void buildExperimentsMenu();
   void saveExperimentReportDialog();
+  void importTraceDialog();
+  void saveRecordingDialog();
+  void syncViewActions();
 
   GuiLaunchOptions m_options;
   UserNotifier& m_notifier;
@@ -112,6 +138,12 @@ class MainWindow : public QMainWindow {
   QAction* m_fullScreenAction = nullptr;
   QAction* m_pagesAction = nullptr;
   QAction* m_compareAction = nullptr;
+  QAction* m_importTraceAction = nullptr;
+  QAction* m_realKernelAction = nullptr;
+  QAction* m_watchHostAction = nullptr;
+  TraceView* m_traceView = nullptr;
+  HostView* m_hostView = nullptr;
+  CentralView m_central = CentralView::Dashboard;
   QMenu* m_experimentsMenu = nullptr;
   QStackedWidget* m_stack = nullptr;
   CompareView* m_compareView = nullptr;
@@ -119,6 +151,7 @@ class MainWindow : public QMainWindow {
   QDockWidget* m_experimentDock = nullptr;
   bool m_liveWasRunning = true;
   bool m_taskDockWasVisible = true;
+  bool m_parameterDockWasVisible = true;
   ScriptedFigures* m_scripted = nullptr;
   QFont m_baseFont;
   bool m_scriptedMode = false;

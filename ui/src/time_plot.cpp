@@ -94,6 +94,16 @@ TimePlot::TimePlot(PlotId id, QWidget* parentWidget)
 
 TimePlot::~TimePlot() = default;
 
+void TimePlot::setTitle(const QString& title) {
+  m_title->setText(title);
+  setLegendColumns();
+  m_dirty = true;
+}
+
+QString TimePlot::title() const {
+  return m_title->text();
+}
+
 QCPItemStraightLine* TimePlot::makeLine() {
   auto* line = new QCPItemStraightLine(m_plot);
   line->setLayer(kOverlay);

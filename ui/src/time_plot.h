@@ -38,6 +38,9 @@ class TimePlot : public QObject {
 
   PlotId id() const { return m_id; }
   QCustomPlot* widget() const { return m_plot; }
+  /// Replaces the title plotTitle(id()) gave (views other than the dashboard reuse the ids).
+  void setTitle(const QString& title);
+  QString title() const;
 
   virtual void appendSamples(const SampleBuffer& samples);
   virtual void appendTaskSamples(const TaskSampleBuffer& samples);

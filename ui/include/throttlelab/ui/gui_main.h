@@ -23,6 +23,8 @@ struct GuiLaunchOptions {
   std::string session;                         ///< --session FILE to open
   bool quit = false;                           ///< --quit after the exports
   bool presenter = false;                      ///< --presenter
+  std::string importTrace;                     ///< --import-trace FILE: opens the real-kernel view
+  bool watchHost = false;                      ///< --watch-host: opens live host mode
 };
 
 /// Creates the QApplication and the main window; returns the process exit status.

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "trace_record_job.h"
+
+#include <QDir>
+#include <QMetaObject>
+#include <chrono>
+#include <string_view>
+
+#include "throttlelab/traceio/trace_parser.h"
+
+namespace throttlelab::ui {
+
+namespace {
+constexpr std::chrono::milliseconds kReadTimeout{100};
+
+void count(traceio::ImportStats& stats, const traceio::ParsedLine& p) {
+  ++stats.lines;
+  switch (p.kind) {
+    case traceio::LineKind::Event:
+      ++stats.events;
+      if (stats.format == traceio::TraceFormat::Unknown) stats.format = p.format;
+      switch (p.record.index()) {
+        case 0:
+          ++stats.globalDirtyState;
+          stats.globalDirtyStateMissing |= p.missingFields;
+          break;
+        case 1:
+          ++stats.bdiDirtyRatelimit;
+          stats.bdiDirtyRatelimitMissing |= p.missingFields;
+          break;
+        default:
+          ++stats.balanceDirtyPages;
+          stats.balanceDirtyPagesMissing |= p.missingFields;
+          break;
+      }
+      break;
+    case traceio::LineKind::Other:
+      ++stats.other;
+      break;
+    case traceio::LineKind::Comment:
+      ++stats.comments;
+      break;
+    case traceio::LineKind::Malformed:
+      ++stats.malformed;
+      break;
+    case traceio::LineKind::Garbage:
+      ++stats.garbage;
+      break;
+  }
+  if ((p.kind == traceio::LineKind::Malformed || p.kind == traceio::LineKind::Garbage) &&
+      stats.problems.size() < traceio::ImportStats::kMaxProblems)
+    stats.problems.push_back({stats.lines, std::string(p.problem)});
+}
+}  // namespace
+
+TraceRecordJob::TraceRecordJob(QObject* parent) : QObject(parent) {}
+
+TraceRecordJob::~TraceRecordJob() {
+  if (m_thread.joinable()) {
+    m_thread.request_stop();
+    m_thread.join();  // the recorder restores tracefs before the thread returns
+  }
+}
+
+bool TraceRecordJob::start(host::TraceRecorder::Options options) {
+  if (m_running) return false;
+  if (m_thread.joinable()) m_thread.join();
+  auto text = std::make_unique<QTemporaryFile>(
+      QDir::temp().filePath(QStringLiteral("throttlelab-recording-XXXXXX.txt")));
+  if (!text->open()) return false;
+  text->write("# tracer: nop\n#\n");
+  {
+    const std::lock_guard lock(m_mutex);
+    m_collector = std::make_unique<TraceCollector>();
+    m_collector->setStreaming(true);
+    m_stats = {};
+    m_bytes = 0;
+    m_textPath = text->fileName();
+    m_text = std::move(text);
+  }
+  m_running = true;
+  m_thread = std::jthread(
+      [this, options](std::stop_token stop) { run(std::move(stop), std::move(options)); });
+  return true;
+}
+
+void TraceRecordJob::run(std::stop_token stop, host::TraceRecorder::Options options) {
+  auto post = [this](auto&& fn) {
+    QMetaObject::invokeMethod(this, std::forward<decltype(fn)>(fn), Qt::QueuedConnection);
+  };
+  std::string problem;
+  std::string restore;
+  try {
+    host::TraceRecorder recorder(std::move(options));
+    problem = recorder.start();
+    if (problem.empty()) {
+      post([this] { Q_EMIT started(); });
+      traceio::TraceConverter converter(*m_collector);
+      std::string chunk;
+      while (!stop.stop_requested()) {
+        chunk.clear();
+        if (recorder.read(chunk, kReadTimeout) == 0) continue;
+        m_text->write(chunk.data(), static_cast<qint64>(chunk.size()));
+        m_text->flush();
+        const std::lock_guard lock(m_mutex);
+        m_bytes += static_cast<std::int64_t>(chunk.size());
+        std::string_view rest(chunk);
+        while (!rest.empty()) {
+          const std::size_t end = rest.find('\n');
+          const std::string_view line = rest.substr(0, end);
+          rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 1);
+          const traceio::ParsedLine parsed = traceio::parseTraceLine(line);
+          count(m_stats, parsed);
+          if (parsed.kind != traceio::LineKind::Event) continue;
+          const double t = engine::toSeconds(
+              std::visit([](const auto& r) { return r.header.time; }, parsed.record));
+          if (m_stats.events == 1) m_stats.firstTimeS = t;
+          m_stats.lastTimeS = t;
+          m_collector->onRecord(parsed.record);
+          converter.add(parsed.record);
+        }
+        m_stats.tasks = converter.taskCount();
+        m_stats.devices = converter.deviceNames();
+      }
+      {
+        const std::lock_guard lock(m_mutex);
+        converter.finish();
+      }
+    }
+    restore = recorder.stop();  // also what the destructor would do; say what it reports
+  } catch (const std::exception& e) {
+    // The recorder's destructor has restored tracefs by the time we get here.
+    problem = e.what();
+  }
+  post(
+      [this, problem = QString::fromStdString(problem), restore = QString::fromStdString(restore)] {
+        m_running = false;
+        if (!problem.isEmpty()) Q_EMIT failed(problem);
+        Q_EMIT stopped(restore);
+      });
+}
+
+void TraceRecordJob::stop() {
+  if (!m_thread.joinable()) return;
+  m_thread.request_stop();
+  m_thread.join();
+  m_running = false;  // the thread's last queued call still reports stopped()
+}
+
+std::vector<engine::Sample> TraceRecordJob::takeSamples() {
+  const std::lock_guard lock(m_mutex);
+  return m_collector ? m_collector->takeNewSamples() : std::vector<engine::Sample>{};
+}
+
+std::shared_ptr<const ImportedTrace> TraceRecordJob::snapshot() const {
+  const std::lock_guard lock(m_mutex);
+  if (!m_collector) return nullptr;
+  auto trace = std::make_shared<ImportedTrace>(m_collector->result(m_stats));
+  trace->stats.bytes = m_bytes;
+  trace->source = m_textPath;
+  trace->recordedHere = true;
+  return trace;
+}
+
+QString TraceRecordJob::textPath() const {
+  const std::lock_guard lock(m_mutex);
+  return m_textPath;
+}
+
+std::optional<double> TraceRecordJob::firstEventTimeS() const {
+  const std::lock_guard lock(m_mutex);
+  if (m_stats.events == 0) return std::nullopt;
+  return m_stats.firstTimeS;
+}
+
+std::int64_t TraceRecordJob::bytesRecorded() const {
+  const std::lock_guard lock(m_mutex);
+  return m_bytes;
+}
+
+}  // namespace throttlelab::ui

@@ -56,6 +56,8 @@ constexpr std::array kOptions{
     OptionSpec{"--session", true, Scope::Window},
     OptionSpec{"--quit", false, Scope::Window},
     OptionSpec{"--presenter", false, Scope::Window},
+    OptionSpec{"--open-trace", true, Scope::Window},
+    OptionSpec{"--watch-host", false, Scope::Window},
 };
 
 // QGuiApplication's own options: the window passes argv to Qt, so these must get through.
@@ -324,6 +326,10 @@ class Parser {
       o.quit = true;
     } else if (name == "--presenter") {
       o.presenter = true;
+    } else if (name == "--open-trace") {
+      o.openTrace = value;
+    } else if (name == "--watch-host") {
+      o.watchHost = true;
     }
     return std::nullopt;
   }
@@ -432,7 +438,8 @@ class Parser {
 
 bool CliOptions::hasWindowOnlyOptions() const {
   return runForS || !exportPng.empty() || !exportSvg.empty() || !exportPdf.empty() ||
-         !exportCsv.empty() || !session.empty() || quit || presenter;
+         !exportCsv.empty() || !session.empty() || quit || presenter || !openTrace.empty() ||
+         watchHost;
 }
 
 std::vector<engine::Override> CliOptions::allOverrides() const {
@@ -538,7 +545,8 @@ Kernel traces (no --headless needed):
   --report FILE          with --simulate: FILE.md or FILE.json ("-": Markdown on standard
                          output instead of the table)
   --record-trace FILE    record the three events from this machine's kernel into FILE (root;
-                         tracefs is restored afterwards); needs --duration S
+                         in a private ftrace instance, so the system's own tracing is left
+                         as it was); needs --duration S
 
 Window:
   --run-for S            run S simulated seconds as fast as possible, then stop
@@ -549,6 +557,10 @@ Window:
   --session FILE         open a saved session
   --quit                 quit after the exports
   --presenter            large fonts and thick lines for a projector
+  --open-trace FILE      open a kernel trace in the Real kernel view, measured against
+                         simulated (the window's form of --import-trace)
+  --watch-host           open live host mode: this machine's dirty pages against its
+                         thresholds, polled from /proc ten times a second
   Qt's own options (-platform NAME, -style NAME, -reverse, ...) are passed to Qt.
   Without DISPLAY, WAYLAND_DISPLAY or QT_QPA_PLATFORM, throttlelab runs the scenario
   headless with --summary instead (use xvfb-run, or QT_QPA_PLATFORM=offscreen for exports).

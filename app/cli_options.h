@@ -60,6 +60,8 @@ struct CliOptions {
   std::string session;            ///< --session FILE
   bool quit = false;              ///< --quit
   bool presenter = false;         ///< --presenter
+  std::string openTrace;          ///< --open-trace FILE: the Real kernel view with this trace
+  bool watchHost = false;         ///< --watch-host: live host mode
 
   /// Qt's own single-dash options (-platform offscreen, -style Fusion, ...), passed through.
   std::vector<std::string> qtArguments;

@@ -43,6 +43,8 @@ throttlelab::ui::GuiLaunchOptions toGuiOptions(const cli::CliOptions& o) {
   g.session = o.session;
   g.quit = o.quit;
   g.presenter = o.presenter;
+  g.importTrace = o.openTrace;
+  g.watchHost = o.watchHost;
   return g;
 }
 
@@ -88,6 +90,9 @@ int main(int argc, char** argv) {
       std::cerr << "throttlelab: no display found (DISPLAY and WAYLAND_DISPLAY are unset), and "
                    "the window options given need one. Use xvfb-run, or set "
                    "QT_QPA_PLATFORM=offscreen for exports without a display.\n";
+      if (!options.openTrace.empty())
+        std::cerr << "throttlelab: without a window, --import-trace " << options.openTrace
+                  << " --simulate compares the trace with a simulation in text.\n";
       return cli::kExitBadInput;
     }
     std::cerr << "throttlelab: no display found (DISPLAY and WAYLAND_DISPLAY are unset); running "

@@ -360,6 +360,16 @@ TEST_F(Executable, WithoutADisplayRefusesWindowExports) {
                  {"no display"});
 }
 
+TEST_F(Executable, WithoutADisplayPointsTheTraceViewerAtTheTextForm) {
+  const Result r = run({"--open-trace", "t.txt"},
+                       {"-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "-u", "QT_QPA_PLATFORM"});
+  expectBadInput(r, {"no display"});
+  EXPECT_TRUE(contains(r.err, "--import-trace t.txt --simulate")) << r.err;
+  expectBadInput(run({"--watch-host"},
+                     {"-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "-u", "QT_QPA_PLATFORM"}),
+                 {"no display"});
+}
+
 // ---------------------------------------------------------------------------------------------
 // Policy comparison and seed experiments
 

@@ -303,6 +303,21 @@ TEST(CliOptions, ReadsTheTraceImportOptions) {
   EXPECT_EQ(parseOk({"--headless", "--import-trace", "-"}).mode, cli::Mode::ImportTrace);
 }
 
+TEST(CliOptions, OpensATraceOrTheHostInTheWindow) {
+  const auto o = parseOk({"--open-trace", "trace.txt"});
+  EXPECT_EQ(o.mode, cli::Mode::Gui);
+  EXPECT_EQ(o.openTrace, "trace.txt");
+  EXPECT_FALSE(o.watchHost);
+  EXPECT_TRUE(o.hasWindowOnlyOptions());
+  const auto h = parseOk({"--watch-host", "--presenter"});
+  EXPECT_EQ(h.mode, cli::Mode::Gui);
+  EXPECT_TRUE(h.watchHost);
+  EXPECT_TRUE(h.openTrace.empty());
+  EXPECT_FALSE(parseOk({}).hasWindowOnlyOptions());
+  EXPECT_TRUE(contains(parseError({"--headless", "--watch-host"}), "belongs to the window"));
+  EXPECT_TRUE(contains(parseError({"--open-trace"}), "missing value for --open-trace"));
+}
+
 TEST(CliOptions, ReadsTheTraceRecordingOptions) {
   const auto o = parseOk({"--record-trace", "out.txt", "--duration", "10"});
   EXPECT_EQ(o.mode, cli::Mode::RecordTrace);

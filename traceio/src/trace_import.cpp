@@ -12,10 +12,12 @@
 #include <array>
 #include <cerrno>
 #include <charconv>
+#include <condition_variable>
 #include <cstring>
-#include <future>
+#include <limits>
+#include <mutex>
 #include <thread>
-#include <unordered_map>
+#include <utility>
 
 namespace throttlelab::traceio {
 
@@ -40,6 +42,53 @@ struct TaskSlot {
   std::int64_t pausedStamp = -1;   ///< interval in which it last paused
 };
 
+/// pid → task index, looked up once per record. Open addressing in a power-of-two table:
+/// std::unordered_map's modulo by a prime bucket count (a 64-bit division) and its node chase
+/// were a few percent of the import. Grows at half full, so memory follows the pid count.
+class PidIndex {
+ public:
+  /// The index of `pid`, or -1.
+  int find(int pid) const {
+    if (m_slots.empty()) return -1;
+    for (std::size_t i = slot(pid);; i = (i + 1) & m_mask) {
+      if (m_slots[i].pid == pid) return m_slots[i].index;
+      if (m_slots[i].pid == kEmpty) return -1;
+    }
+  }
+  void insert(int pid, int index) {
+    if (2 * (m_size + 1) > m_slots.size()) grow();
+    std::size_t i = slot(pid);
+    while (m_slots[i].pid != kEmpty) i = (i + 1) & m_mask;
+    m_slots[i] = {pid, index};
+    ++m_size;
+  }
+
+ private:
+  static constexpr std::int64_t kEmpty = std::numeric_limits<std::int64_t>::min();  // no int
+  struct Slot {
+    std::int64_t pid = kEmpty;
+    int index = 0;
+  };
+  std::size_t slot(int pid) const {
+    // Fibonacci hashing: consecutive pids spread over the table.
+    return static_cast<std::size_t>((static_cast<std::uint64_t>(static_cast<std::uint32_t>(pid)) *
+                                     0x9E3779B97F4A7C15ULL) >>
+                                    32) &
+           m_mask;
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(m_slots);
+    m_slots.assign(old.empty() ? 64 : 2 * old.size(), Slot{});
+    m_mask = m_slots.size() - 1;
+    m_size = 0;
+    for (const Slot& s : old)
+      if (s.pid != kEmpty) insert(static_cast<int>(s.pid), s.index);
+  }
+  std::vector<Slot> m_slots;
+  std::size_t m_mask = 0;
+  std::size_t m_size = 0;
+};
+
 }  // namespace
 
 struct TraceConverter::State {
@@ -59,9 +108,11 @@ struct TraceConverter::State {
   std::vector<double> pauses;
   std::array<te::TopPause, 4> top{};
   int pausedTasks = 0;
-  std::vector<int> touched;
+  /// Bit i: task i appeared in this interval. Its TaskSamples go out in index order, which a
+  /// walk over these bits gives without sorting a list of indices every interval.
+  std::vector<std::uint64_t> touched;
 
-  std::unordered_map<int, int> pidIndex;
+  PidIndex pidIndex;
   std::vector<TaskSlot> tasks;
   std::vector<std::string> deviceNames;
   std::vector<te::DeviceSample> devices;
@@ -110,11 +161,13 @@ int deviceIndex(auto& st, ImportSink& sink, std::string_view bdi) {
 }
 
 int taskIndex(auto& st, ImportSink& sink, const te::TraceHeader& h, int device) {
-  const auto [it, added] = st.pidIndex.try_emplace(h.pid, static_cast<int>(st.tasks.size()));
-  if (added) {
+  int index = st.pidIndex.find(h.pid);
+  if (index < 0) {
+    index = static_cast<int>(st.tasks.size());
+    st.pidIndex.insert(h.pid, index);
     st.tasks.emplace_back();
     te::TaskInfo info;
-    info.index = it->second;
+    info.index = index;
     info.kind = te::TaskKind::Writer;
     info.pid = h.pid;
     const auto end = std::find(h.comm.begin(), h.comm.end(), '\0');
@@ -122,12 +175,14 @@ int taskIndex(auto& st, ImportSink& sink, const te::TraceHeader& h, int device) 
     info.device = device;
     sink.onTask(info);
   }
-  TaskSlot& t = st.tasks[static_cast<std::size_t>(it->second)];
+  TaskSlot& t = st.tasks[static_cast<std::size_t>(index)];
   if (t.touchedStamp != st.interval) {
     t.touchedStamp = st.interval;
-    st.touched.push_back(it->second);
+    const auto word = static_cast<std::size_t>(index) / 64;
+    if (word >= st.touched.size()) st.touched.resize(word + 1);
+    st.touched[word] |= std::uint64_t{1} << (index % 64);
   }
-  return it->second;
+  return index;
 }
 
 void addTopPause(std::array<te::TopPause, 4>& top, int task, double ms) {
@@ -180,22 +235,23 @@ void emitInterval(auto& st, ImportSink& sink, double intervalS) {
   s.devices.assign(st.devices.begin(), st.devices.end());
   sink.onSample(s);
 
-  std::sort(st.touched.begin(), st.touched.end());
   te::TaskSample& ts = st.taskSample;
-  for (const int index : st.touched) {
-    TaskSlot& t = st.tasks[static_cast<std::size_t>(index)];
-    ts.time = s.time;
-    ts.task = index;
-    ts.dirtiedPages = t.dirtiedTotal;
-    ts.writeKBps = te::pagesToKBps(static_cast<double>(t.dirtiedInterval)) / intervalS;
-    ts.taskRatelimitKBps = t.taskRatelimitKBps;
-    ts.pauseMs = t.maxPauseMs;
-    ts.state = t.pauseEndNs > st.t0 + endNs ? te::TaskState::Paused : te::TaskState::Running;
-    sink.onTaskSample(ts);
-    t.dirtiedInterval = 0;
-    t.maxPauseMs = 0;
+  for (std::size_t word = 0; word < st.touched.size(); ++word) {
+    for (std::uint64_t bits = std::exchange(st.touched[word], 0); bits != 0; bits &= bits - 1) {
+      const int index = static_cast<int>(word * 64) + __builtin_ctzll(bits);
+      TaskSlot& t = st.tasks[static_cast<std::size_t>(index)];
+      ts.time = s.time;
+      ts.task = index;
+      ts.dirtiedPages = t.dirtiedTotal;
+      ts.writeKBps = te::pagesToKBps(static_cast<double>(t.dirtiedInterval)) / intervalS;
+      ts.taskRatelimitKBps = t.taskRatelimitKBps;
+      ts.pauseMs = t.maxPauseMs;
+      ts.state = t.pauseEndNs > st.t0 + endNs ? te::TaskState::Paused : te::TaskState::Running;
+      sink.onTaskSample(ts);
+      t.dirtiedInterval = 0;
+      t.maxPauseMs = 0;
+    }
   }
-  st.touched.clear();
   st.pauses.clear();
   st.top = {};
   st.pausedTasks = 0;
@@ -211,11 +267,16 @@ void TraceConverter::add(const te::TraceRecord& record) {
     st.started = true;
     st.t0 = ns;
   }
-  const std::int64_t at = std::max<std::int64_t>(0, ns - st.t0) / st.intervalNs;
-  const std::int64_t maxGap = kMaxGapS * 1'000'000'000 / st.intervalNs;
+  const std::int64_t sinceT0 = std::max<std::int64_t>(0, ns - st.t0);
+  // Nearly every record falls in the interval being accumulated: that is checked with a
+  // multiplication, and the 64-bit division (tens of cycles) left to the others.
+  const std::int64_t begin = st.interval * st.intervalNs;
+  const std::int64_t at =
+      sinceT0 >= begin && sinceT0 - begin < st.intervalNs ? st.interval : sinceT0 / st.intervalNs;
   while (st.interval < at) {
     emitInterval(st, m_sink, m_intervalS);
     ++st.interval;
+    const std::int64_t maxGap = kMaxGapS * 1'000'000'000 / st.intervalNs;
     if (at - st.interval > maxGap) st.interval = at;
   }
 
@@ -283,11 +344,9 @@ void TraceConverter::finish() {
 namespace {
 
 constexpr std::size_t kBlockBytes = 2 << 20;
-/// Lines parsed ahead per half block: bounds the parsed records held at once (a block of
-/// very short lines is finished line by line instead).
+/// Lines parsed ahead per block: bounds the parsed records held at once (a block of very
+/// short lines is finished line by line instead).
 constexpr std::size_t kMaxParsedAhead = 16384;
-/// Below this, a block is not worth a second thread.
-constexpr std::size_t kMinParallelBytes = 256 << 10;
 constexpr std::int64_t kProgressBytes = 8 << 20;
 /// A file that has shown nothing but garbage this far is not a trace; reading on (perhaps
 /// gigabytes of a disk image) would only delay the message.
@@ -512,6 +571,83 @@ std::size_t parseAhead(const char* buf, std::size_t from, std::size_t to,
   return from;
 }
 
+/// One block's complete lines, parsed on the worker thread and then taken through the
+/// importer on this one.
+struct ParseJob {
+  const char* buf = nullptr;
+  std::size_t from = 0;
+  std::size_t to = 0;        ///< buf[from, to) ends in '\n'
+  std::size_t parsedTo = 0;  ///< where parseAhead stopped; the lines after it are parsed on take
+  std::int64_t bytes = 0;    ///< the bytes this block read, counted when it is taken
+  std::vector<ParsedAt> lines;
+  void run() { parsedTo = parseAhead(buf, from, to, lines); }
+};
+
+/// Parsing is most of the work and needs nothing from the lines before, so a second thread
+/// parses block k while this one reads block k+1 and converts block k-1 (double buffering):
+/// the two CPUs stay busy instead of one waiting for the other at every block, as when each
+/// block was split in halves, parsed on both and then converted on one. One job at a time;
+/// without a second CPU a job is parsed when it is submitted.
+class ParseWorker {
+ public:
+  explicit ParseWorker(bool threaded) : m_threaded(threaded) {}
+  ParseWorker(const ParseWorker&) = delete;
+  ParseWorker& operator=(const ParseWorker&) = delete;
+  /// Lets a job still running finish (its buffers outlive this object), then stops.
+  ~ParseWorker() {
+    if (!m_thread.joinable()) return;
+    {
+      const std::lock_guard lock(m_mutex);
+      m_quit = true;
+    }
+    m_wake.notify_one();
+    m_thread.join();
+  }
+
+  /// Starts parsing `job`; the previous job must have been waited for.
+  void submit(ParseJob& job) {
+    if (!m_threaded) {
+      job.run();
+      return;
+    }
+    if (!m_thread.joinable()) m_thread = std::thread([this] { loop(); });
+    {
+      const std::lock_guard lock(m_mutex);
+      m_job = &job;
+    }
+    m_wake.notify_one();
+  }
+
+  /// Returns once the job submitted last is parsed.
+  void wait() {
+    std::unique_lock lock(m_mutex);
+    m_done.wait(lock, [this] { return m_job == nullptr; });
+  }
+
+ private:
+  void loop() {
+    std::unique_lock lock(m_mutex);
+    for (;;) {
+      m_wake.wait(lock, [this] { return m_job != nullptr || m_quit; });
+      if (m_quit) return;
+      ParseJob* const job = m_job;
+      lock.unlock();
+      job->run();
+      lock.lock();
+      m_job = nullptr;
+      m_done.notify_one();
+    }
+  }
+
+  bool m_threaded;
+  std::thread m_thread;
+  std::mutex m_mutex;
+  std::condition_variable m_wake;
+  std::condition_variable m_done;
+  ParseJob* m_job = nullptr;  ///< submitted and not yet parsed
+  bool m_quit = false;
+};
+
 }  // namespace
 
 ImportResult importTraceText(std::string_view text, ImportSink& sink,
@@ -571,18 +707,20 @@ ImportResult importTrace(const std::string& path, ImportSink& sink, const Import
   if (total > 0) ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 
   Importer importer(sink, options);
-  const auto buffer = std::make_unique<char[]>(kBlockBytes);
-  char* const buf = buffer.get();
-  std::size_t have = 0;
-  bool overlong = false;  // inside a line longer than the buffer: skip to its end
+  // Two blocks: one being parsed by the worker while the other is converted, then refilled.
+  // Each starts with the unfinished last line of the one before.
+  const std::array<std::unique_ptr<char[]>, 2> buffers{std::make_unique<char[]>(kBlockBytes),
+                                                       std::make_unique<char[]>(kBlockBytes)};
+  std::array<ParseJob, 2> jobs;
+  ParseWorker worker(std::thread::hardware_concurrency() > 1);  // stops before the buffers go
+  ParseJob* pending = nullptr;  // submitted to the worker, not yet taken through the importer
+  int cur = 0;                  // the buffer being filled
+  std::size_t have = 0;         // bytes of an unfinished line at its start
+  bool overlong = false;        // inside a line longer than the buffer: skip to its end
   bool stopped = false;
-  // Parsing is most of the work and needs nothing from the lines before: with a second CPU,
-  // the second half of each block is parsed by a helper while this thread parses the first;
-  // the results are then taken in file order.
-  const bool parallel = std::thread::hardware_concurrency() > 1;
-  std::vector<ParsedAt> firstHalf, secondHalf;
+
   // Takes lines [from, to) of `buf` through the importer, one at a time.
-  const auto sequential = [&](std::size_t from, std::size_t to) {
+  const auto sequential = [&](const char* buf, std::size_t from, std::size_t to) {
     while (from < to) {
       const auto* nl = static_cast<const char*>(std::memchr(buf + from, '\n', to - from));
       const auto end = static_cast<std::size_t>(nl - buf);
@@ -591,22 +729,40 @@ ImportResult importTrace(const std::string& path, ImportSink& sink, const Import
     }
     return true;
   };
-  const auto take = [&](const std::vector<ParsedAt>& parsed) {
-    for (const ParsedAt& p : parsed)
-      if (!importer.accept(std::string_view(buf + p.offset, p.length), p.line)) return false;
+  // Takes a parsed job's lines through the importer, in file order; false once the importer
+  // says stop. Its bytes are counted first, as if it had just been read: the importer's
+  // give-up rule looks at them.
+  const auto take = [&](const ParseJob& job) {
+    importer.stats().bytes += job.bytes;
+    for (const ParsedAt& p : job.lines)
+      if (!importer.accept(std::string_view(job.buf + p.offset, p.length), p.line)) return false;
+    if (!sequential(job.buf, job.parsedTo, job.to)) return false;
+    importer.progress(total);
     return true;
   };
+  const auto takePending = [&] {
+    worker.wait();
+    return !pending || take(*std::exchange(pending, nullptr));
+  };
+
   for (;;) {
+    // A job still pending is dropped: as before the pipeline, a cancelled import has
+    // converted exactly the blocks it reported progress for.
     if (importer.cancelled()) return importer.finish(name, false, true);
+    char* const buf = buffers[static_cast<std::size_t>(cur)].get();
     const ssize_t n = ::read(fd, buf + have, kBlockBytes - have);
     if (n < 0) {
       if (errno == EINTR) continue;
+      const int error = errno;
+      if (!takePending()) {
+        stopped = true;
+        break;
+      }
       ImportResult r = importer.finish(name, false, false);
-      r.error = "cannot read " + name + ": " + std::strerror(errno);
+      r.error = "cannot read " + name + ": " + std::strerror(error);
       return r;
     }
     if (n == 0) break;
-    importer.stats().bytes += n;
     const std::size_t filled = have + static_cast<std::size_t>(n);
     std::size_t pos = 0;
     if (overlong) {
@@ -622,24 +778,31 @@ ImportResult importTrace(const std::string& path, ImportSink& sink, const Import
     const auto* lastNl =
         pos < filled ? static_cast<const char*>(::memrchr(buf + pos, '\n', filled - pos)) : nullptr;
     if (lastNl) {
-      const auto regionEnd = static_cast<std::size_t>(lastNl - buf) + 1;
-      if (parallel && regionEnd - pos >= kMinParallelBytes) {
-        const auto* midNl = static_cast<const char*>(std::memchr(
-            buf + pos + (regionEnd - pos) / 2, '\n', regionEnd - pos - (regionEnd - pos) / 2));
-        const auto mid = static_cast<std::size_t>(midNl - buf) + 1;
-        std::size_t secondDone = mid;
-        auto helper = std::async(std::launch::async,
-                                 [&] { secondDone = parseAhead(buf, mid, regionEnd, secondHalf); });
-        const std::size_t firstDone = parseAhead(buf, pos, mid, firstHalf);
-        helper.get();
-        stopped = !take(firstHalf) || !sequential(firstDone, mid) || !take(secondHalf) ||
-                  !sequential(secondDone, regionEnd);
-      } else {
-        stopped = !sequential(pos, regionEnd);
+      ParseJob& job = jobs[static_cast<std::size_t>(cur)];
+      if (job.lines.capacity() == 0) job.lines.reserve(kMaxParsedAhead);  // no growth later
+      job.buf = buf;
+      job.from = pos;
+      job.to = static_cast<std::size_t>(lastNl - buf) + 1;
+      job.bytes = n;
+      worker.wait();  // the block before is parsed
+      ParseJob* const before = std::exchange(pending, &job);
+      worker.submit(job);
+      pos = job.to;
+      // While the worker parses this block, convert the one before: it used the other
+      // buffer, which is then free to be refilled.
+      if (before && !take(*before)) {
+        stopped = true;
+        break;
       }
-      pos = regionEnd;
+    } else {
+      // No complete line: nothing to parse ahead. What came before goes first.
+      if (!takePending()) {
+        stopped = true;
+        break;
+      }
+      importer.stats().bytes += n;
+      importer.progress(total);
     }
-    if (stopped) break;
     have = filled - pos;
     if (have == kBlockBytes) {
       // No line end in a whole block: not a trace line. Count it once, skip the rest of it.
@@ -649,12 +812,15 @@ ImportResult importTrace(const std::string& path, ImportSink& sink, const Import
       }
       overlong = true;
       have = 0;
-    } else if (have > 0 && pos > 0) {
-      std::memmove(buf, buf + pos, have);
+    } else if (pos > 0) {
+      // On to the other buffer (this one may be being parsed), the unfinished line first.
+      if (have > 0) std::memcpy(buffers[static_cast<std::size_t>(1 - cur)].get(), buf + pos, have);
+      cur = 1 - cur;
     }
-    importer.progress(total);
   }
-  if (!stopped && have > 0 && !overlong) importer.unterminated(std::string_view(buf, have));
+  if (!stopped && !takePending()) stopped = true;
+  if (!stopped && have > 0 && !overlong)
+    importer.unterminated(std::string_view(buffers[static_cast<std::size_t>(cur)].get(), have));
   return importer.finish(name, stopped, false);
 }
 

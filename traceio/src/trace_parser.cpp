@@ -3,6 +3,14 @@
 // be gigabytes long, so it never allocates, never copies the line and touches each byte a
 // small constant number of times. Fields are looked up by name, never by position: the
 // tracepoints gained, renamed and reordered fields across kernel releases.
+//
+// Speed (issue #6): nearly every line of a real trace has its fields exactly as today's
+// kernels print them. readCanonical reads those with everything known at compile time and
+// gives up at the first difference, leaving the line to the general readFields, which gives
+// the same result for every line readCanonical accepts. The header is read with helpers that
+// look at eight bytes at a time. Any change here must keep results identical: the tests in
+// tests/traceio pin them, and comparing the parse of mutated lines against the previous
+// version is the quickest way to check.
 #include "throttlelab/traceio/trace_parser.h"
 
 #include <algorithm>
@@ -12,6 +20,7 @@
 #include <limits>
 #include <memory>
 #include <type_traits>
+#include <utility>
 
 namespace throttlelab::traceio {
 
@@ -81,27 +90,6 @@ bool isCommentLine(std::string_view s) {
     return s.find("LOST") != std::string_view::npos;  // CPU:1 [LOST 3 EVENTS]
   if (startsWith(s, "version = ")) return true;
   return false;
-}
-
-/// Parses `digits[.digits]` into nanoseconds. Accepts microsecond (ftrace, perf) and
-/// nanosecond (trace-cmd -t) precision; more fractional digits are truncated.
-bool parseTimestamp(const char* p, const char* end, std::int64_t& ns) {
-  std::int64_t secs = 0;
-  const char* const start = p;
-  while (p < end && isDigit(*p)) secs = secs * 10 + (*p++ - '0');
-  if (p == start || p - start > 10) return false;
-  std::int64_t frac = 0;
-  if (p < end) {
-    if (*p++ != '.') return false;
-    int digits = 0;
-    for (; p < end; ++p, ++digits) {
-      if (!isDigit(*p)) return false;
-      if (digits < 9) frac = frac * 10 + (*p - '0');
-    }
-    for (; digits < 9; ++digits) frac *= 10;
-  }
-  ns = secs * 1'000'000'000 + frac;
-  return true;
 }
 
 // Field slots per event, in the order of the members in records.h (the bit positions of
@@ -381,6 +369,7 @@ struct ExpectedName {
   std::array<std::uint64_t, 4> masks{};
   int count = 0;  ///< words to compare
   int length = 0;
+  std::uint64_t tail = 0;  ///< the last 8 bytes, for a name of 8 or more near the line's end
 };
 
 constexpr ExpectedName expected(std::string_view nameWithEquals) {
@@ -394,6 +383,10 @@ constexpr ExpectedName expected(std::string_view nameWithEquals) {
             static_cast<unsigned char>(nameWithEquals[static_cast<std::size_t>(i)]))
         << shift;
     e.masks[static_cast<std::size_t>(i / 8)] |= std::uint64_t{0xff} << shift;
+    if (i >= e.length - 8)
+      e.tail |= static_cast<std::uint64_t>(
+                    static_cast<unsigned char>(nameWithEquals[static_cast<std::size_t>(i)]))
+                << (8 * (i - (e.length - 8)));
   }
   return e;
 }
@@ -428,7 +421,7 @@ constexpr std::array<ExpectedName, 14> kBdpOrder{
 /// returns the first byte after it. Byte i of x = w - '0'·0x0101… is digit i's value as long
 /// as the bytes before it were digits (no borrow), and exceeds 9 at the first non-digit
 /// whatever it is; the bytes after that do not matter.
-inline const char* eightDigits(const char* p, std::uint64_t& v) {
+[[gnu::always_inline]] inline const char* eightDigits(const char* p, std::uint64_t& v) {
   std::uint64_t w;
   std::memcpy(&w, p, 8);
   const std::uint64_t x = w - 0x3030303030303030ULL;
@@ -441,6 +434,222 @@ inline const char* eightDigits(const char* p, std::uint64_t& v) {
   d = ((d & 0x00FF00FF00FF00FFULL) * 6553601) >> 16;
   v = ((d & 0x0000FFFF0000FFFFULL) * 42949672960001ULL) >> 32;
   return p + n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers of the header (task, cpu, flags, timestamp): each replaces a byte-by-byte loop that
+// showed in the profile with a few operations on eight bytes at a time.
+
+/// The first byte at or after p that is not ' ', eight bytes at a time: ftrace pads the task
+/// column and the timestamp with runs of spaces. In w ^ "        " the spaces are zero bytes,
+/// so the first other byte is the lowest nonzero one.
+inline const char* skipSpaces(const char* p, const char* end) {
+  constexpr std::uint64_t kSpaces = 0x2020202020202020ULL;
+  while (end - p >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    if (const std::uint64_t x = w ^ kSpaces) return p + (__builtin_ctzll(x) >> 3);
+    p += 8;
+  }
+  while (p < end && *p == ' ') ++p;
+  return p;
+}
+
+/// The first `c` in [p, end), or nullptr, eight bytes at a time: the `[cpu]` column is some
+/// 25 bytes in, too close for a call to memchr to pay off.
+inline const char* findByte(const char* p, const char* end, char c) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+  const std::uint64_t pattern = kOnes * static_cast<unsigned char>(c);
+  while (end - p >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    const std::uint64_t x = w ^ pattern;
+    if (const std::uint64_t hit = (x - kOnes) & ~x & kHighs) return p + (__builtin_ctzll(hit) >> 3);
+    p += 8;
+  }
+  for (; p < end; ++p)
+    if (*p == c) return p;
+  return nullptr;
+}
+
+/// The first ' ' or '\t' at or after p (or `end`), eight bytes at a time: the bytes equal to a
+/// given one are the zero bytes of w ^ that·0x0101…, and the lowest byte the usual carry trick
+/// flags is exact.
+inline const char* findBlank(const char* p, const char* end) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+  while (end - p >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    const std::uint64_t sp = w ^ (kOnes * ' ');
+    const std::uint64_t tab = w ^ (kOnes * '\t');
+    const std::uint64_t hit = (((sp - kOnes) & ~sp) | ((tab - kOnes) & ~tab)) & kHighs;
+    if (hit) return p + (__builtin_ctzll(hit) >> 3);
+    p += 8;
+  }
+  while (p < end && !isBlank(*p)) ++p;
+  return p;
+}
+
+/// `end` moved back over the spaces before it (not below `begin`), eight bytes at a time.
+inline const char* trimSpacesBack(const char* begin, const char* end) {
+  constexpr std::uint64_t kSpaces = 0x2020202020202020ULL;
+  while (end - begin >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, end - 8, 8);
+    if (const std::uint64_t x = w ^ kSpaces) return end - (__builtin_clzll(x) >> 3);
+    end -= 8;
+  }
+  while (end > begin && end[-1] == ' ') --end;
+  return end;
+}
+
+/// The decimal digits that end at `last` (the 8 bytes before it must be readable): how many,
+/// 0 to 8, and their value. Every byte is classified on its own (high nibble 3, low nibble
+/// at most 9), so whatever lies below the digits does not matter; then, as in eightDigits,
+/// the bytes below them become leading zeros and three multiplications add the digits up.
+inline int digitsEndingAt(const char* last, std::uint64_t& v) {
+  constexpr std::uint64_t kZeros = 0x3030303030303030ULL;
+  std::uint64_t w;
+  std::memcpy(&w, last - 8, 8);
+  const std::uint64_t notDigit =
+      ((w & 0xF0F0F0F0F0F0F0F0ULL) ^ kZeros) |
+      (((w & 0x0F0F0F0F0F0F0F0FULL) + 0x0606060606060606ULL) & 0x1010101010101010ULL);
+  const int n = notDigit ? __builtin_clzll(notDigit) >> 3 : 8;  // the top bytes that are digits
+  v = 0;
+  if (n == 0) return 0;
+  const std::uint64_t keep = ~std::uint64_t{0} << (8 * (8 - n));
+  std::uint64_t d = ((w & keep) | (kZeros & ~keep)) - kZeros;
+  d = (d * 2561) >> 8;
+  d = ((d & 0x00FF00FF00FF00FFULL) * 6553601) >> 16;
+  v = ((d & 0x0000FFFF0000FFFFULL) * 42949672960001ULL) >> 32;
+  return n;
+}
+
+/// `seconds[.fraction]:` at p (1 to 10 digits of seconds; microsecond precision from ftrace
+/// and perf, nanoseconds from trace-cmd -t, further digits truncated) into nanoseconds.
+/// Returns the byte after the ':', or nullptr. One pass, the digits eight at a time.
+inline const char* readTimestamp(const char* p, const char* end, std::int64_t& ns) {
+  const char* const start = p;
+  std::uint64_t secs = 0;
+  if (end - p >= 8) p = eightDigits(p, secs);
+  if (p - start == 8 || end - start < 8)
+    for (; p < end && isDigit(*p) && p - start <= 10; ++p) secs = secs * 10 + (*p - '0');
+  if (p == start || p - start > 10) return nullptr;
+  std::uint64_t frac = 0;
+  int digits = 0;
+  if (p < end && *p == '.') {
+    ++p;
+    if (end - p >= 8) {
+      const char* const fracStart = p;
+      p = eightDigits(p, frac);
+      digits = static_cast<int>(p - fracStart);
+    }
+    if (digits == 8 || end - p < 8)
+      for (; p < end && isDigit(*p); ++p, ++digits)
+        if (digits < 9) frac = frac * 10 + static_cast<std::uint64_t>(*p - '0');
+  }
+  if (p == end || *p != ':') return nullptr;
+  constexpr std::uint64_t kPow10[] = {1,      10,      100,      1000,      10000,
+                                      100000, 1000000, 10000000, 100000000, 1000000000};
+  if (digits < 9) frac *= kPow10[9 - digits];
+  ns = static_cast<std::int64_t>(secs * 1'000'000'000 + frac);
+  return p + 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The canonical reading of the fields (readCanonical), tried before readFields.
+
+/// matches() for a name too close to the line's end to be read in whole words (the last field,
+/// `cgroup_ino=1`). A name of 8 to 16 bytes is its first 8 and its last 8, overlapping.
+inline bool matchesNearEnd(const char* p, const char* end, const ExpectedName& e) {
+  if (end - p < e.length) return false;
+  if (e.length >= 8 && e.length <= 16) {
+    std::uint64_t first, last;
+    std::memcpy(&first, p, 8);
+    std::memcpy(&last, p + e.length - 8, 8);
+    return first == e.words[0] && last == e.tail;
+  }
+  for (int i = 0; i < e.length; ++i) {
+    const auto expectedByte = (e.words[static_cast<std::size_t>(i / 8)] >> (8 * (i % 8))) & 0xff;
+    if (static_cast<unsigned char>(p[i]) != expectedByte) return false;
+  }
+  return true;
+}
+
+/// Reads 1 to 15 decimal digits at p into v and returns the byte after them; nullptr when
+/// there is no digit or more than 15 (readFields then decides what that means).
+[[gnu::always_inline]] inline const char* digitRun(const char* p, const char* end,
+                                                   std::uint64_t& v) {
+  v = 0;
+  const char* const start = p;
+  if (end - p >= 8) {
+    p = eightDigits(p, v);
+    if (p - start < 8) return p == start ? nullptr : p;
+    if (end - p >= 8) {
+      // A ninth digit: cumulative counters (dirtied=, written=) of a machine up for days.
+      std::uint64_t low = 0;
+      const char* const q = eightDigits(p, low);
+      if (q - p == 8) return nullptr;
+      constexpr std::uint64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+      v = v * kPow10[q - p] + low;
+      return q;
+    }
+  }
+  // The last few bytes of the line, one at a time.
+  for (; p < end && p - start < 15; ++p) {
+    const auto d = static_cast<unsigned>(*p - '0');
+    if (d > 9) break;
+    v = v * 10 + d;
+  }
+  if (p == start || (p - start == 15 && p < end && isDigit(*p))) return nullptr;
+  return p;
+}
+
+/// One field of a canonical line (see readCanonical): the name expected in slot K, its value,
+/// and the single space after it (the end of the line after the last one).
+template <const auto& Order, std::size_t K>
+inline bool canonicalField(const char*& p, const char* end, std::uint64_t* values) {
+  constexpr std::size_t N = std::tuple_size_v<std::remove_cvref_t<decltype(Order)>>;
+  constexpr ExpectedName name = Order[K];
+  if (!(end - p >= 8 * name.count ? matches(p, end, name) : matchesNearEnd(p, end, name)))
+    return false;
+  p += name.length;
+  const bool negative = p < end && *p == '-';
+  if (negative) ++p;
+  std::uint64_t v;
+  const char* const after = digitRun(p, end, v);
+  if (!after) return false;
+  if constexpr (K + 1 < N) {
+    if (after == end || *after != ' ') return false;
+    p = after + 1;
+  } else {
+    if (after != end) return false;
+    p = after;
+  }
+  values[K] = negative ? 0 - v : v;  // as readFields stores it
+  return true;
+}
+
+template <const auto& Order, std::size_t... K>
+inline bool readCanonical(const char* p, const char* end, std::uint64_t* values,
+                          std::index_sequence<K...>) {
+  return (canonicalField<Order, K>(p, end, values) && ...);
+}
+
+/// The fields exactly as today's kernels print them: every name of `Order` in turn, one space
+/// apart, each value `-?digits` (at most 15 digits), the last one ending the line, into
+/// values[slot]. Nearly every line of a trace is like this. Reading it with each field's slot
+/// known at compile time (the name compared against constants, no lookup, no switch, no loop
+/// over fields) takes a fraction of readFields' instructions. Anything else — an older
+/// kernel's names or fields, a long or bad number, two spaces — returns false, and the caller
+/// reads the line with readFields, which gives the same result as this for every line this
+/// accepts.
+template <const auto& Order>
+inline bool readCanonical(const char* p, const char* end, std::uint64_t* values) {
+  constexpr std::size_t N = std::tuple_size_v<std::remove_cvref_t<decltype(Order)>>;
+  return readCanonical<Order>(p, end, values, std::make_index_sequence<N>{});
 }
 
 constexpr ExpectedName kPerfSystem = expected("writeback:");
@@ -512,6 +721,49 @@ std::string_view readFields(const char* p, const char* end, Record& rec, Lookup 
   return {};
 }
 
+/// The task column before `[cpu]` in general: `comm-pid`, perf's `comm pid` or `comm pid/tid`,
+/// a trailing `(tgid)`. False with `problem` set if there is no pid.
+bool readTaskColumn(std::string_view head, std::string_view& comm, int& pid, bool& perfLayout,
+                    std::string_view& problem) {
+#define GARBAGE(why) \
+  do {               \
+    problem = why;   \
+    return false;    \
+  } while (false)
+  if (!head.empty() && head.back() == ')') {
+    const std::size_t open = head.rfind('(');
+    if (open == std::string_view::npos) GARBAGE("unbalanced (tgid) column");
+    head = head.substr(0, open);
+    while (!head.empty() && isBlank(head.back())) head.remove_suffix(1);
+  }
+  if (head.empty()) GARBAGE("no task before the [cpu] column");
+  std::size_t tokenStart = head.size();
+  while (tokenStart > 0 && !isBlank(head[tokenStart - 1])) --tokenStart;
+  const std::string_view last = head.substr(tokenStart);
+  std::string_view pidText;
+  if (const std::size_t dash = last.rfind('-');
+      dash != std::string_view::npos && allDigits(last.substr(dash + 1))) {
+    pidText = last.substr(dash + 1);
+    comm = head.substr(0, tokenStart + dash);
+  } else {
+    std::string_view pidWord = last;
+    if (const std::size_t slash = pidWord.find('/'); slash != std::string_view::npos) {
+      if (!allDigits(pidWord.substr(0, slash))) GARBAGE("no pid before the [cpu] column");
+      pidWord = pidWord.substr(slash + 1);  // perf's pid/tid: the kernel's pid is the thread's
+    }
+    if (!allDigits(pidWord) || tokenStart == 0) GARBAGE("no pid before the [cpu] column");
+    pidText = pidWord;
+    comm = head.substr(0, tokenStart);
+    while (!comm.empty() && isBlank(comm.back())) comm.remove_suffix(1);
+    perfLayout = true;
+  }
+  while (!comm.empty() && isBlank(comm.front())) comm.remove_prefix(1);
+  if (pidText.size() > 9) GARBAGE("pid out of range");
+  std::from_chars(pidText.data(), pidText.data() + pidText.size(), pid);
+  return true;
+#undef GARBAGE
+}
+
 /// `bdi NAME: ` in front of the fields of the two per-device events. The name is what
 /// dev_name() gives: `8:0`, `254:0`, `sda`; it may itself contain ':' but not ": ".
 bool readBdi(const char*& p, const char* end, std::string_view& bdi) {
@@ -547,12 +799,39 @@ namespace {
 
 /// Makes `v` hold a default T, built in place: libstdc++'s emplace builds a temporary and
 /// moves it for small trivially copyable alternatives, a copy per line we can do without.
+/// (For the general reading only; see emplaceRecord.)
 template <typename T>
 T& recordAs(te::TraceRecord& v) {
   static_assert(std::is_trivially_destructible_v<te::TraceRecord>);
   std::destroy_at(&v);
   std::construct_at(&v, std::in_place_type<T>);
   return *std::get_if<T>(&v);
+}
+
+// A canonical line's record, built in place member by member from its values (slot order is
+// member order, the casts are store()'s). Value-initialising the record first, as recordAs
+// does, zeroes its ~150 bytes with `rep stos`, whose start-up cost was 8 % of the parse.
+void emplaceRecord(te::TraceRecord& v, const te::TraceHeader& h, const std::uint64_t* f,
+                   std::in_place_type_t<te::GlobalDirtyState> type) {
+  const auto i = [&](int slot) { return static_cast<te::Pages>(f[slot]); };
+  std::destroy_at(&v);
+  std::construct_at(&v, type, h, i(0), i(1), i(2), i(3), i(4), i(5), i(6));
+}
+
+void emplaceRecord(te::TraceRecord& v, const te::TraceHeader& h, std::string_view bdi,
+                   const std::uint64_t* f, std::in_place_type_t<te::BdiDirtyRatelimit> type) {
+  const auto i = [&](int slot) { return static_cast<std::int64_t>(f[slot]); };
+  std::destroy_at(&v);
+  std::construct_at(&v, type, h, bdi, i(0), i(1), i(2), i(3), i(4), i(5), f[6]);
+}
+
+void emplaceRecord(te::TraceRecord& v, const te::TraceHeader& h, std::string_view bdi,
+                   const std::uint64_t* f, std::in_place_type_t<te::BalanceDirtyPages> type) {
+  const auto i = [&](int slot) { return static_cast<std::int64_t>(f[slot]); };
+  const auto u = [&](int slot) { return static_cast<std::uint32_t>(f[slot]); };
+  std::destroy_at(&v);
+  std::construct_at(&v, type, h, bdi, i(0), i(1), i(2), i(3), i(4), i(5), i(6), u(7), u(8), i(9),
+                    i(10), i(11), i(12), f[13]);
 }
 
 }  // namespace
@@ -569,9 +848,7 @@ void parseTraceLine(std::string_view line, ParsedLine& r) {
     return;                      \
   } while (false)
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  std::size_t start = 0;
-  while (start + 8 <= line.size() && std::memcmp(line.data() + start, "        ", 8) == 0)
-    start += 8;
+  std::size_t start = skipSpaces(line.data(), line.data() + line.size()) - line.data();
   while (start < line.size() && isBlank(line[start])) ++start;
   const std::string_view text(line.data() + start, line.size() - start);
   if (isCommentLine(text)) {
@@ -587,12 +864,12 @@ void parseTraceLine(std::string_view line, ParsedLine& r) {
   const char* cpuEnd = nullptr;
   int cpu = 0;
   for (;;) {
-    bracket = static_cast<const char*>(
-        std::memchr(bracket, '[', static_cast<std::size_t>(end - bracket)));
+    bracket = findByte(bracket, end, '[');
     if (!bracket) THROTTLELAB_GARBAGE("no [cpu] column");
     const char* q = bracket + 1;
+    const char* const digitsEnd = bracket + std::min<std::ptrdiff_t>(8, end - bracket);
     int v = 0;
-    while (q < end && isDigit(*q) && q - bracket < 8) v = v * 10 + (*q++ - '0');
+    while (q < digitsEnd && isDigit(*q)) v = v * 10 + (*q++ - '0');
     if (q < end && *q == ']' && q > bracket + 1 && bracket > begin && isBlank(bracket[-1])) {
       cpu = v;
       cpuEnd = q + 1;
@@ -603,41 +880,24 @@ void parseTraceLine(std::string_view line, ParsedLine& r) {
 
   // Task and pid: `comm-pid` (ftrace, trace-cmd), `comm pid` or `comm pid/tid` (perf),
   // optionally followed by ftrace's `(tgid)` column.
-  std::string_view head(begin, static_cast<std::size_t>(bracket - begin));
+  std::string_view head(begin, static_cast<std::size_t>(trimSpacesBack(begin, bracket) - begin));
   while (!head.empty() && isBlank(head.back())) head.remove_suffix(1);
-  if (!head.empty() && head.back() == ')') {
-    const std::size_t open = head.rfind('(');
-    if (open == std::string_view::npos) THROTTLELAB_GARBAGE("unbalanced (tgid) column");
-    head = head.substr(0, open);
-    while (!head.empty() && isBlank(head.back())) head.remove_suffix(1);
-  }
-  if (head.empty()) THROTTLELAB_GARBAGE("no task before the [cpu] column");
-  std::size_t tokenStart = head.size();
-  while (tokenStart > 0 && !isBlank(head[tokenStart - 1])) --tokenStart;
-  const std::string_view last = head.substr(tokenStart);
   std::string_view comm;
-  std::string_view pidText;
-  bool perfLayout = false;
-  if (const std::size_t dash = last.rfind('-');
-      dash != std::string_view::npos && allDigits(last.substr(dash + 1))) {
-    pidText = last.substr(dash + 1);
-    comm = head.substr(0, tokenStart + dash);
-  } else {
-    std::string_view pid = last;
-    if (const std::size_t slash = pid.find('/'); slash != std::string_view::npos) {
-      if (!allDigits(pid.substr(0, slash))) THROTTLELAB_GARBAGE("no pid before the [cpu] column");
-      pid = pid.substr(slash + 1);  // perf's pid/tid: the kernel's pid is the thread's
-    }
-    if (!allDigits(pid) || tokenStart == 0) THROTTLELAB_GARBAGE("no pid before the [cpu] column");
-    pidText = pid;
-    comm = head.substr(0, tokenStart);
-    while (!comm.empty() && isBlank(comm.back())) comm.remove_suffix(1);
-    perfLayout = true;
-  }
-  while (!comm.empty() && isBlank(comm.front())) comm.remove_prefix(1);
-  if (pidText.size() > 9) THROTTLELAB_GARBAGE("pid out of range");
   int pid = 0;
-  std::from_chars(pidText.data(), pidText.data() + pidText.size(), pid);
+  bool perfLayout = false;
+  // Nearly always `comm-pid`: the digits before the column's end, read at once, then the '-'.
+  // That '-' is the last of the column's last word with only digits after it, which is what
+  // the general reading looks for; anything else (perf's layout, a tgid, 9 digits) goes there.
+  const char* const headEnd = head.data() + head.size();
+  std::uint64_t pidValue = 0;
+  const int pidDigits = headEnd - line.data() >= 8 ? digitsEndingAt(headEnd, pidValue) : 0;
+  if (pidDigits > 0 && static_cast<std::size_t>(pidDigits) < head.size() &&
+      headEnd[-pidDigits - 1] == '-') {
+    pid = static_cast<int>(pidValue);
+    comm = std::string_view(head.data(), head.size() - static_cast<std::size_t>(pidDigits) - 1);
+  } else {
+    if (!readTaskColumn(head, comm, pid, perfLayout, r.problem)) return;
+  }
 
   // After the CPU: optional latency flags (`.....`, `d..1`, `dNh2.`), then `seconds.micros:`.
   // A timestamp starts with a digit, the flags never do.
@@ -645,15 +905,13 @@ void parseTraceLine(std::string_view line, ParsedLine& r) {
   while (p < end && isBlank(*p)) ++p;
   const bool flags = p < end && !isDigit(*p);
   if (flags) {
-    while (p < end && !isBlank(*p)) ++p;
+    p = findBlank(p, end);
+    p = skipSpaces(p, end);  // the timestamp is right-aligned
     while (p < end && isBlank(*p)) ++p;
   }
-  const char* tokenEnd = p;
-  while (tokenEnd < end && (isDigit(*tokenEnd) || *tokenEnd == '.')) ++tokenEnd;
   std::int64_t ns = 0;
-  if (tokenEnd == end || *tokenEnd != ':' || !parseTimestamp(p, tokenEnd, ns))
-    THROTTLELAB_GARBAGE("no timestamp after the [cpu] column");
-  ++tokenEnd;
+  const char* tokenEnd = readTimestamp(p, end, ns);
+  if (!tokenEnd) THROTTLELAB_GARBAGE("no timestamp after the [cpu] column");
 
   // The event name: `balance_dirty_pages:` (ftrace, trace-cmd) or
   // `writeback:balance_dirty_pages:` (perf). Ours are recognised by a few word compares.
@@ -686,46 +944,73 @@ void parseTraceLine(std::string_view line, ParsedLine& r) {
     return;
   }
 
-  const auto fillHeader = [&](te::TraceHeader & header) __attribute__((always_inline)) {
-    header.time = te::SimTime{te::SimDuration{ns}};
-    // makeComm without its call: TASK_COMM_LEN keeps 15 characters and a NUL.
-    const std::size_t n = std::min<std::size_t>(comm.size(), header.comm.size() - 1);
-    for (std::size_t i = 0; i < n; ++i) header.comm[i] = comm[i];
-    header.pid = pid;
-    header.cpu = cpu;
-  };
+  te::TraceHeader header;
+  header.time = te::SimTime{te::SimDuration{ns}};
+  // makeComm without its call: TASK_COMM_LEN keeps 15 characters and a NUL.
+  const std::size_t commLength = std::min<std::size_t>(comm.size(), header.comm.size() - 1);
+  if (line.data() + line.size() - comm.data() >= 16) {
+    // The line goes on well past the name: copy 16 bytes and clear those past the name,
+    // rather than a loop whose length changes from task to task.
+    const auto firstBytes = [](std::size_t n) {
+      return n >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * n)) - 1;
+    };
+    std::uint64_t low, high;
+    std::memcpy(&low, comm.data(), 8);
+    std::memcpy(&high, comm.data() + 8, 8);
+    low &= firstBytes(commLength);
+    high &= commLength > 8 ? firstBytes(commLength - 8) : 0;
+    std::memcpy(header.comm.data(), &low, 8);
+    std::memcpy(header.comm.data() + 8, &high, 8);
+  } else {
+    for (std::size_t i = 0; i < commLength; ++i) header.comm[i] = comm[i];
+  }
+  header.pid = pid;
+  header.cpu = cpu;
 
   p = tokenEnd;
   while (p < end && isBlank(*p)) ++p;
   std::string_view problem;
+  std::uint64_t values[kBdpOrder.size()];  // the canonical reading's, by slot
+  std::string_view bdi;
+  // Each event: the canonical reading, else the general one into a default record.
   switch (event) {
     case Event::GlobalDirtyState: {
+      if (readCanonical<kGdsOrder>(p, end, values)) {
+        emplaceRecord(r.record, header, values, std::in_place_type<te::GlobalDirtyState>);
+        break;
+      }
       auto& rec = recordAs<te::GlobalDirtyState>(r.record);
-      fillHeader(rec.header);
+      rec.header = header;
       problem = readFields(p, end, rec, gdsField, kGdsOrder, kGdsBad, kGdsRequired,
                            "no dirty= or no writeback= field", r.missingFields);
       break;
     }
     case Event::BdiDirtyRatelimit: {
-      auto& rec = recordAs<te::BdiDirtyRatelimit>(r.record);
-      fillHeader(rec.header);
-      if (!readBdi(p, end, rec.bdi)) {
-        problem = "no `bdi NAME:` before the fields";
+      const bool haveBdi = readBdi(p, end, bdi);
+      if (haveBdi && readCanonical<kBdrOrder>(p, end, values)) {
+        emplaceRecord(r.record, header, bdi, values, std::in_place_type<te::BdiDirtyRatelimit>);
         break;
       }
-      problem = readFields(p, end, rec, bdrField, kBdrOrder, kBdrBad, kBdrRequired,
-                           "no dirty_ratelimit= field", r.missingFields);
+      auto& rec = recordAs<te::BdiDirtyRatelimit>(r.record);
+      rec.header = header;
+      rec.bdi = bdi;
+      problem = haveBdi ? readFields(p, end, rec, bdrField, kBdrOrder, kBdrBad, kBdrRequired,
+                                     "no dirty_ratelimit= field", r.missingFields)
+                        : "no `bdi NAME:` before the fields";
       break;
     }
     case Event::BalanceDirtyPages: {
-      auto& rec = recordAs<te::BalanceDirtyPages>(r.record);
-      fillHeader(rec.header);
-      if (!readBdi(p, end, rec.bdi)) {
-        problem = "no `bdi NAME:` before the fields";
+      const bool haveBdi = readBdi(p, end, bdi);
+      if (haveBdi && readCanonical<kBdpOrder>(p, end, values)) {
+        emplaceRecord(r.record, header, bdi, values, std::in_place_type<te::BalanceDirtyPages>);
         break;
       }
-      problem = readFields(p, end, rec, bdpField, kBdpOrder, kBdpBad, kBdpRequired,
-                           "no dirty= or no pause= field", r.missingFields);
+      auto& rec = recordAs<te::BalanceDirtyPages>(r.record);
+      rec.header = header;
+      rec.bdi = bdi;
+      problem = haveBdi ? readFields(p, end, rec, bdpField, kBdpOrder, kBdpBad, kBdpRequired,
+                                     "no dirty= or no pause= field", r.missingFields)
+                        : "no `bdi NAME:` before the fields";
       break;
     }
     case Event::None:

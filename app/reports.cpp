@@ -15,6 +15,7 @@
 #include "throttlelab/engine/compare.h"
 #include "throttlelab/engine/experiments.h"
 #include "throttlelab/engine/simulator.h"
+#include "throttlelab/host/trace_host_facts.h"
 
 namespace throttlelab::cli {
 
@@ -187,22 +188,6 @@ std::string simulationJson(const std::string& traceName, const te::Scenario& sce
 
 }  // namespace
 
-traceio::HostFacts thisHostFacts() {
-  traceio::HostFacts facts;
-  facts.cpus = static_cast<int>(std::thread::hardware_concurrency());
-  std::ifstream meminfo("/proc/meminfo");
-  for (std::string line; std::getline(meminfo, line);) {
-    if (line.rfind("MemTotal:", 0) != 0) continue;
-    std::size_t i = 9;
-    while (i < line.size() && line[i] == ' ') ++i;
-    std::int64_t kib = 0;
-    const auto r = std::from_chars(line.data() + i, line.data() + line.size(), kib);
-    if (r.ec == std::errc{}) facts.memoryMiB = kib / 1024;
-    break;
-  }
-  return facts;
-}
-
 int runTraceSimulation(const CliOptions& options, const traceio::TraceStats::Result& measured,
                        const std::string& traceName, std::ostream& out, std::ostream& err) {
   std::unique_ptr<OutputFile> file;
@@ -223,12 +208,13 @@ int runTraceSimulation(const CliOptions& options, const traceio::TraceStats::Res
   }
   try {
     std::vector<std::string> notes;
-    const traceio::HostFacts host = options.thisHost ? thisHostFacts() : traceio::HostFacts{};
-    te::Scenario scenario = traceio::deriveScenario(measured, host, &notes);
+    const traceio::HostFacts facts =
+        options.thisHost ? host::hostFactsFor(measured) : traceio::HostFacts{};
+    te::Scenario scenario = traceio::deriveScenario(measured, facts, &notes);
     if (options.thisHost)
       notes.emplace_back(
-          "--this-host: CPUs from std::thread::hardware_concurrency, memory "
-          "from /proc/meminfo MemTotal; HZ is not published by the kernel");
+          "--this-host: CPUs from /proc/stat, memory from /proc/meminfo MemTotal, HZ from "
+          "/proc/timer_list (root only), the request queues from /sys/dev/block");
     const double comparedS = scenario.durationS;
     scenario.durationS = comparedS + kWarmupS;
 

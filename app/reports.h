@@ -25,10 +25,6 @@ int runExperimentCommand(const CliOptions& options, std::ostream& out, std::ostr
 int runTraceSimulation(const CliOptions& options, const traceio::TraceStats::Result& measured,
                        const std::string& traceName, std::ostream& out, std::ostream& err);
 
-/// This machine's CPU count (std::thread::hardware_concurrency) and MemTotal
-/// (/proc/meminfo); 0 where unknown. HZ is left 0: the kernel does not publish it.
-traceio::HostFacts thisHostFacts();
-
 /// One line per experiment: name and title.
 void listExperiments(std::ostream& out);
 

@@ -318,6 +318,36 @@ HostInfo readHostInfo(const std::string& procRoot) {
   return info;
 }
 
+BlockQueueInfo readBlockQueue(const std::string& bdiName, const std::string& sysRoot) {
+  BlockQueueInfo info;
+  // The name goes into a path: accept only what a bdi name can be ("8:0", "sda", "nvme0n1").
+  if (bdiName.empty() || bdiName.size() > 64 || bdiName.find("..") != std::string::npos ||
+      bdiName.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789:-_.") != std::string::npos)
+    return info;
+  const bool majMin = bdiName.find(':') != std::string::npos;
+  const std::string dir =
+      sysRoot + (majMin ? "/dev/block/" : "/block/") + bdiName + "/queue/";
+  std::string buffer;
+  const auto readNumber = [&](const char* file, int& out) {
+    std::int64_t v = 0;
+    if (detail::readFile(dir + file, buffer) != 0) return false;
+    if (!detail::parseInt(detail::trim(buffer), v) || v < 0 || v > (1 << 30)) return false;
+    out = static_cast<int>(v);
+    return true;
+  };
+  info.found = readNumber("max_sectors_kb", info.maxSectorsKb);
+  readNumber("nr_requests", info.nrRequests);
+  readNumber("rotational", info.rotational);
+  if (detail::readFile(dir + "scheduler", buffer) == 0) {
+    const auto open = buffer.find('[');
+    const auto close = buffer.find(']', open == std::string::npos ? 0 : open);
+    if (open != std::string::npos && close != std::string::npos)
+      info.scheduler = buffer.substr(open + 1, close - open - 1);
+  }
+  return info;
+}
+
 VmstatSampler::VmstatSampler(std::string procRoot) : m_root(std::move(procRoot)) {}
 
 VmstatSampler::Poll VmstatSampler::poll(double nowS) {

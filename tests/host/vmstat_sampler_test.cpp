@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "throttlelab/host/trace_host_facts.h"
 #include "throttlelab/host/vmstat_sampler.h"
 
 namespace fs = std::filesystem;
@@ -463,4 +464,81 @@ TEST(HostInfo, MissingFilesLeaveFieldsEmpty) {
   spit(proc.dir() / "timer_list", "now at 1000000000000 nsecs\njiffies: 12345\n");
   EXPECT_EQ(readHostInfo(proc.root()).hz, 0);
   EXPECT_EQ(readHostInfo("/nonexistent/throttlelab-proc"), throttlelab::host::HostInfo{});
+}
+
+// A fake /sys with one device by major:minor (how the tracepoints name a bdi) and one by name.
+class SysCopy {
+ public:
+  SysCopy() {
+    char tmpl[] = "/tmp/throttlelab-sys-XXXXXX";
+    m_dir = ::mkdtemp(tmpl);
+    makeQueue(m_dir / "dev/block/254:0/queue", "4096\n", "256\n", "1\n", "[mq-deadline] none\n");
+    makeQueue(m_dir / "block/sda/queue", "512\n", "64\n", "0\n", "none [bfq] mq-deadline\n");
+  }
+  ~SysCopy() { fs::remove_all(m_dir); }
+  SysCopy(const SysCopy&) = delete;
+  SysCopy& operator=(const SysCopy&) = delete;
+  std::string root() const { return m_dir.string(); }
+  const fs::path& dir() const { return m_dir; }
+
+ private:
+  static void makeQueue(const fs::path& q, const std::string& maxKb, const std::string& nr,
+                        const std::string& rot, const std::string& sched) {
+    fs::create_directories(q);
+    spit(q / "max_sectors_kb", maxKb);
+    spit(q / "nr_requests", nr);
+    spit(q / "rotational", rot);
+    spit(q / "scheduler", sched);
+  }
+  fs::path m_dir;
+};
+
+TEST(BlockQueue, ReadsADeviceByMajorMinorOrByName) {
+  SysCopy sys;
+  const auto vda = throttlelab::host::readBlockQueue("254:0", sys.root());
+  EXPECT_TRUE(vda.found);
+  EXPECT_EQ(vda.maxSectorsKb, 4096);
+  EXPECT_EQ(vda.nrRequests, 256);
+  EXPECT_EQ(vda.rotational, 1);
+  EXPECT_EQ(vda.scheduler, "mq-deadline");
+  const auto sda = throttlelab::host::readBlockQueue("sda", sys.root());
+  EXPECT_TRUE(sda.found);
+  EXPECT_EQ(sda.maxSectorsKb, 512);
+  EXPECT_EQ(sda.nrRequests, 64);
+  EXPECT_EQ(sda.rotational, 0);
+  EXPECT_EQ(sda.scheduler, "bfq");
+}
+
+TEST(BlockQueue, UnknownOrUnsafeNamesFindNothing) {
+  SysCopy sys;
+  for (const std::string name : {"8:16", "", "../block/sda", "sda/../../etc", "a b"})
+    EXPECT_FALSE(throttlelab::host::readBlockQueue(name, sys.root()).found) << name;
+  // A garbled number leaves that field unknown, and the rest still reads.
+  spit(sys.dir() / "block/sda/queue/nr_requests", "lots\n");
+  const auto sda = throttlelab::host::readBlockQueue("sda", sys.root());
+  EXPECT_TRUE(sda.found);
+  EXPECT_EQ(sda.nrRequests, 0);
+  EXPECT_EQ(sda.maxSectorsKb, 512);
+}
+
+TEST(HostFactsForATrace, AddTheQueuesOfTheTracedDevicesOnly) {
+  SysCopy sys;
+  throttlelab::traceio::TraceStats::Result measured;
+  measured.writeBwKBps["254:0"] = 440400;
+  for (const auto& [pid, bdi] : {std::pair{7, "sda"}, std::pair{8, "8:16"}}) {  // 8:16: not here
+    throttlelab::traceio::TaskRate task;
+    task.pid = pid;
+    task.comm = "dd";
+    task.bdi = bdi;
+    measured.tasks.push_back(task);
+  }
+  const auto facts =
+      throttlelab::host::hostFactsFor(measured, (kData / "a").string(), sys.root());
+  EXPECT_EQ(facts.cpus, readHostInfo((kData / "a").string()).cpus);
+  EXPECT_EQ(facts.memoryMiB, readHostInfo((kData / "a").string()).memTotalKiB / 1024);
+  ASSERT_EQ(facts.queues.size(), 2u);
+  EXPECT_EQ(facts.queues.at("254:0").maxRequestKiB, 4096);
+  EXPECT_EQ(facts.queues.at("254:0").nrRequests, 256);
+  EXPECT_EQ(facts.queues.at("sda").maxRequestKiB, 512);
+  EXPECT_EQ(facts.queues.count("8:16"), 0u);
 }

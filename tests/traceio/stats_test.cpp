@@ -125,8 +125,12 @@ TEST(TraceStats, DerivesAValidScenarioAndSaysHow) {
   const auto measured = stats.result();
 
   std::vector<std::string> notes;
-  const te::Scenario s =
-      ti::deriveScenario(measured, ti::HostFacts{.cpus = 2, .memoryMiB = 3900, .hz = 0}, &notes);
+  ti::HostFacts host;
+  host.cpus = 2;
+  host.memoryMiB = 3900;
+  host.queues["254:0"] = {4096, 256};  // this host's sysfs: only for a bdi the trace names
+  host.queues["9:9"] = {64, 8};
+  const te::Scenario s = ti::deriveScenario(measured, host, &notes);
   EXPECT_NO_THROW(te::validateScenario(s));
   EXPECT_EQ(s.policy, "ioless");
   EXPECT_EQ(s.vm.dirtyBytes, 9766 * 4096);
@@ -139,6 +143,16 @@ TEST(TraceStats, DerivesAValidScenarioAndSaysHow) {
                                 [](const te::DeviceConfig& d) { return d.name == "254:0"; });
   ASSERT_NE(dev, s.devices.end());
   EXPECT_DOUBLE_EQ(dev->writeMBps, 102400 * 1.024 / 1000);
+  EXPECT_EQ(dev->maxRequestKiB, 4096);
+  EXPECT_EQ(dev->nrRequests, 256);
+  // The traced bandwidth already holds the disk's positioning; none is added on top.
+  EXPECT_EQ(dev->seekMs, 0.0);
+  const auto other = std::find_if(s.devices.begin(), s.devices.end(),
+                                  [](const te::DeviceConfig& d) { return d.name == "8:0"; });
+  ASSERT_NE(other, s.devices.end());
+  const te::DeviceConfig defaults;
+  EXPECT_EQ(other->maxRequestKiB, defaults.maxRequestKiB);  // no queue facts for 8:0
+  EXPECT_EQ(other->seekMs, defaults.seekMs);  // no traced bandwidth: the default disk
   int writers = 0;
   for (const auto& t : s.tasks) {
     EXPECT_TRUE(t.loop);
@@ -162,6 +176,8 @@ TEST(TraceStats, DerivesAValidScenarioAndSaysHow) {
   EXPECT_TRUE(mentions("HZ 250"));
   EXPECT_TRUE(mentions("104.86 MB/s"));
   EXPECT_TRUE(mentions("no bdi_dirty_ratelimit record"));  // 8:0 keeps the default speed
+  EXPECT_TRUE(mentions("requests up to 4096 KiB"));
+  EXPECT_TRUE(mentions("queue depth 256"));
 }
 
 TEST(TraceStats, WithoutHostFactsTheScenarioKeepsDefaultsAndSaysSo) {

@@ -304,6 +304,31 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
         n.push_back("device " + d.name + ": " + fixed(d.writeMBps, 2) +
                     " MB/s (default): no bdi_dirty_ratelimit record for it");
       }
+      // The queue's limits shape how many positioning operations the disk pays for per MB;
+      // a trace does not show them, this host's sysfs does.
+      if (const auto q = host.queues.find(bdi); q != host.queues.end()) {
+        if (q->second.maxRequestKiB >= 4) {
+          d.maxRequestKiB = q->second.maxRequestKiB;
+          n.push_back("device " + d.name + ": requests up to " + std::to_string(d.maxRequestKiB) +
+                      " KiB, this host's max_sectors_kb");
+        }
+        if (q->second.nrRequests >= 4) {
+          d.nrRequests = q->second.nrRequests;
+          n.push_back("device " + d.name + ": queue depth " + std::to_string(d.nrRequests) +
+                      ", this host's nr_requests");
+        }
+      }
+      if (it != m.writeBwKBps.end() && it->second > 0) {
+        // awrite_bw is what the disk delivered for this very workload, positioning included;
+        // a seek cost on top of it would count the positioning twice.
+        d.seekMs = 0;
+        n.push_back("device " + d.name +
+                    ": no separate positioning cost, since the traced bandwidth already "
+                    "includes it");
+      } else {
+        n.push_back("device " + d.name + ": positioning " + fixed(d.seekMs, 1) +
+                    " ms per stream switch (default): neither a trace nor sysfs gives it");
+      }
       s.devices.push_back(d);
     }
   } else {

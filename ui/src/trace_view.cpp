@@ -19,6 +19,7 @@
 
 #include "qcp.h"
 #include "theme.h"
+#include "throttlelab/host/trace_host_facts.h"
 #include "throttlelab/host/vmstat_sampler.h"
 #include "trace_comparison_model.h"
 #include "trace_import_job.h"
@@ -347,12 +348,7 @@ bool TraceView::takenHere() const {
 std::optional<engine::Scenario> TraceView::derivedScenario(std::vector<std::string>* notes) const {
   if (!m_trace) return std::nullopt;
   traceio::HostFacts facts;
-  if (takenHere()) {
-    const host::HostInfo info = host::readHostInfo(m_procRoot.toStdString());
-    facts.cpus = info.cpus;
-    facts.memoryMiB = info.memTotalKiB / 1024;
-    facts.hz = info.hz;
-  }
+  if (takenHere()) facts = host::hostFactsFor(m_trace->measured, m_procRoot.toStdString());
   engine::Scenario scenario = traceio::deriveScenario(m_trace->measured, facts, notes);
   const QString base = m_trace->recordedHere ? QStringLiteral("this machine")
                                              : QFileInfo(m_trace->source).completeBaseName();

@@ -67,6 +67,12 @@ struct HostFacts {
   int cpus = 0;                ///< 0 = unknown
   std::int64_t memoryMiB = 0;  ///< 0 = unknown
   int hz = 0;                  ///< 0 = unknown
+  /// A traced bdi's request queue on this host (host::readBlockQueue), by the trace's name.
+  struct Queue {
+    int maxRequestKiB = 0;  ///< max_sectors_kb; 0 = unknown
+    int nrRequests = 0;     ///< 0 = unknown
+  };
+  std::map<std::string, Queue> queues;
 };
 
 /// A scenario for the machine the trace describes: vm.dirty_bytes / dirty_background_bytes

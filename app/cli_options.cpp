@@ -537,11 +537,12 @@ Kernel traces (no --headless needed):
   --task-csv FILE        with --import-trace: one row per pid per 0.1 s in which it appeared
   --simulate             with --import-trace: derive a scenario from the trace (thresholds,
                          one device per bdi at its measured bandwidth, one looping dd per
-                         throttled pid), simulate it for the trace's span after a 5 s
-                         warm-up, and print measured against simulated (metric | measured |
-                         simulated | off %) with how every value was derived
+                         throttled pid), simulate it for the trace's span (after a 20 s
+                         warm-up if the trace begins with the writers running), and print
+                         measured against simulated (metric | measured | simulated | off %)
+                         with how every value was derived
   --this-host            with --simulate: the trace was taken on this machine, so use its
-                         CPU count and MemTotal
+                         CPUs, memory, HZ (as root) and the traced disks' request queues
   --report FILE          with --simulate: FILE.md or FILE.json ("-": Markdown on standard
                          output instead of the table)
   --record-trace FILE    record the three events from this machine's kernel into FILE (root;

@@ -90,10 +90,6 @@ int runCompare(const CliOptions& options, std::ostream& out, std::ostream& err) 
 
 namespace {
 
-/// Simulated time before the compared span: the simulation starts with no dirty pages, the
-/// trace usually in the middle of a steady state.
-constexpr double kWarmupS = 5;
-
 std::string number(double v, int decimals) {
   if (!std::isfinite(v)) return "-";
   std::array<char, 64> buf{};
@@ -151,26 +147,28 @@ std::string comparisonTable(const std::vector<traceio::ComparisonRow>& rows) {
 
 std::string simulationMarkdown(const std::string& traceName, const te::Scenario& scenario,
                                const std::vector<traceio::ComparisonRow>& rows,
-                               const std::vector<std::string>& notes, double spanS) {
+                               const std::vector<std::string>& notes, double spanS,
+                               double warmupS) {
   std::string text = "# Measured against simulated: " + traceName + "\n\n";
   text += "The trace's " + number(spanS, 3) + " s against " +
-          number(scenario.durationS - kWarmupS, 0) + " simulated seconds after a " +
-          number(kWarmupS, 0) +
-          " s warm-up, both through the same statistics. off % = (simulated - measured) / "
-          "measured.\n\n";
+          number(scenario.durationS - warmupS, 0) + " simulated seconds" +
+          (warmupS > 0 ? " after a " + number(warmupS, 0) + " s warm-up" : std::string()) +
+          ", both through the same statistics. off % = (simulated - measured) / measured.\n\n";
   text += comparisonTable(rows);
   text += "\n## How the scenario was derived\n\n";
   for (const auto& n : notes) text += "- " + n + "\n";
-  text += "- warm-up " + number(kWarmupS, 0) +
-          " s before the compared span: the simulation starts with no dirty pages\n";
+  if (warmupS > 0)
+    text += "- warm-up " + number(warmupS, 0) +
+            " s before the compared span: the trace begins above bg_thresh, with the writers "
+            "running, while the simulation starts from an empty page cache\n";
   return text;
 }
 
 std::string simulationJson(const std::string& traceName, const te::Scenario& scenario,
                            const std::vector<traceio::ComparisonRow>& rows,
-                           const std::vector<std::string>& notes) {
+                           const std::vector<std::string>& notes, double warmupS) {
   std::string text =
-      "{\n  \"trace\": " + jsonText(traceName) + ",\n  \"warmupS\": " + jsonNumber(kWarmupS) +
+      "{\n  \"trace\": " + jsonText(traceName) + ",\n  \"warmupS\": " + jsonNumber(warmupS) +
       ",\n  \"scenario\": " + te::scenarioToJson(scenario) + ",\n  \"comparison\": [";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
@@ -215,14 +213,15 @@ int runTraceSimulation(const CliOptions& options, const traceio::TraceStats::Res
       notes.emplace_back(
           "--this-host: CPUs from /proc/stat, memory from /proc/meminfo MemTotal, HZ from "
           "/proc/timer_list (root only), the request queues from /sys/dev/block");
+    const double warmupS = traceio::simulationWarmupS(measured);
     const double comparedS = scenario.durationS;
-    scenario.durationS = comparedS + kWarmupS;
+    scenario.durationS = comparedS + warmupS;
 
     struct Feed final : te::RecordSink {
       explicit Feed(double fromS) : stats(fromS) {}
       traceio::TraceStats stats;
       void onTrace(const te::TraceRecord& r) override { stats.add(r); }
-    } feed(kWarmupS);
+    } feed(warmupS);
     te::Simulator simulator(scenario);
     te::OutputOptions outputs;
     outputs.traces = true;
@@ -232,14 +231,14 @@ int runTraceSimulation(const CliOptions& options, const traceio::TraceStats::Res
 
     const auto rows = traceio::compare(measured, feed.stats.result());
     const std::string markdown =
-        simulationMarkdown(traceName, scenario, rows, notes, measured.spanS);
+        simulationMarkdown(traceName, scenario, rows, notes, measured.spanS, warmupS);
     if (!file || !file->isStdout()) {
       out << markdown;
       out.flush();
     }
     if (file) {
       const std::string text = *format == ReportFormat::Json
-                                   ? simulationJson(traceName, scenario, rows, notes)
+                                   ? simulationJson(traceName, scenario, rows, notes, warmupS)
                                    : markdown;
       if (!commitReport(*file, text, err)) return kExitBadInput;
       if (!file->isStdout()) out << "Report: " << file->path() << '\n';

@@ -237,3 +237,30 @@ TEST(TraceStats, TheSimulationOfADerivedScenarioFeedsTheSameAccumulator) {
 }
 
 }  // namespace
+
+TEST(TraceStats, WarmsUpOnlyForATraceThatBeginsWithTheWritersRunning) {
+  const auto startingAt = [](te::Pages dirty) {
+    ti::TraceStats stats;
+    stats.add(te::GlobalDirtyState{.header = at(0.0, 33),
+                                   .dirty = dirty,
+                                   .writeback = 100,
+                                   .bgThresh = 977,
+                                   .thresh = 9766,
+                                   .limit = 9766});
+    // Later records do not change how the trace began.
+    stats.add(te::GlobalDirtyState{.header = at(0.5, 33),
+                                   .dirty = 9000 - dirty,
+                                   .writeback = 100,
+                                   .bgThresh = 977,
+                                   .thresh = 9766,
+                                   .limit = 9766});
+    return stats.result();
+  };
+  const auto quiet = startingAt(500);
+  EXPECT_FALSE(quiet.startsBusy);
+  EXPECT_EQ(ti::simulationWarmupS(quiet), 0.0);
+  const auto busy = startingAt(5000);
+  EXPECT_TRUE(busy.startsBusy);
+  EXPECT_EQ(ti::simulationWarmupS(busy), ti::kBusyTraceWarmupS);
+  EXPECT_GT(ti::kBusyTraceWarmupS, 0.0);
+}

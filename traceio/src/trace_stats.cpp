@@ -103,6 +103,7 @@ struct TraceStats::State {
   std::map<std::string, Reservoir, std::less<>> writeBw, dirtyRatelimit;
   std::unordered_map<int, TaskAcc> tasks;
   std::set<std::int64_t> jiffyValues;  ///< distinct positive ms values, bounded
+  int startsBusy = -1;  ///< the first global_dirty_state: above bg_thresh (1) or not (0)
 };
 
 TraceStats::TraceStats(double fromS) : m_state(std::make_shared<State>()) {
@@ -132,6 +133,7 @@ void TraceStats::add(const te::TraceRecord& record) {
       [&](const auto& r) {
         using T = std::decay_t<decltype(r)>;
         if constexpr (std::is_same_v<T, te::GlobalDirtyState>) {
+          if (st.startsBusy < 0) st.startsBusy = r.dirty + r.writeback > r.bgThresh ? 1 : 0;
           st.dirty.add(static_cast<double>(r.dirty + r.writeback));
           st.thresh.add(static_cast<double>(r.thresh));
           st.bgThresh.add(static_cast<double>(r.bgThresh));
@@ -169,6 +171,7 @@ TraceStats::Result TraceStats::result() const {
   const State& st = *m_state;
   Result r;
   r.records = st.records;
+  r.startsBusy = st.startsBusy == 1;
   r.spanS = st.any ? st.lastS - st.firstS : 0;
   r.dirtyPages = st.dirty.distribution();
   r.dirtyOverSetpoint = st.dirtyOverSetpoint.distribution();
@@ -207,6 +210,10 @@ TraceStats::Result TraceStats::result() const {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+double simulationWarmupS(const TraceStats::Result& measured) {
+  return measured.startsBusy ? kBusyTraceWarmupS : 0.0;
+}
 
 engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& host,
                                 std::vector<std::string>* notes) {

@@ -29,9 +29,6 @@
 namespace throttlelab::ui {
 
 namespace {
-/// A trace that starts with dirty pages above bg_thresh was taken with the writers already
-/// running: the simulation runs this long before t = 0 so its own start-up is left out.
-constexpr double kWarmupS = 10;
 /// The shortest simulated span, so a trace excerpt of a few events still gets a run.
 constexpr double kMinSpanS = 1;
 
@@ -56,14 +53,6 @@ double spanOf(const ImportedTrace& t) {
   return std::max(span, kMinSpanS);
 }
 
-/// Whether the writers were already running when the trace began (see kWarmupS).
-bool startsMidRun(const ImportedTrace& t) {
-  for (const engine::Sample& s : t.samples) {
-    if (s.threshPages == 0) continue;  // no global_dirty_state in this interval
-    return s.dirtyPages + s.writebackPages > s.bgThreshPages;
-  }
-  return false;
-}
 }  // namespace
 
 TraceView::TraceView(QWidget* parent)
@@ -369,7 +358,7 @@ bool TraceView::simulate() {
   }
   if (!scenario) return false;
   clearSimulation();
-  const double warmupS = startsMidRun(*m_trace) ? kWarmupS : 0;
+  const double warmupS = traceio::simulationWarmupS(m_trace->measured);
   const double spanS = spanOf(*m_trace);
   QStringList lines;
   for (const std::string& n : notes) lines << QString::fromStdString(n);

@@ -54,6 +54,9 @@ class TraceStats {
     int writers = 0;              ///< tasks.size()
     int hz = 0;  ///< guessed from the pause granularity (100/250/300/1000), 0 unknown
     std::int64_t records = 0;
+    /// The first global_dirty_state had dirty + writeback above bg_thresh: the writers were
+    /// already running when tracing began.
+    bool startsBusy = false;
   };
   Result result() const;
 
@@ -82,6 +85,15 @@ struct HostFacts {
 /// "ioless". `notes` lists every value that was derived, and how, for the comparison panel.
 engine::Scenario deriveScenario(const TraceStats::Result& measured, const HostFacts& host,
                                 std::vector<std::string>* notes = nullptr);
+
+/// How long to simulate before the compared span, which the comparison then leaves out. A
+/// trace that begins with dirty pages above bg_thresh was taken with the writers running and
+/// the kernel's estimates long settled; the simulation starts from an empty page cache, and
+/// its smoothed write bandwidth (E26, averaged over 3 s periods) needs about 20 s to reach
+/// the device's speed, so that start-up is simulated first. A trace that begins quiet is
+/// compared from the simulation's start.
+inline constexpr double kBusyTraceWarmupS = 20;
+double simulationWarmupS(const TraceStats::Result& measured);
 
 /// One row of the measured-versus-simulated comparison.
 struct ComparisonRow {

@@ -18,6 +18,7 @@
 #include "trace_plot.h"
 #include "trace_task_model.h"
 #include "trace_view.h"
+#include "run_controls.h"
 #include "window_rig.h"
 
 namespace throttlelab::ui {
@@ -65,6 +66,9 @@ TEST(TraceOverlay, ImportShowsThePidsInTheTaskTableAndMeasuredPointsInThePlots) 
   EXPECT_EQ(stack->currentWidget(), &w.traceView());
   EXPECT_TRUE(w.realKernelAction()->isChecked());
   EXPECT_FALSE(w.controller().isRunning());  // the live run waits meanwhile
+  // ... and the run controls, which drive a simulation, have nothing to drive here.
+  EXPECT_FALSE(w.runControls().runAction()->isEnabled());
+  EXPECT_FALSE(w.runControls().stepAction()->isEnabled());
 
   TraceView& view = w.traceView();
   ASSERT_NE(view.trace(), nullptr);
@@ -255,6 +259,8 @@ TEST(TraceOverlay, SimulateThisTraceOverlaysARunAndComparesLikeForLike) {
   ASSERT_TRUE(derived.has_value());
   w.runScenario(*derived);
   EXPECT_EQ(w.centralView(), CentralView::Dashboard);
+  EXPECT_TRUE(w.runControls().runAction()->isEnabled());
+  EXPECT_TRUE(w.runControls().stepAction()->isEnabled());
   EXPECT_EQ(w.controller().scenario(), *derived);
   EXPECT_TRUE(rig.notifier.messages.isEmpty()) << rig.notifier.messages.join('\n').toStdString();
 }

@@ -434,6 +434,11 @@ void MainWindow::showCentralView(CentralView view) {
   }
   m_central = view;
   syncViewActions();
+  // Run, Step and Reset drive a simulation; beside a trace or this machine there is none to
+  // drive (the live run waits, paused, for the dashboard to come back).
+  for (QAction* action :
+       {m_runControls->runAction(), m_runControls->stepAction(), m_runControls->resetAction()})
+    action->setEnabled(hasParameters(view));
   switch (view) {
     case CentralView::Dashboard:
       m_stack->setCurrentWidget(m_dashboard);

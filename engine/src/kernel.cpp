@@ -19,6 +19,7 @@ Kernel::Kernel(Scenario scenario)
   m_policy = makePolicy(m_scenario.policy);
   if (!m_policy) throw ScenarioError("policy", "policy: unknown policy '" + m_scenario.policy + "'");
   m_era = m_policy->era();
+  m_allocEra = allocatorEra(m_scenario.machine.allocator);
   setupMemory();
   for (std::size_t i = 0; i < m_scenario.devices.size(); ++i) {
     auto d = std::make_unique<DeviceState>(m_scenario.devices[i],
@@ -57,10 +58,13 @@ void Kernel::setupMemory() {
 void Kernel::addTask(std::size_t group, const TaskSpec& spec) {
   // Reuse a removed task of the same group first, so dragging a slider up and down does not
   // grow the table without bound.
+  // (Only scan when there is a removed task: building 10,000 tasks must not be quadratic.)
   Task* t = nullptr;
-  for (auto& cand : m_tasks) {
+  for (std::size_t i = 0; m_removedTasks > 0 && i < m_tasks.size(); ++i) {
+    Task& cand = m_tasks[i];
     if (cand.removed && cand.info.group == static_cast<int>(group)) {
       t = &cand;
+      --m_removedTasks;
       break;
     }
   }
@@ -100,6 +104,7 @@ void Kernel::removeTask(Task& t) {
     t.cpuS += used;
   }
   t.removed = true;
+  ++m_removedTasks;
   ++t.generation;
   t.state = TaskState::Exited;
   t.exitedS = toSeconds(m_now);
@@ -365,6 +370,7 @@ void Kernel::reconfigure(const Scenario& in) {
 
   const Scenario old = m_scenario;
   m_scenario = changed;
+  m_allocEra = allocatorEra(m_scenario.machine.allocator);
   const bool policyChanged = policy != nullptr;
   if (policy) {
     m_policy = std::move(policy);

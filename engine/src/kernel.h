@@ -153,7 +153,10 @@ class Kernel final : public ThrottleHost {
 
   // sampling.cpp
   void takeSample();
-  Sample makeSample() const;
+  struct CpuTotals {
+    double system = 0, user = 0;  ///< totalCpuSystemS(), totalCpuUserS()
+  };
+  Sample makeSample(CpuTotals* totals = nullptr) const;
   DeviceSample makeDeviceSample(int dev, double intervalS) const;
 
   Scenario m_scenario;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <sstream>
 
 #include "kernel_math.h"
@@ -309,13 +310,23 @@ WbView Kernel::wbView(int dev, const GlobalView& g) const {
   for (const auto& other : m_devices) sumMin += other->device.config().minRatio;
   sumMin = std::min(sumMin, 100);
   // E15 with min/max_ratio: the share of recent completions, on top of the reserved minimum.
-  Int128 wbThresh = static_cast<Int128>(g.thresh) * (100 - sumMin) / 100;
-  wbThresh = wbThresh * num / den;
-  wbThresh += static_cast<Int128>(g.thresh) * c.minRatio / 100;
-  wbThresh = std::min<Int128>(wbThresh, static_cast<Int128>(g.thresh) * c.maxRatio / 100);
+  // Each step is a * b / c truncated towards zero, as the 128-bit form computed it; in 64
+  // bits whenever a * b fits (always, for real machines): __divti3 was 5 % of a check.
+  const auto mulDiv = [](std::int64_t a, std::int64_t b, std::int64_t divisor) -> Int128 {
+    std::int64_t p = 0;
+    if (!__builtin_mul_overflow(a, b, &p)) return p / divisor;
+    return static_cast<Int128>(a) * b / divisor;
+  };
+  Int128 wbThresh = mulDiv(g.thresh, 100 - sumMin, 100);
+  if (wbThresh >= INT64_MIN && wbThresh <= INT64_MAX)
+    wbThresh = mulDiv(static_cast<std::int64_t>(wbThresh), num, den);
+  else
+    wbThresh = wbThresh * num / den;
+  wbThresh += mulDiv(g.thresh, c.minRatio, 100);
+  wbThresh = std::min<Int128>(wbThresh, mulDiv(g.thresh, c.maxRatio, 100));
   WbView w;
   w.wbThresh = static_cast<Pages>(wbThresh);
-  w.wbBgThresh = g.thresh ? static_cast<Pages>(static_cast<Int128>(w.wbThresh) * g.bgThresh / g.thresh) : 0;
+  w.wbBgThresh = g.thresh ? static_cast<Pages>(mulDiv(w.wbThresh, g.bgThresh, g.thresh)) : 0;
   w.wbDirty = d.reclaimable + d.writeback;
   return w;
 }

@@ -82,9 +82,12 @@ class EventQueue {
   static constexpr std::size_t kSlots = 256; ///< ~270 ms of calendar
   static constexpr std::size_t kKeepCapacity = 256;
   static std::int64_t slotOf(SimTime t) { return t.time_since_epoch().count() >> kSlotShift; }
-  static bool later(const Event& a, const Event& b) {
-    return a.time != b.time ? a.time > b.time : a.seq > b.seq;
-  }
+  struct Later {  // a type, not a function pointer, so that sort and the heaps inline it
+    bool operator()(const Event& a, const Event& b) const {
+      return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+    }
+  };
+  static constexpr Later later{};
 
   /// Whether the earliest event is in m_late rather than m_active (one of them is non-empty).
   bool fromLate() const {

@@ -46,20 +46,28 @@ void Kernel::setupWatermarks() {
   m_mem.totalReserve = m_mem.wmarkHigh;  // one zone: lowmem_reserve is 0
 }
 
+Kernel::AllocEra Kernel::allocatorEra(const std::string& era) {
+  if (era == "2.6.0") return AllocEra::V260;
+  if (era == "2.6.9") return AllocEra::V269;
+  if (era == "6.x") return AllocEra::V6x;
+  if (era == "2.6.0-no-rt") return AllocEra::V260NoRt;
+  return AllocEra::Other;
+}
+
 Pages Kernel::allocMark(const Task& t, bool lowPass) const {
-  const std::string& era = m_scenario.machine.allocator;
+  const AllocEra era = m_allocEra;  // machine.allocator
   const bool rt = isRealTime(t);
   if (lowPass) {
     // Love's 2003 allocator (as merged): the first pass halves pages_low for an RT task.
-    if (rt && era == "2.6.0") return m_mem.wmarkLow / 2;
+    if (rt && era == AllocEra::V260) return m_mem.wmarkLow / 2;
     return m_mem.wmarkLow;
   }
   const Pages min = m_mem.wmarkMin;
   if (!rt) return min;
-  if (era == "2.6.0") return min / 2;          // Morton's "-2": RT also halves pages_min
-  if (era == "2.6.9") return min - min / 4;    // ALLOC_HARDER: 3/4 of min
-  if (era == "6.x") return min - min / 2;      // ALLOC_MIN_RESERVE (6.3+): 1/2 of min
-  return min;                                  // "2.6.0-no-rt": no bonus
+  if (era == AllocEra::V260) return min / 2;        // Morton's "-2": RT also halves pages_min
+  if (era == AllocEra::V269) return min - min / 4;  // ALLOC_HARDER: 3/4 of min
+  if (era == AllocEra::V6x) return min - min / 2;   // ALLOC_MIN_RESERVE (6.3+): 1/2 of min
+  return min;                                       // "2.6.0-no-rt": no bonus
 }
 
 bool Kernel::allocatePages(Task& t, Pages n) {
@@ -265,17 +273,27 @@ void Kernel::finishAllocWait(Task& t) {
 }
 
 void Kernel::wakeMemoryWaiters() {
-  if (m_memoryWaiters.empty()) return;
-  std::vector<int> still;
-  for (int id : m_memoryWaiters) {
+  // Called on every kswapd batch with up to one entry per stalled task: compact the list in
+  // place (same order, no allocation) and start loading the tasks a few entries ahead.
+  constexpr std::size_t kAhead = 4;
+  const std::size_t n = m_memoryWaiters.size();
+  std::size_t keep = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) {
+      const Task& ahead = task(m_memoryWaiters[i + kAhead]);
+      __builtin_prefetch(&ahead.info.sched);
+      __builtin_prefetch(&ahead.state);
+      __builtin_prefetch(&ahead.allocNeed);
+    }
+    const int id = m_memoryWaiters[i];
     Task& t = task(id);
     if (t.removed || !t.allocWaiting || t.state != TaskState::IoWait) continue;
     if (m_mem.free - t.allocNeed >= allocMark(t, false))
       wakeTaskNow(t);
     else
-      still.push_back(id);
+      m_memoryWaiters[keep++] = id;
   }
-  m_memoryWaiters.swap(still);
+  m_memoryWaiters.resize(keep);
 }
 
 bool Kernel::oomKill() {

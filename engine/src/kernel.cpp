@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <sstream>
 
 #include "kernel_math.h"
@@ -19,6 +20,7 @@ Kernel::Kernel(Scenario scenario)
   m_policy = makePolicy(m_scenario.policy);
   if (!m_policy) throw ScenarioError("policy", "policy: unknown policy '" + m_scenario.policy + "'");
   m_era = m_policy->era();
+  m_allocEra = allocatorEra(m_scenario.machine.allocator);
   setupMemory();
   for (std::size_t i = 0; i < m_scenario.devices.size(); ++i) {
     auto d = std::make_unique<DeviceState>(m_scenario.devices[i],
@@ -57,10 +59,13 @@ void Kernel::setupMemory() {
 void Kernel::addTask(std::size_t group, const TaskSpec& spec) {
   // Reuse a removed task of the same group first, so dragging a slider up and down does not
   // grow the table without bound.
+  // (Only scan when there is a removed task: building 10,000 tasks must not be quadratic.)
   Task* t = nullptr;
-  for (auto& cand : m_tasks) {
+  for (std::size_t i = 0; m_removedTasks > 0 && i < m_tasks.size(); ++i) {
+    Task& cand = m_tasks[i];
     if (cand.removed && cand.info.group == static_cast<int>(group)) {
       t = &cand;
+      --m_removedTasks;
       break;
     }
   }
@@ -100,6 +105,7 @@ void Kernel::removeTask(Task& t) {
     t.cpuS += used;
   }
   t.removed = true;
+  ++m_removedTasks;
   ++t.generation;
   t.state = TaskState::Exited;
   t.exitedS = toSeconds(m_now);
@@ -304,13 +310,23 @@ WbView Kernel::wbView(int dev, const GlobalView& g) const {
   for (const auto& other : m_devices) sumMin += other->device.config().minRatio;
   sumMin = std::min(sumMin, 100);
   // E15 with min/max_ratio: the share of recent completions, on top of the reserved minimum.
-  Int128 wbThresh = static_cast<Int128>(g.thresh) * (100 - sumMin) / 100;
-  wbThresh = wbThresh * num / den;
-  wbThresh += static_cast<Int128>(g.thresh) * c.minRatio / 100;
-  wbThresh = std::min<Int128>(wbThresh, static_cast<Int128>(g.thresh) * c.maxRatio / 100);
+  // Each step is a * b / c truncated towards zero, as the 128-bit form computed it; in 64
+  // bits whenever a * b fits (always, for real machines): __divti3 was 5 % of a check.
+  const auto mulDiv = [](std::int64_t a, std::int64_t b, std::int64_t divisor) -> Int128 {
+    std::int64_t p = 0;
+    if (!__builtin_mul_overflow(a, b, &p)) return p / divisor;
+    return static_cast<Int128>(a) * b / divisor;
+  };
+  Int128 wbThresh = mulDiv(g.thresh, 100 - sumMin, 100);
+  if (wbThresh >= INT64_MIN && wbThresh <= INT64_MAX)
+    wbThresh = mulDiv(static_cast<std::int64_t>(wbThresh), num, den);
+  else
+    wbThresh = wbThresh * num / den;
+  wbThresh += mulDiv(g.thresh, c.minRatio, 100);
+  wbThresh = std::min<Int128>(wbThresh, mulDiv(g.thresh, c.maxRatio, 100));
   WbView w;
   w.wbThresh = static_cast<Pages>(wbThresh);
-  w.wbBgThresh = g.thresh ? static_cast<Pages>(static_cast<Int128>(w.wbThresh) * g.bgThresh / g.thresh) : 0;
+  w.wbBgThresh = g.thresh ? static_cast<Pages>(mulDiv(w.wbThresh, g.bgThresh, g.thresh)) : 0;
   w.wbDirty = d.reclaimable + d.writeback;
   return w;
 }
@@ -365,6 +381,7 @@ void Kernel::reconfigure(const Scenario& in) {
 
   const Scenario old = m_scenario;
   m_scenario = changed;
+  m_allocEra = allocatorEra(m_scenario.machine.allocator);
   const bool policyChanged = policy != nullptr;
   if (policy) {
     m_policy = std::move(policy);

@@ -153,7 +153,10 @@ class Kernel final : public ThrottleHost {
 
   // sampling.cpp
   void takeSample();
-  Sample makeSample() const;
+  struct CpuTotals {
+    double system = 0, user = 0;  ///< totalCpuSystemS(), totalCpuUserS()
+  };
+  Sample makeSample(CpuTotals* totals = nullptr) const;
   DeviceSample makeDeviceSample(int dev, double intervalS) const;
 
   Scenario m_scenario;
@@ -166,6 +169,11 @@ class Kernel final : public ThrottleHost {
   std::vector<Task> m_tasks;
   std::vector<TaskInfo> m_infos;
   std::vector<int> m_memoryWaiters;
+  int m_removedTasks = 0;  ///< tasks with `removed` set, which addTask() may reuse
+  /// machine.allocator parsed once: allocMark() runs for every waiter on every kswapd batch.
+  enum class AllocEra : std::uint8_t { V260, V269, V6x, V260NoRt, Other };
+  static AllocEra allocatorEra(const std::string& era);
+  AllocEra m_allocEra = AllocEra::Other;
   std::size_t m_reclaimCursor = 0;
   int m_oomPending = 0;   ///< an OOM victim whose memory is not yet freed
   CpuScheduler m_cpu;

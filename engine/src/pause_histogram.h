@@ -13,8 +13,7 @@ class PauseHistogram {
   static constexpr int kBuckets = 128;
 
   void add(double ms) {
-    const double us = ms * 1000.0;
-    const int b = us < 1.0 ? 0 : std::min(kBuckets - 1, static_cast<int>(std::log2(us) * 4.0) + 1);
+    const int b = bucketOf(ms);
     ++m_counts[static_cast<std::size_t>(b)];
     ++m_total;
     if (ms > m_max) m_max = ms;
@@ -43,6 +42,20 @@ class PauseHistogram {
   }
 
  private:
+  static int bucketOf(double ms) {
+    // The bucket is a pure function of ms, and pauses repeat: every writer held at the hard
+    // limit sleeps max_pause, and each pause goes into two histograms (the task's and the
+    // run's). Remember the last one instead of calling log2() half a million times a second.
+    thread_local double lastMs = -1;
+    thread_local int lastBucket = 0;
+    if (ms == lastMs) return lastBucket;
+    const double us = ms * 1000.0;
+    const int b = us < 1.0 ? 0 : std::min(kBuckets - 1, static_cast<int>(std::log2(us) * 4.0) + 1);
+    lastMs = ms;
+    lastBucket = b;
+    return b;
+  }
+
   std::array<std::uint32_t, kBuckets> m_counts{};
   std::int64_t m_total = 0;
   double m_max = 0;

@@ -10,12 +10,14 @@
 // (samples and statistics).
 #include <algorithm>
 #include <array>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cpu_scheduler.h"
 #include "event_queue.h"
+#include "huge_page_allocator.h"
 #include "policies/policy.h"
 #include "rng.h"
 #include "throttle_host.h"
@@ -153,6 +155,21 @@ class Kernel final : public ThrottleHost {
 
   // sampling.cpp
   void takeSample();
+  void prefetchTaskOf(const Event& next) const;
+  double recentWriteKBps(const Task& t) const;
+  /// What wbView()'s thresholds depend on, beside the device's dirty count.
+  struct WbThreshInputs {
+    Pages thresh = 0, bgThresh = 0;
+    std::int64_t num = 0, den = 1;
+    int sumMin = 0, minRatio = 0, maxRatio = 100;
+    bool operator==(const WbThreshInputs&) const = default;
+  };
+  struct WbMemo {
+    bool valid = false;
+    WbThreshInputs in;
+    WbView out;
+  };
+  static WbView wbThresholds(const WbThreshInputs& in);
   struct CpuTotals {
     double system = 0, user = 0;  ///< totalCpuSystemS(), totalCpuUserS()
   };
@@ -166,7 +183,7 @@ class Kernel final : public ThrottleHost {
   Domain m_domain;
   std::vector<std::unique_ptr<DeviceState>> m_devices;
   std::vector<CachedFile> m_files;
-  std::vector<Task> m_tasks;
+  std::vector<Task, HugePageAllocator<Task>> m_tasks;
   std::vector<TaskInfo> m_infos;
   std::vector<int> m_memoryWaiters;
   int m_removedTasks = 0;  ///< tasks with `removed` set, which addTask() may reuse
@@ -198,6 +215,16 @@ class Kernel final : public ThrottleHost {
   // sample-interval statistics
   SimTime m_lastSample{};
   std::vector<double> m_intervalPauses;
+  /// Every task's dirtiedTotal at one sample (index = sample number), for recentWriteKBps().
+  struct DirtiedSnapshot {
+    SimTime time{};
+    std::int64_t index = 0;
+    std::vector<Pages> dirtied;  ///< by task index; valid from each task's firstSnapshot
+  };
+  std::deque<DirtiedSnapshot> m_recentDirtied;    ///< the last second of samples, oldest first
+  std::vector<DirtiedSnapshot> m_spareSnapshots;  ///< dropped ones, reused for their buffers
+  std::int64_t m_snapshotCount = 0;
+  mutable std::vector<WbMemo> m_wbMemo;  ///< wbView()'s last thresholds, per device
   std::array<TopPause, 4> m_intervalTop{};
   double m_intervalAllocMsMax = 0;
   std::int64_t m_allocStallsAtSample = 0;

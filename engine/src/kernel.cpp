@@ -233,9 +233,17 @@ GlobalView Kernel::globalViewFor(LimitBonus bonus) const {
       g.avail = dirtyableMemory(m_mem.free, m_mem.file, m_mem.totalReserve);
       break;
   }
-  const DirtyThresholds th = computeEraThresholds(m_scenario.vm, g.avail, m_era,
-                                                  bonus == LimitBonus::RealTime, m_mem.anon,
-                                                  m_domain.dirtyLimit);
+  // Every throttle pass asks; between two passes these inputs rarely change (a task held at
+  // the limit re-checks with nothing dirtied), so the last answer per bonus is remembered.
+  const ThreshInputs in{g.avail, m_mem.anon, m_domain.dirtyLimit, m_configVersion};
+  ThreshMemo& memo = m_threshMemo[bonus == LimitBonus::RealTime ? 1 : 0];
+  if (!memo.valid || !(memo.in == in)) {
+    memo.out = computeEraThresholds(m_scenario.vm, g.avail, m_era, bonus == LimitBonus::RealTime,
+                                    m_mem.anon, m_domain.dirtyLimit);
+    memo.in = in;
+    memo.valid = true;
+  }
+  const DirtyThresholds& th = memo.out;
   g.thresh = th.thresh;
   g.bgThresh = th.bgThresh;
   g.nrReclaimable = m_mem.nrDirty;
@@ -408,6 +416,7 @@ void Kernel::reconfigure(const Scenario& in) {
 
   const Scenario old = m_scenario;
   m_scenario = changed;
+  ++m_configVersion;  // thresholds remembered by globalViewFor() are stale
   m_allocEra = allocatorEra(m_scenario.machine.allocator);
   const bool policyChanged = policy != nullptr;
   if (policy) {

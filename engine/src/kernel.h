@@ -170,6 +170,17 @@ class Kernel final : public ThrottleHost {
     WbView out;
   };
   static WbView wbThresholds(const WbThreshInputs& in);
+  /// What globalViewFor()'s thresholds depend on, beside the scenario and era (m_configVersion).
+  struct ThreshInputs {
+    Pages avail = 0, anon = 0, dirtyLimit = 0;
+    std::uint64_t configVersion = 0;
+    bool operator==(const ThreshInputs&) const = default;
+  };
+  struct ThreshMemo {
+    bool valid = false;
+    ThreshInputs in;
+    DirtyThresholds out;
+  };
   struct CpuTotals {
     double system = 0, user = 0;  ///< totalCpuSystemS(), totalCpuUserS()
   };
@@ -225,6 +236,8 @@ class Kernel final : public ThrottleHost {
   std::vector<DirtiedSnapshot> m_spareSnapshots;  ///< dropped ones, reused for their buffers
   std::int64_t m_snapshotCount = 0;
   mutable std::vector<WbMemo> m_wbMemo;  ///< wbView()'s last thresholds, per device
+  mutable std::array<ThreshMemo, 2> m_threshMemo;  ///< globalViewFor()'s, without and with the bonus
+  std::uint64_t m_configVersion = 0;     ///< bumped by reconfigure()
   std::array<TopPause, 4> m_intervalTop{};
   double m_intervalAllocMsMax = 0;
   std::int64_t m_allocStallsAtSample = 0;

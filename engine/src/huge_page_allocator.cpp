@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "huge_page_allocator.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace throttlelab::engine {
 
 namespace {
 constexpr std::size_t kHuge = std::size_t{2} << 20;
+constexpr std::size_t kLine = 64;
 std::size_t roundUp(std::size_t bytes) { return (bytes + kHuge - 1) / kHuge * kHuge; }
 }  // namespace
 
 void* allocateLargeTable(std::size_t bytes) {
   if (bytes < kHuge) {
-    if (void* p = std::malloc(bytes == 0 ? 1 : bytes)) return p;
+    // Cache-line aligned, which also covers alignas(64) element types.
+    const std::size_t size = (std::max<std::size_t>(bytes, 1) + kLine - 1) / kLine * kLine;
+    if (void* p = std::aligned_alloc(kLine, size)) return p;
     throw std::bad_alloc();
   }
   // Over-map by 2 MiB, then trim both ends so the block starts on a 2 MiB boundary.

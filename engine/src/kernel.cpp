@@ -43,8 +43,13 @@ Kernel::Kernel(Scenario scenario)
 }
 
 std::int64_t Kernel::jiffies() const {
-  const auto ns = static_cast<Int128>(m_now.time_since_epoch().count());
-  return kJiffiesOffset + static_cast<std::int64_t>(ns * hz() / 1'000'000'000);
+  // ns * HZ / 10^9; in 64 bits while the product fits (runs shorter than ~100 days at
+  // HZ=1000), where the division by a constant is a multiplication, not a __divti3 call.
+  const std::int64_t ns = m_now.time_since_epoch().count();
+  std::int64_t product = 0;
+  if (!__builtin_mul_overflow(ns, static_cast<std::int64_t>(hz()), &product))
+    return kJiffiesOffset + product / 1'000'000'000;
+  return kJiffiesOffset + static_cast<std::int64_t>(static_cast<Int128>(ns) * hz() / 1'000'000'000);
 }
 
 void Kernel::setupMemory() {
@@ -81,6 +86,7 @@ void Kernel::addTask(std::size_t group, const TaskSpec& spec) {
     *t = std::move(fresh);
   }
   t->spec = spec;
+  t->lessThrottle = spec.lessThrottle;
   t->info.pid = m_nextPid++;
   t->info.name = spec.name;
   t->info.kind = spec.kind;
@@ -137,7 +143,6 @@ void Kernel::prefetchTaskOf(const Event& next) const {
   const auto* first = reinterpret_cast<const char*>(&task);
   const auto* last = reinterpret_cast<const char*>(&task.pauses) + 64;  // its count and max
   for (const char* p = first; p < last; p += 64) __builtin_prefetch(p);
-  __builtin_prefetch(&task.spec.lessThrottle);  // read by every globalView() of the task
 }
 
 void Kernel::runUntil(SimTime t) {
@@ -258,7 +263,7 @@ GlobalView Kernel::globalViewForTask(const Task* task) const {
   bool bonus = false;
   if (task != nullptr) {
     bonus = (isRealTime(*task) && m_era.rtBonus != RtLimitBonus::None) ||
-            (task->spec.lessThrottle && m_era.lessThrottleBonus);
+            (task->lessThrottle && m_era.lessThrottleBonus);
   }
   return globalViewFor(bonus ? LimitBonus::RealTime : LimitBonus::None);
 }
@@ -472,6 +477,7 @@ void Kernel::reconfigure(const Scenario& in) {
       const TaskSpec& spec = changed.tasks[g];
       for (Task* t : alive) {
         t->spec = spec;
+        t->lessThrottle = spec.lessThrottle;
         t->info.name = spec.name;
         t->info.sched = spec.sched;
         t->info.rtPriority = spec.rtPriority;

@@ -225,7 +225,7 @@ class Kernel final : public ThrottleHost {
 
   // sample-interval statistics
   SimTime m_lastSample{};
-  std::vector<double> m_intervalPauses;
+  mutable std::vector<double> m_intervalPauses;  ///< this interval's pauses (makeSample() reorders them)
   /// Every task's dirtiedTotal at one sample (index = sample number), for recentWriteKBps().
   struct DirtiedSnapshot {
     SimTime time{};

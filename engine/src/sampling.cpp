@@ -93,7 +93,7 @@ Sample Kernel::makeSample(CpuTotals* totals) const {
     }
   }
   if (!m_intervalPauses.empty()) {
-    std::vector<double> p = m_intervalPauses;
+    std::vector<double>& p = m_intervalPauses;  // reordered in place: only its values matter
     const auto mid = p.begin() + static_cast<std::ptrdiff_t>(p.size() / 2);
     std::nth_element(p.begin(), mid, p.end());
     s.pauseMsP50 = *mid;

@@ -270,8 +270,10 @@ void Kernel::recordPause(Task& t, double ms) {
   m_allPauses.add(ms);
   m_intervalPauses.push_back(ms);
   t.intervalMaxPauseMs = std::max(t.intervalMaxPauseMs, ms);
-  // Keep the four largest pauses of the interval, one slot per task.
+  // Keep the four largest pauses of the interval, one slot per task. A pause no longer than
+  // the smallest kept one changes nothing (most of them, with thousands of writers).
   auto& top = m_intervalTop;
+  if (top.back().task >= 0 && ms <= top.back().pauseMs) return;
   const auto byPause = [](const TopPause& a, const TopPause& b) { return a.pauseMs > b.pauseMs; };
   for (auto& slot : top) {
     if (slot.task == t.info.index) {

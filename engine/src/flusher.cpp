@@ -231,6 +231,27 @@ void Kernel::flusherRun(int dev) {
   }
 }
 
+void Kernel::adoptFlusherStyle() {
+  // The policy changed the flusher's era while a flusher may be stopped at a full request
+  // queue. A 2.6.32+ flusher sleeps there in get_request_wait(), queued for a slot and still
+  // holding its inode (I_SYNC); pdflush gives the inode up and sleeps in
+  // blk_congestion_wait() instead. A pdflush flusher left holding the inode would never come
+  // back to it (it backs off at congestion before it looks at the blocked inode), and no
+  // dirtier writes an inode someone else holds: the file would stay dirty for good.
+  // The other way round needs nothing: a blocking flusher resumes from a congestion wait
+  // when its timer ends and then waits for a slot as its era does.
+  if (m_era.flusher != FlusherStyle::Pdflush) return;
+  for (int dev = 0; dev < static_cast<int>(m_devices.size()); ++dev) {
+    DeviceState& d = device(dev);
+    Flusher& fl = d.flusher;
+    d.slotWaiters.erase(std::remove(d.slotWaiters.begin(), d.slotWaiters.end(), -1), d.slotWaiters.end());
+    if (fl.blockedFile < 0) continue;
+    CachedFile& f = m_files[static_cast<std::size_t>(fl.blockedFile)];
+    if (f.syncOwner == CachedFile::kFlusherOwner) setSyncOwner(f, -1);
+    if (!fl.congestionWait) pdflushBackOff(dev);
+  }
+}
+
 void Kernel::pdflushBackOff(int dev) {
   // pdflush's nonblocking writeback gives up at a full queue and sleeps in
   // blk_congestion_wait(WRITE, HZ/10); later flushers wait for a slot instead.

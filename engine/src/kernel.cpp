@@ -425,8 +425,10 @@ void Kernel::reconfigure(const Scenario& in) {
   m_allocEra = allocatorEra(m_scenario.machine.allocator);
   const bool policyChanged = policy != nullptr;
   if (policy) {
+    const FlusherStyle oldFlusher = m_era.flusher;
     m_policy = std::move(policy);
     m_era = m_policy->era();
+    if (oldFlusher != m_era.flusher) adoptFlusherStyle();
   }
 
   // Memory: reclaim clean cache first if the machine shrinks.
@@ -493,6 +495,13 @@ void Kernel::reconfigure(const Scenario& in) {
 bool Kernel::allTasksExited() const {
   return std::all_of(m_tasks.begin(), m_tasks.end(),
                      [](const Task& t) { return t.removed || t.state == TaskState::Exited; });
+}
+
+SimDuration Kernel::oldestDirtyAge() const {
+  SimDuration oldest{};
+  for (const auto& f : m_files)
+    if (f.dirty() > 0) oldest = std::max(oldest, m_now - f.dirtiedWhen());
+  return oldest;
 }
 
 std::string Kernel::checkInvariants() const {

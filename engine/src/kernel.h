@@ -71,6 +71,8 @@ class Kernel final : public ThrottleHost {
 
   /// Invariants the tests check (pages conserved, counters non-negative); empty if all hold.
   std::string checkInvariants() const;
+  /// How long the oldest dirty page has been dirty (0 when nothing is dirty).
+  SimDuration oldestDirtyAge() const;
 
  private:
   // kernel.cpp
@@ -142,6 +144,9 @@ class Kernel final : public ThrottleHost {
   void flusherRun(int dev);
   void kickFlusher(int dev);
   void pdflushBackOff(int dev);
+  /// After a policy change of flusher era: a flusher waiting for a request slot continues
+  /// the way the new era's flusher waits.
+  void adoptFlusherStyle();
   bool overBackgroundThresh(int dev);
   bool submitChunk(int dev, int file, Pages pages);
   Pages submitPages(int dev, int file, Pages pages, Task* batcher = nullptr);

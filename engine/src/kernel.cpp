@@ -413,7 +413,9 @@ void Kernel::reconfigure(const Scenario& in) {
     throw ScenarioError("machine.swapMiB", "machine.swapMiB: cannot shrink swap below the " +
                                                std::to_string(pagesToMiB(static_cast<double>(m_mem.swapUsed))) +
                                                " MiB in use");
-  if (newTotal < pinned + m_mem.wmarkHigh)
+  // (Only a shrink can be refused: memory full of dirty or anonymous pages must not stop a
+  // change of the policy or a slider that leaves memory as it is.)
+  if (newTotal < m_mem.total && newTotal < pinned + m_mem.wmarkHigh)
     throw ScenarioError("machine.memoryMiB",
                         "machine.memoryMiB: cannot shrink to " + std::to_string(changed.machine.memoryMiB) +
                             " MiB while " + std::to_string(pagesToMiB(static_cast<double>(pinned))) +

@@ -66,6 +66,15 @@ void Kernel::startBackgroundWriteback(int dev) {
   kickFlusher(dev);
 }
 
+void Kernel::startReclaimWriteback(int dev) {
+  // Reclaim that meets dirty pages wakes the flushers to write them out, all of them, over
+  // the background threshold or not (wakeup_flusher_threads(WB_REASON_VMSCAN): nr_pages is
+  // every dirty page): below it, nothing else would ever write them while memory is short.
+  DeviceState& d = device(dev);
+  d.flusher.reclaimPages = std::max(d.flusher.reclaimPages, d.reclaimable);
+  kickFlusher(dev);
+}
+
 bool Kernel::writebackInProgress(int dev) const { return device(dev).flusher.active; }
 
 void Kernel::flusherTimer(int dev) {
@@ -137,10 +146,11 @@ bool Kernel::submitChunk(int dev, int file, Pages pages) {
   DeviceState& d = device(dev);
   const Pages want = std::min(pages, m_files[static_cast<std::size_t>(file)].dirty());
   const Pages accepted = submitPages(dev, file, want);
+  d.flusher.reclaimPages = std::max<Pages>(0, d.flusher.reclaimPages - accepted);
   // The flusher's own CPU: building the IO, spinning with any dirtiers submitting too.
   const int others = std::min(d.submitters, cpus());
-  chargeSystem(static_cast<double>(accepted) *
-               (cost::kWritebackSubmitPerPageS + cost::kSubmitLockHoldPerPageS * others));
+  chargeKernel(flusherThread(dev), static_cast<double>(accepted) *
+                                      (cost::kWritebackSubmitPerPageS + cost::kSubmitLockHoldPerPageS * others));
   if (accepted < want) {
     d.flusher.blockedFile = file;
     d.flusher.blockedPages = want - accepted;
@@ -189,7 +199,7 @@ void Kernel::flusherRun(int dev) {
     if (fl.kupdateDue) {
       kupdate = true;
       olderThan = m_now - millis(m_scenario.vm.dirtyExpireCentisecs * 10.0);
-    } else if (overBackgroundThresh(dev)) {
+    } else if (overBackgroundThresh(dev) || fl.reclaimPages > 0) {
       olderThan = m_now;
     } else {
       fl.active = false;
@@ -204,6 +214,7 @@ void Kernel::flusherRun(int dev) {
         fl.lastOldFlush = m_now;
         continue;
       }
+      fl.reclaimPages = 0;  // nothing left that anyone could write
       fl.active = false;
       return;
     }
@@ -274,7 +285,7 @@ void Kernel::deviceDone(int dev) {
   DeviceState& d = device(dev);
   const IoRequest r = d.device.completeCurrent(m_now);
   d.scheduledCompletion = SimTime{};
-  chargeSystem(static_cast<double>(r.pages) * cost::kIoCompletionPerPageS);
+  chargeKernel(kIoCompletionThread, static_cast<double>(r.pages) * cost::kIoCompletionPerPageS);
   if (r.file == kSwapFile) {
     if (r.read) {
       if (r.owner >= 0) swapInDone(task(r.owner), r.pages);
@@ -284,6 +295,7 @@ void Kernel::deviceDone(int dev) {
   } else {
     CachedFile& f = m_files[static_cast<std::size_t>(r.file)];
     f.completeWriteback(r.pages);
+    noteClean(f);
     m_mem.nrWriteback -= r.pages;
     m_mem.written += r.pages;
     d.writeback -= r.pages;

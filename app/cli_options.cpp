@@ -555,7 +555,11 @@ Window:
   --export-pdf FILE      save the dashboard as PDF
   --export-csv FILE      save the samples shown as CSV
   --session FILE         open a saved session
-  --quit                 quit after the exports
+  --quit                 quit after the exports, with their exit status
+  --run-for, --quit and the exports make a scripted run: it stays paused (whatever the
+  session says) until it has run to --run-for S (0 without it), waits for --open-trace
+  to load, and exports only if every file given loaded; otherwise it prints why and,
+  with --quit, exits with status 2 without exporting.
   --presenter            large fonts and thick lines for a projector
   --open-trace FILE      open a kernel trace in the Real kernel view, measured against
                          simulated (the window's form of --import-trace)
@@ -592,7 +596,7 @@ Exit status: 0 on success; 2 on bad input (options, files that are read, output 
 that cannot be written; the message on standard error names the problem, nothing is
 written); 1 when an output could not be written (a full disk, or standard output
 failed, for example closed or full: every mode checks that what it printed arrived),
-or on an internal error.
+when a scripted window run could not export, or on an internal error.
 )";
 }
 

@@ -2,7 +2,8 @@
 // The executable's outputs never damage what is not theirs: a device or a FIFO is written in
 // place, a symbolic link's target is replaced, an output that names an input or another
 // output is refused, signals remove the temporary files (and the next run those SIGKILL left),
-// and a failed write to standard output is an error.
+// and a failed write to standard output is an error. The window's scripted mode stops at its
+// --run-for time and refuses to export what did not load.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -21,6 +22,8 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "executable_fixture.h"
 #include "throttlelab/engine/output.h"
 
@@ -29,6 +32,8 @@ namespace te = throttlelab::engine;
 using namespace throttlelab::cli::test;
 
 namespace {
+
+const std::vector<std::string> kWindow{"QT_QPA_PLATFORM=offscreen"};
 
 void writeText(const fs::path& p, const std::string& text) {
   std::ofstream(p, std::ios::binary) << text;
@@ -72,6 +77,11 @@ pid_t deadPid() {
   int raw = 0;
   ::waitpid(pid, &raw, 0);
   return pid;
+}
+
+std::string lastTime(const std::string& csv) {
+  const auto rows = csvRows(csv);
+  return rows.size() < 2 ? std::string() : split(rows.back()).front();
 }
 
 }  // namespace
@@ -292,4 +302,69 @@ TEST_F(Executable, AFailedWriteToStandardOutputIsAnError) {
     EXPECT_TRUE(contains(r.err, "No space left on device")) << shown << ": " << r.err;
   }
   EXPECT_EQ(filesHere(), std::set<std::string>{});
+}
+
+// ---------------------------------------------------------------------------------------------
+// The window, scripted
+
+TEST_F(Executable, AScriptedSessionAtFullSpeedStopsAtItsRunForTime) {
+  nlohmann::json session;
+  session["schemaVersion"] = 1;
+  session["kind"] = "throttlelab-session";
+  session["scenario"] = nlohmann::json::parse(builtinScenarioText("ten-dd"));
+  session["window"] = {{"historyWindow", "everything"},
+                       {"speed", "max"},
+                       {"running", true},
+                       {"visiblePlots", {"dirty-pages"}}};
+  writeText(m_dir / "max.json", session.dump());
+  const Result r =
+      run({"--session", "max.json", "--run-for", "2", "--export-csv", "r.csv", "--quit"}, kWindow);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string csv = readFile(m_dir / "r.csv");
+  EXPECT_EQ(lastTime(csv), "2.000");
+  EXPECT_EQ(csvRows(csv).size(), 1u + 20u);
+}
+
+TEST_F(Executable, AScriptedRunWhoseFilesDoNotLoadExportsNothing) {
+  writeText(m_dir / "bad.json", "{bad");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"--scenario", "bad.json"}, "bad.json: JSON syntax error at line 1"},
+      {{"--session", "bad.json"}, "--session: bad.json is not valid JSON"},
+      {{"--open-trace", "missing.txt"}, "--open-trace: cannot open missing.txt"},
+      {{"--open-trace", "/dev/zero"}, "--open-trace: /dev/zero is a device"},
+  };
+  for (const auto& [given, message] : cases) {
+    std::vector<std::string> args = given;
+    args.insert(args.end(), {"--run-for", "1", "--export-csv", "r.csv", "--quit"});
+    const Result r = run(args, kWindow);
+    EXPECT_EQ(r.status, 2) << given[0] << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, "throttlelab: " + message)) << r.err;
+    EXPECT_FALSE(fs::exists(m_dir / "r.csv")) << given[0] << ": a fallback was exported";
+    fs::remove(m_dir / "r.csv");
+  }
+  // Without any export: --quit alone still says it failed.
+  const Result r = run({"--open-trace", "/dev/zero", "--quit"}, kWindow);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "/dev/zero")) << r.err;
+}
+
+TEST_F(Executable, ScriptedExportsFollowTheOutputRules) {
+  const std::string scenario = builtinScenarioText("one-dd");
+  writeText(m_dir / "s.json", scenario);
+  Result r =
+      run({"--scenario", "s.json", "--run-for", "1", "--export-csv", "s.json", "--quit"}, kWindow);
+  expectBadInput(r, {"--export-csv s.json", "--scenario s.json"});
+  EXPECT_EQ(readFile(m_dir / "s.json"), scenario);
+  r = run({"--run-for", "1", "--export-svg", "a.svg", "--export-pdf", "./a.svg", "--quit"},
+          kWindow);
+  expectBadInput(r, {"--export-pdf ./a.svg", "--export-svg a.svg"});
+  EXPECT_EQ(filesHere(), std::set<std::string>{"s.json"});
+
+  writeText(m_dir / "target.csv", "old\n");
+  fs::create_symlink("target.csv", m_dir / "link.csv");
+  r = run({"--scenario", "one-dd", "--run-for", "1", "--export-csv", "link.csv", "--quit"},
+          kWindow);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(fileType(m_dir / "link.csv"), static_cast<mode_t>(S_IFLNK));
+  EXPECT_EQ(lastTime(readFile(m_dir / "target.csv")), "1.000");
 }

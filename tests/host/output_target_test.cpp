@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The output rules shared by the command line and the window (throttlelab/host/output_target.h)
-// and the command line's stream over them (output_file.h), on their own.
+// The output rules shared by the command line and the window (throttlelab/host/output_target.h):
+// what each kind of path resolves to, conflicts, commits, discards and stale temporaries.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -13,7 +12,6 @@
 #include <string>
 #include <variant>
 
-#include "output_file.h"
 #include "throttlelab/host/output_target.h"
 
 namespace throttlelab::host {
@@ -203,44 +201,6 @@ TEST_F(OutputTargetTest, AFifoIsWrittenInPlace) {
   struct stat st {};
   ASSERT_EQ(::lstat(path("fifo").c_str(), &st), 0);
   EXPECT_TRUE(S_ISFIFO(st.st_mode));
-}
-
-TEST(FdStreamBuf, RemembersWhyAWriteFailed) {
-  const int fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
-  if (fd < 0) GTEST_SKIP() << "no /dev/full";
-  cli::FdStreamBuf buffer(fd, 16);
-  std::ostream out(&buffer);
-  out << "more than sixteen bytes, so that it must be written";
-  out.flush();
-  EXPECT_FALSE(out);
-  EXPECT_EQ(buffer.error(), ENOSPC);
-  EXPECT_EQ(cli::standardOutputFailure(out), "No space left on device");
-  ::close(fd);
-}
-
-TEST(FdStreamBuf, WritesEverythingInOrder) {
-  int pipeFds[2];
-  ASSERT_EQ(::pipe(pipeFds), 0);
-  std::string expected;
-  {
-    cli::FdStreamBuf buffer(pipeFds[1], 8);
-    std::ostream out(&buffer);
-    for (int i = 0; i < 200; ++i) {
-      const std::string piece = std::to_string(i) + (i % 7 == 0 ? std::string(20, 'x') : ",");
-      out << piece;
-      expected += piece;
-    }
-    out.flush();
-    EXPECT_TRUE(out);
-    EXPECT_FALSE(cli::standardOutputFailure(out));
-  }
-  ::close(pipeFds[1]);
-  std::string got;
-  char chunk[256];
-  for (ssize_t n; (n = ::read(pipeFds[0], chunk, sizeof chunk)) > 0;)
-    got.append(chunk, static_cast<std::size_t>(n));
-  ::close(pipeFds[0]);
-  EXPECT_EQ(got, expected);
 }
 
 }  // namespace

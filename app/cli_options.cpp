@@ -569,7 +569,7 @@ Window:
   Without DISPLAY, WAYLAND_DISPLAY or QT_QPA_PLATFORM, throttlelab runs the scenario
   headless with --summary instead (use xvfb-run, or QT_QPA_PLATFORM=offscreen for exports).
 
-Output files (--csv, --task-csv, --trace-out, --report and the window's --export-*):
+Output files (--csv, --task-csv, --trace-out, --report, --record-trace, --export-*):
   A regular file is written to FILE.tmp-PID beside it and renamed over FILE only when
   the run succeeded: FILE is the old file or the complete new one, never a part. A
   symbolic link is followed and its target replaced; the link stays. A character device

@@ -490,8 +490,7 @@ Scenario (window and headless):
                          machine.cpus; VALUE is JSON, or else taken as a string.
                          Repeatable; applied in order. See docs/scenario-format.md.
 
-Headless outputs (FILE "-" means standard output; files are replaced only when the
-run succeeds):
+Headless outputs (FILE "-" means standard output; see "Output files" below):
   --headless             run to the end of the scenario without a window
   --csv FILE             one row per sample interval (time_s, dirty_pages, ...)
   --task-csv FILE        one row per task per interval (time_s, task, pid, sched,
@@ -556,7 +555,11 @@ Window:
   --export-pdf FILE      save the dashboard as PDF
   --export-csv FILE      save the samples shown as CSV
   --session FILE         open a saved session
-  --quit                 quit after the exports
+  --quit                 quit after the exports, with their exit status
+  --run-for, --quit and the exports make a scripted run: it stays paused (whatever the
+  session says) until it has run to --run-for S (0 without it), waits for --open-trace
+  to load, and exports only if every file given loaded; otherwise it prints why and,
+  with --quit, exits with status 2 without exporting.
   --presenter            large fonts and thick lines for a projector
   --open-trace FILE      open a kernel trace in the Real kernel view, measured against
                          simulated (the window's form of --import-trace)
@@ -566,14 +569,34 @@ Window:
   Without DISPLAY, WAYLAND_DISPLAY or QT_QPA_PLATFORM, throttlelab runs the scenario
   headless with --summary instead (use xvfb-run, or QT_QPA_PLATFORM=offscreen for exports).
 
+Output files (--csv, --task-csv, --trace-out, --report, --record-trace, --export-*):
+  A regular file is written to FILE.tmp-PID beside it and renamed over FILE only when
+  the run succeeded: FILE is the old file or the complete new one, never a part. A
+  symbolic link is followed and its target replaced; the link stays. A character device
+  (/dev/null) or a FIFO is written in place as the run goes, never replaced; a
+  directory or a block device is refused. An output may not name a file the run reads
+  (--scenario, --session, --import-trace, --open-trace), and two outputs may not name
+  one file (a character device excepted); both are refused before anything runs.
+  When a headless run has several outputs, none is renamed until all are complete,
+  then all are renamed one after the other (--csv, --task-csv, --trace-out) with SIGINT,
+  SIGTERM, SIGHUP and the like held back: such a signal leaves every file old, or,
+  arriving during the renames, every file new. Only SIGKILL or a crash during the
+  renames can leave the first outputs of that order new and the rest old. On those
+  signals the temporary files are removed (and the process ends by the signal); one
+  left by SIGKILL is removed by the next run that writes the same output, if its PID
+  is no longer running.
+
 Other:
   --list-scenarios       list the built-in scenarios with their descriptions
   --version              print "throttlelab VERSION"
   --help                 print this help
 
 Options take their value as "--opt value" or "--opt=value".
-Exit status: 0 on success, 2 on bad input (the message on standard error names the
-problem), 1 on an internal error.
+Exit status: 0 on success; 2 on bad input (options, files that are read, output paths
+that cannot be written; the message on standard error names the problem, nothing is
+written); 1 when an output could not be written (a full disk, or standard output
+failed, for example closed or full: every mode checks that what it printed arrived),
+when a scripted window run could not export, or on an internal error.
 )";
 }
 

@@ -15,6 +15,7 @@
 #include "throttlelab/engine/compare.h"
 #include "throttlelab/engine/experiments.h"
 #include "throttlelab/engine/simulator.h"
+#include "throttlelab/host/output_target.h"
 #include "throttlelab/host/trace_host_facts.h"
 
 namespace throttlelab::cli {
@@ -33,32 +34,41 @@ std::string joinNames(const std::vector<std::string>& names) {
 /// Returns false after printing the reason.
 bool openReport(OutputFile& file, std::ostream& err) {
   if (const auto reason = file.open()) {
-    err << "throttlelab: --report: cannot write '" << file.path() << "': " << *reason << '\n';
+    err << "throttlelab: " << file.label() << ": cannot write: " << *reason << '\n';
     return false;
   }
   return true;
 }
 
+/// Writes the report and puts it in place. Returns false after printing the reason.
 bool commitReport(OutputFile& file, const std::string& text, std::ostream& err) {
   file.stream().write(text.data(), static_cast<std::streamsize>(text.size()));
-  if (const auto reason = file.commit(); reason || !file.stream()) {
-    err << "throttlelab: --report: cannot write '" << file.path()
-        << "': " << (reason ? *reason : std::string("write failed")) << '\n';
+  if (const auto reason = file.commit()) {
+    err << "throttlelab: " << file.label() << ": cannot write"
+        << (file.isStdout() ? " to standard output: " : ": ") << *reason << '\n';
     return false;
   }
   return true;
+}
+
+/// Refuses a report that would replace an input (the scenario) before anything runs.
+bool reportConflicts(OutputFile& file, const std::vector<host::NamedPath>& inputs,
+                     std::ostream& err) {
+  if (file.isStdout()) return false;
+  if (const auto reason = file.resolve()) {
+    err << "throttlelab: " << file.label() << ": cannot write: " << *reason << '\n';
+    return true;
+  }
+  if (const auto conflict = host::outputConflict({{file.option(), file.path()}}, inputs)) {
+    err << "throttlelab: " << *conflict << '\n';
+    return true;
+  }
+  return false;
 }
 
 }  // namespace
 
 int runCompare(const CliOptions& options, std::ostream& out, std::ostream& err) {
-  te::Scenario scenario;
-  try {
-    scenario = te::loadScenario(options.scenario, options.allOverrides());
-  } catch (const te::ScenarioError& e) {
-    err << "throttlelab: " << e.what() << '\n';
-    return kExitBadInput;
-  }
   const std::string path = options.report.empty() ? std::string("-") : options.report;
   const auto format = reportFormatOf(path);
   if (!format) {
@@ -66,6 +76,10 @@ int runCompare(const CliOptions& options, std::ostream& out, std::ostream& err) 
     return kExitBadInput;
   }
   OutputFile file("--report", path, out);
+  if (reportConflicts(file, {{"--scenario", options.scenario}}, err)) return kExitBadInput;
+  const auto loaded = loadScenarioFor(options, err);
+  if (!loaded) return kExitBadInput;
+  const te::Scenario& scenario = *loaded;
   if (!openReport(file, err)) return kExitBadInput;
   try {
     te::CompareOptions compare;
@@ -74,7 +88,7 @@ int runCompare(const CliOptions& options, std::ostream& out, std::ostream& err) 
     const te::CompareResult result = te::comparePolicies(scenario, compare);
     const std::string text = *format == ReportFormat::Json ? te::compareReportJson(result)
                                                            : te::compareReportMarkdown(result);
-    if (!commitReport(file, text, err)) return kExitBadInput;
+    if (!commitReport(file, text, err)) return kExitWriteFailed;
   } catch (const te::ScenarioError& e) {
     err << "throttlelab: " << e.what() << '\n';
     return kExitBadInput;
@@ -285,6 +299,7 @@ int runExperimentCommand(const CliOptions& options, std::ostream& out, std::ostr
       return kExitBadInput;
     }
     file = std::make_unique<OutputFile>("--report", options.report, out);
+    if (reportConflicts(*file, {}, err)) return kExitBadInput;
     if (!openReport(*file, err)) return kExitBadInput;
   }
   try {
@@ -295,7 +310,7 @@ int runExperimentCommand(const CliOptions& options, std::ostream& out, std::ostr
       const std::string text = *format == ReportFormat::Json
                                    ? te::experimentReportJson(result)
                                    : te::experimentReportMarkdown(*experiment, result);
-      if (!commitReport(*file, text, err)) return kExitBadInput;
+      if (!commitReport(*file, text, err)) return kExitWriteFailed;
     }
     // Markdown on standard output already carries the verdicts.
     if (!file || !file->isStdout()) {

@@ -4,7 +4,8 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
+
+#include "save_file.h"
 
 namespace throttlelab::ui {
 
@@ -157,7 +158,7 @@ SessionFile::ReadResult SessionFile::read(const QString& path) {
 }
 
 QString SessionFile::write(const QString& path, const SessionState& state) {
-  QSaveFile file(path);
+  SaveFile file(path);
   if (!file.open(QIODevice::WriteOnly))
     return QStringLiteral("Cannot write %1: %2.").arg(path, file.errorString());
   file.write(QJsonDocument(toJson(state)).toJson(QJsonDocument::Indented));

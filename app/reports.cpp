@@ -198,6 +198,31 @@ std::string simulationJson(const std::string& traceName, const te::Scenario& sce
   return text;
 }
 
+/// The derivation note behind a ScenarioError ("trace: machine.memoryMiB: must be ..."): the
+/// last note about the key the error names, or empty.
+std::string derivationOf(std::string_view error, const std::vector<std::string>& notes) {
+  const std::size_t keyStart = error.find(": ");
+  if (keyStart == std::string_view::npos) return {};
+  const std::string_view rest = error.substr(keyStart + 2);
+  const std::string_view key = rest.substr(0, rest.find(": "));
+  std::string_view term;
+  if (key.starts_with("machine.memoryMiB"))
+    term = "memory";
+  else if (key.starts_with("vm."))
+    term = key;
+  else if (key.starts_with("tasks"))
+    term = " x ";
+  else if (key.starts_with("devices"))
+    term = "device ";
+  else if (key.starts_with("durationS"))
+    term = "duration";
+  else
+    return {};
+  for (auto it = notes.rbegin(); it != notes.rend(); ++it)
+    if (it->find(term) != std::string::npos) return *it;
+  return {};
+}
+
 }  // namespace
 
 int runTraceSimulation(const CliOptions& options, const traceio::TraceStats::Result& measured,
@@ -218,8 +243,8 @@ int runTraceSimulation(const CliOptions& options, const traceio::TraceStats::Res
     err << "throttlelab: --simulate: the trace has no writeback record to compare with\n";
     return kExitBadInput;
   }
+  std::vector<std::string> notes;
   try {
-    std::vector<std::string> notes;
     const traceio::HostFacts facts =
         options.thisHost ? host::hostFactsFor(measured) : traceio::HostFacts{};
     te::Scenario scenario = traceio::deriveScenario(measured, facts, &notes);
@@ -258,8 +283,13 @@ int runTraceSimulation(const CliOptions& options, const traceio::TraceStats::Res
       if (!file->isStdout()) out << "Report: " << file->path() << '\n';
     }
   } catch (const te::ScenarioError& e) {
-    err << "throttlelab: --simulate: the derived scenario is not valid: " << e.what() << '\n';
-    return kExitInternalError;
+    // The trace's own values describe a machine beyond the simulator's limits: bad input.
+    err << "throttlelab: --simulate: " << traceName
+        << " describes a machine the simulator cannot run: " << e.what();
+    if (const std::string how = derivationOf(e.what(), notes); !how.empty())
+      err << " (derived so: " << how << ")";
+    err << '\n';
+    return kExitBadInput;
   } catch (const std::exception& e) {
     err << "throttlelab: internal error: " << e.what() << '\n';
     return kExitInternalError;

@@ -227,8 +227,22 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
       "policy ioless: the IO-less controller of 3.2+ kernels, which wrote the trace's "
       "balance_dirty_pages records");
   s.durationS = std::max(1.0, std::round(m.spanS));
-  n.push_back("duration " + fixed(s.durationS, 0) + " s: the trace's span (" + fixed(m.spanS, 3) +
-              " s)");
+  // The work grows with simulated time and writers; a trace of a few events hours apart, or of
+  // a hundred thousand pids, would otherwise keep the comparison busy for hours. Its
+  // statistics settle within seconds of simulated time.
+  const double writers = static_cast<double>(std::max<std::size_t>(m.tasks.size(), 1));
+  const double maxS = std::max(
+      kMinSimulatedS, std::min(kMaxSimulatedS, std::floor(kMaxSimulatedWriterSeconds / writers)));
+  if (s.durationS > maxS) {
+    s.durationS = maxS;
+    n.push_back("duration " + fixed(s.durationS, 0) + " s of the trace's " + fixed(m.spanS, 3) +
+                " s: simulating at most " + fixed(kMaxSimulatedS, 0) + " s, and at most " +
+                fixed(kMaxSimulatedWriterSeconds, 0) + " writer-seconds (" +
+                std::to_string(m.tasks.size()) + " writers here), keeps the run to seconds");
+  } else {
+    n.push_back("duration " + fixed(s.durationS, 0) + " s: the trace's span (" + fixed(m.spanS, 3) +
+                " s)");
+  }
 
   if (host.hz > 0) {
     s.machine.hz = host.hz;

@@ -530,16 +530,26 @@ Kernel traces (no --headless needed):
                          /sys/kernel/tracing/trace or trace_pipe, `trace-cmd report` or
                          `perf script`, from 3.2-era to current kernels ("-" reads standard
                          input). Prints what it read and which lines it skipped. A file that
-                         holds no such event is refused (exit status 2).
+                         holds no such event, and binary input, are refused (exit status 2).
+                         Values a field cannot hold and lines over 64 KiB are counted as
+                         malformed with their line number; events out of time order by up
+                         to 10 ms are put in order, and a trace whose time goes further back
+                         is read as segments laid one after another. Lines ending in a
+                         carriage return alone are read as lines.
   --csv FILE             with --import-trace: the same columns as a simulation's --csv, one
-                         row per 0.1 s from the first event (values a trace cannot know are 0)
+                         row per 0.1 s where the trace has events (values a trace cannot
+                         know are 0): gaps of up to 1 s repeat the last values, longer ones
+                         have no rows (the summary counts them); at most 64 devices get
+                         columns
   --task-csv FILE        with --import-trace: one row per pid per 0.1 s in which it appeared
   --simulate             with --import-trace: derive a scenario from the trace (thresholds,
                          one device per bdi at its measured bandwidth, one looping dd per
-                         throttled pid), simulate it for the trace's span (after a 20 s
-                         warm-up if the trace begins with the writers running), and print
-                         measured against simulated (metric | measured | simulated | off %)
-                         with how every value was derived
+                         throttled pid), simulate it for the trace's span, at most an hour
+                         and 600,000 writer-seconds (after a 20 s warm-up if the trace
+                         begins with the writers running), and print measured against
+                         simulated (metric | measured | simulated | off %) with how every
+                         value was derived; a trace describing a machine beyond the
+                         simulator's limits is refused (exit status 2)
   --this-host            with --simulate: the trace was taken on this machine, so use its
                          CPUs, memory, HZ (as root) and the traced disks' request queues
   --report FILE          with --simulate: FILE.md or FILE.json ("-": Markdown on standard
@@ -577,11 +587,12 @@ Output files (--csv, --task-csv, --trace-out, --report, --record-trace, --export
   directory or a block device is refused. An output may not name a file the run reads
   (--scenario, --session, --import-trace, --open-trace), and two outputs may not name
   one file (a character device excepted); both are refused before anything runs.
-  When a headless run has several outputs, none is renamed until all are complete,
-  then all are renamed one after the other (--csv, --task-csv, --trace-out) with SIGINT,
-  SIGTERM, SIGHUP and the like held back: such a signal leaves every file old, or,
-  arriving during the renames, every file new. Only SIGKILL or a crash during the
-  renames can leave the first outputs of that order new and the rest old. On those
+  When a headless run or a trace import has several outputs, none is renamed until all
+  are complete, then all are renamed one after the other (--csv, --task-csv,
+  --trace-out) with SIGINT, SIGTERM, SIGHUP and the like held back: such a signal
+  leaves every file old, or, arriving during the renames, every file new. Only SIGKILL
+  or a crash during the renames can leave the first outputs of that order new and the
+  rest old. On those
   signals the temporary files are removed (and the process ends by the signal); one
   left by SIGKILL is removed by the next run that writes the same output, if its PID
   is no longer running.

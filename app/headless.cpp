@@ -262,14 +262,10 @@ int runImportTrace(const CliOptions& options, std::ostream& out, std::ostream& e
       if (!rows.copyTo(csv->stream(), std::max<std::size_t>(sink.devices(), 1)))
         throw WriteFailed{"a temporary file", errno};
     }
-    for (const auto& f : files) {
+    for (const auto& f : files)
       if (!f->stream()) throw WriteFailed{f->path(), errno};
-      if (const auto reason = f->commit()) {
-        err << "throttlelab: " << f->option() << ": cannot write '" << f->path() << "': " << *reason
-            << '\n';
-        return kExitBadInput;
-      }
-    }
+    // All outputs or none, as for a headless run (--help: "Several outputs").
+    if (!commitAll(files, err)) return kExitWriteFailed;
     // What was read, on standard output unless that carries a CSV or the comparison.
     (toStdout.empty() ? out : err)
         << "Read " << (path == "-" ? std::string("standard input") : path) << ": "
@@ -278,7 +274,7 @@ int runImportTrace(const CliOptions& options, std::ostream& out, std::ostream& e
   } catch (const WriteFailed& e) {
     err << "throttlelab: cannot write '" << e.path
         << "': " << (e.error ? std::strerror(e.error) : "write failed") << '\n';
-    return kExitBadInput;
+    return kExitWriteFailed;
   } catch (const std::exception& e) {
     err << "throttlelab: internal error: " << e.what() << '\n';
     return kExitInternalError;

@@ -279,7 +279,7 @@ int runTraceSimulation(const CliOptions& options, const traceio::TraceStats::Res
       const std::string text = *format == ReportFormat::Json
                                    ? simulationJson(traceName, scenario, rows, notes, warmupS)
                                    : markdown;
-      if (!commitReport(*file, text, err)) return kExitBadInput;
+      if (!commitReport(*file, text, err)) return kExitWriteFailed;
       if (!file->isStdout()) out << "Report: " << file->path() << '\n';
     }
   } catch (const te::ScenarioError& e) {

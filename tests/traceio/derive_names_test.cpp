@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// "Simulate this trace" on a trace whose task or bdi names hold control characters. A kernel
+// comm may be any bytes but NUL (prctl(PR_SET_NAME)), while a scenario's names may not hold
+// control characters; the derived scenario must still be valid. Found by fuzz/fuzz_trace: the
+// derivation threw ScenarioError, `--import-trace --simulate` ended as an internal error.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "throttlelab/traceio/trace_import.h"
+#include "throttlelab/traceio/trace_stats.h"
+
+namespace {
+
+namespace te = throttlelab::engine;
+namespace ti = throttlelab::traceio;
+
+struct Stats final : ti::ImportSink {
+  ti::TraceStats stats;
+  void onRecord(const te::TraceRecord& r) override { stats.add(r); }
+};
+
+std::string bdpLine(const std::string& comm, int pid, double t, const std::string& bdi) {
+  return "  " + comm + "-" + std::to_string(pid) + "  [000] .....  " + std::to_string(t) +
+         ": balance_dirty_pages: bdi " + bdi +
+         ": limit=16384 setpoint=14336 dirty=13080 wb_setpoint=14335 wb_dirty=13080 "
+         "dirty_ratelimit=141948 task_ratelimit=174520 dirtied=256 dirtied_pause=256 paused=0 "
+         "pause=8 period=4 think=0 cgroup_ino=1\n";
+}
+
+TEST(DeriveScenario, ReplacesTaskAndDeviceNamesThatHoldControlCharacters) {
+  const std::string trace = bdpLine("d\x01" "d", 101, 10.0, "254:0") +
+                            bdpLine("rm\x7f", 102, 10.1, "254:0") +
+                            bdpLine("dd", 103, 10.2, "sd\x1b" "b") +
+                            bdpLine("dd", 101, 10.3, "254:0");
+  Stats sink;
+  const ti::ImportResult imported = ti::importTraceText(trace, sink);
+  ASSERT_TRUE(imported.ok()) << imported.error;
+  ASSERT_EQ(imported.stats.balanceDirtyPages, 4);
+  const ti::TraceStats::Result measured = sink.stats.result();
+  ASSERT_EQ(measured.writers, 3);
+
+  te::Scenario s;
+  ASSERT_NO_THROW(s = ti::deriveScenario(measured, ti::HostFacts{}));
+  EXPECT_NO_THROW(te::validateScenario(s));
+  // Every pid is still a writer, on a device of its own bdi.
+  ASSERT_EQ(s.devices.size(), 2u);
+  int writers = 0;
+  for (const auto& t : s.tasks) {
+    writers += t.count;
+    for (const char c : t.name) EXPECT_GE(static_cast<unsigned char>(c), 0x20) << t.name;
+    EXPECT_EQ(t.name.find('\x7f'), std::string::npos) << t.name;
+  }
+  EXPECT_EQ(writers, 3);
+  EXPECT_EQ(s.devices[0].name, "254:0");
+  EXPECT_EQ(s.devices[1].name.find('\x1b'), std::string::npos) << s.devices[1].name;
+}
+
+}  // namespace

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// "Simulate this trace" on a trace whose task or bdi names hold control characters. A kernel
-// comm may be any bytes but NUL (prctl(PR_SET_NAME)), while a scenario's names may not hold
-// control characters; the derived scenario must still be valid. Found by fuzz/fuzz_trace: the
-// derivation threw ScenarioError, `--import-trace --simulate` ended as an internal error.
+// "Simulate this trace" on traces the kernel can write but a scenario cannot say as they are:
+// task or bdi names with control characters (a comm may be any bytes but NUL,
+// prctl(PR_SET_NAME)), and a span longer than a scenario may last. The derived scenario must
+// still be valid. Both found by fuzz/fuzz_trace: the derivation threw ScenarioError, and
+// `--import-trace --simulate` ended as an internal error.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "throttlelab/traceio/trace_import.h"
 #include "throttlelab/traceio/trace_stats.h"
@@ -54,6 +57,23 @@ TEST(DeriveScenario, ReplacesTaskAndDeviceNamesThatHoldControlCharacters) {
   EXPECT_EQ(writers, 3);
   EXPECT_EQ(s.devices[0].name, "254:0");
   EXPECT_EQ(s.devices[1].name.find('\x1b'), std::string::npos) << s.devices[1].name;
+}
+
+TEST(DeriveScenario, CutsASpanLongerThanAScenarioMayLast) {
+  // The second record's timestamp jumped by 10^8 s (a corrupt or concatenated trace).
+  const std::string trace = bdpLine("dd", 101, 10.0, "254:0") + bdpLine("dd", 101, 1e8, "254:0");
+  Stats sink;
+  ASSERT_TRUE(ti::importTraceText(trace, sink).ok());
+  const ti::TraceStats::Result measured = sink.stats.result();
+  ASSERT_GT(measured.spanS, 1e7);
+  std::vector<std::string> notes;
+  te::Scenario s;
+  ASSERT_NO_THROW(s = ti::deriveScenario(measured, ti::HostFacts{}, &notes));
+  EXPECT_NO_THROW(te::validateScenario(s));
+  EXPECT_EQ(s.durationS, 1e7);
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+    return n.find("cut to the longest a scenario may last") != std::string::npos;
+  }));
 }
 
 }  // namespace

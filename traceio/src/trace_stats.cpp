@@ -226,9 +226,12 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
   n.push_back(
       "policy ioless: the IO-less controller of 3.2+ kernels, which wrote the trace's "
       "balance_dirty_pages records");
-  s.durationS = std::max(1.0, std::round(m.spanS));
+  // A scenario lasts at most 10^7 s (docs/scenario-format.md); a longer span is a timestamp
+  // that jumped (a corrupt or concatenated trace), not a run to simulate in full.
+  constexpr double kMaxDurationS = 1e7;
+  s.durationS = std::clamp(std::round(m.spanS), 1.0, kMaxDurationS);
   n.push_back("duration " + fixed(s.durationS, 0) + " s: the trace's span (" + fixed(m.spanS, 3) +
-              " s)");
+              " s)" + (m.spanS > kMaxDurationS ? ", cut to the longest a scenario may last" : ""));
 
   if (host.hz > 0) {
     s.machine.hz = host.hz;

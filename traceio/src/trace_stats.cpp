@@ -296,12 +296,13 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
     n.push_back("only the first 64 of " + std::to_string(bdis.size()) + " devices are simulated");
     bdis.resize(kMaxDevices);
   }
-  // A comm or bdi in a trace may hold any byte but NUL; a scenario's names may not hold
-  // control characters (validateScenario), so such a name is replaced.
+  // A comm or bdi in a trace may hold any byte but NUL; a scenario's names must be UTF-8
+  // without control characters (validateScenario). Printable ASCII is kept, anything else
+  // is replaced.
   const auto hasControl = [](const std::string& name) {
     return std::any_of(name.begin(), name.end(), [](char c) {
       const auto u = static_cast<unsigned char>(c);
-      return u < 0x20 || u == 0x7f;
+      return u < 0x20 || u >= 0x7f;
     });
   };
   if (!bdis.empty()) {

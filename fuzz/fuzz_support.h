@@ -29,9 +29,9 @@ inline void requireMessage(std::string_view message) {
 }
 
 /// A scenario that was accepted must validate, and its saved form must read back equal.
-/// Names are bytes (a task's comm in a trace, a bare `--set name=` value) but JSON is UTF-8:
-/// the writer replaces bytes that are not UTF-8 by U+FFFD on purpose, so for such a scenario
-/// the promise is that the saved form reads back to the same saved form.
+/// Names must be UTF-8, but a description may hold any bytes, and JSON is UTF-8: the writer
+/// replaces bytes that are not UTF-8 by U+FFFD on purpose, so for such a scenario the promise
+/// is that the saved form reads back to the same saved form.
 inline void requireRoundTrip(const engine::Scenario& scenario) {
   std::string json;
   try {

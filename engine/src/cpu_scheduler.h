@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// CPU sharing without touching every task (house style §3): real-time tasks take whole CPUs
-// in priority order; the CPUs left are shared by runnable normal tasks in proportion to their
-// nice weights, never more than one CPU each. A global virtual time V advances at
-// rho = min(free / total weight, 1 / max weight) per second; a task of weight w needing c
-// CPU-seconds finishes when V has grown by c / w. Starting or stopping a task only changes
-// rho, so each change costs O(log N).
+// CPU sharing without touching every task (docs/model.md, CPU scheduling): real-time tasks take
+// whole CPUs in priority order; the CPUs left are shared by runnable normal tasks in proportion to
+// their nice weights, never more than one CPU each. A global virtual time V advances at rho =
+// min(free / total weight, 1 / max weight) per second; a task of weight w needing c CPU-seconds
+// finishes when V has grown by c / w. Starting or stopping a task only changes rho, so each change
+// costs O(log N).
 #include <cstdint>
 #include <optional>
 #include <queue>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The page cache of one file, without per-page objects (house style §3). A file written
-// sequentially, possibly again and again (conv=notrunc), keeps its pages in this order going
-// forward from the writer's position: [not resident][clean][under writeback][dirty] -> writer.
-// Reclaim evicts the oldest clean pages, which are the ones just ahead of the writer.
-// Dirty pages are a queue of runs (dirtied-at, count), oldest first, so expiry and the
-// flusher's oldest-first order need no per-page state.
+// The page cache of one file, without per-page objects (docs/model.md, The page cache and the life
+// of a page). A file written sequentially, possibly again and again (conv=notrunc), keeps its pages
+// in this order going forward from the writer's position: [not resident][clean][under
+// writeback][dirty] -> writer. Reclaim evicts the oldest clean pages, which are the ones just ahead
+// of the writer. Dirty pages are a queue of runs (dirtied-at, count), oldest first, so expiry and
+// the flusher's oldest-first order need no per-page state.
 #include <cstdint>
 #include <deque>
 #include <vector>

@@ -65,7 +65,7 @@ constexpr IntRange kIntRange{std::numeric_limits<int>::min(), std::numeric_limit
 constexpr IntRange kSwapMiBRange{0, 16 * 1024 * 1024};  // none .. 16 TiB
 constexpr IntRange kSwappinessRange{0, 200};            // 200 since 5.8
 constexpr IntRange kMinFreeKbytesRange{0, 4'194'304};   // 0 = boot default; else 128 .. 4 GiB
-constexpr std::int64_t kMinFreeKbytesLow = 128;         // the kernel's lower clamp (E8)
+constexpr std::int64_t kMinFreeKbytesLow = 128;  // the kernel's lower clamp (docs/model.md, Eq. 41)
 constexpr IntRange kWatermarkScaleRange{1, 3000};       // 3000 since 5.x; 1000 before
 constexpr IntRange kRunsRange{0, 1'000'000'000};
 constexpr IntRange kOomScoreAdjRange{-1000, 1000};  // OOM_SCORE_ADJ_MIN .. MAX

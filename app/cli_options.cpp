@@ -16,7 +16,7 @@ namespace throttlelab::cli {
 namespace {
 
 // Report: --seeds and --report, which belong to --compare or --experiment (--report also to
-// --import-trace --simulate). Import and Record: the trace options of issue #6.
+// --import-trace --simulate). Import and Record: the kernel-trace options.
 enum class Scope { Any, Headless, Window, Report, Experiment, Import, Record };
 
 struct OptionSpec {
@@ -490,8 +490,7 @@ Scenario (window and headless):
                          machine.cpus; VALUE is JSON, or else taken as a string.
                          Repeatable; applied in order. See docs/scenario-format.md.
 
-Headless outputs (FILE "-" means standard output; files are replaced only when the
-run succeeds):
+Headless outputs (FILE "-" means standard output; see "Output files" below):
   --headless             run to the end of the scenario without a window
   --csv FILE             one row per sample interval (time_s, dirty_pages, ...)
   --task-csv FILE        one row per task per interval (time_s, task, pid, sched,
@@ -514,7 +513,7 @@ Policy comparison (headless):
   --report FILE          FILE.md: Markdown tables; FILE.json: {"scenario", "runs",
                          "comparison"}; "-": Markdown on standard output (the default)
 
-Seed experiments (the mails of shared/seeds, reproduced; no --headless needed):
+Seed experiments (the mailing-list measurements of docs/model.md, reproduced; no --headless needed):
   --experiment list      list the experiments (name and title)
   --experiment NAME      run one: every case with each seed, then judge the mail's claims
                          from the simulated numbers; the verdicts are printed at the end
@@ -531,16 +530,26 @@ Kernel traces (no --headless needed):
                          /sys/kernel/tracing/trace or trace_pipe, `trace-cmd report` or
                          `perf script`, from 3.2-era to current kernels ("-" reads standard
                          input). Prints what it read and which lines it skipped. A file that
-                         holds no such event is refused (exit status 2).
+                         holds no such event, and binary input, are refused (exit status 2).
+                         Values a field cannot hold and lines over 64 KiB are counted as
+                         malformed with their line number; events out of time order by up
+                         to 10 ms are put in order, and a trace whose time goes further back
+                         is read as segments laid one after another. Lines ending in a
+                         carriage return alone are read as lines.
   --csv FILE             with --import-trace: the same columns as a simulation's --csv, one
-                         row per 0.1 s from the first event (values a trace cannot know are 0)
+                         row per 0.1 s where the trace has events (values a trace cannot
+                         know are 0): gaps of up to 1 s repeat the last values, longer ones
+                         have no rows (the summary counts them); at most 64 devices get
+                         columns
   --task-csv FILE        with --import-trace: one row per pid per 0.1 s in which it appeared
   --simulate             with --import-trace: derive a scenario from the trace (thresholds,
                          one device per bdi at its measured bandwidth, one looping dd per
-                         throttled pid), simulate it for the trace's span (after a 20 s
-                         warm-up if the trace begins with the writers running), and print
-                         measured against simulated (metric | measured | simulated | off %)
-                         with how every value was derived
+                         throttled pid), simulate it for the trace's span, at most an hour
+                         and 600,000 writer-seconds (after a 20 s warm-up if the trace
+                         begins with the writers running), and print measured against
+                         simulated (metric | measured | simulated | off %) with how every
+                         value was derived; a trace describing a machine beyond the
+                         simulator's limits is refused (exit status 2)
   --this-host            with --simulate: the trace was taken on this machine, so use its
                          CPUs, memory, HZ (as root) and the traced disks' request queues
   --report FILE          with --simulate: FILE.md or FILE.json ("-": Markdown on standard
@@ -556,7 +565,11 @@ Window:
   --export-pdf FILE      save the dashboard as PDF
   --export-csv FILE      save the samples shown as CSV
   --session FILE         open a saved session
-  --quit                 quit after the exports
+  --quit                 quit after the exports, with their exit status
+  --run-for, --quit and the exports make a scripted run: it stays paused (whatever the
+  session says) until it has run to --run-for S (0 without it), waits for --open-trace
+  to load, and exports only if every file given loaded; otherwise it prints why and,
+  with --quit, exits with status 2 without exporting.
   --presenter            large fonts and thick lines for a projector
   --open-trace FILE      open a kernel trace in the Real kernel view, measured against
                          simulated (the window's form of --import-trace)
@@ -566,14 +579,35 @@ Window:
   Without DISPLAY, WAYLAND_DISPLAY or QT_QPA_PLATFORM, throttlelab runs the scenario
   headless with --summary instead (use xvfb-run, or QT_QPA_PLATFORM=offscreen for exports).
 
+Output files (--csv, --task-csv, --trace-out, --report, --record-trace, --export-*):
+  A regular file is written to FILE.tmp-PID beside it and renamed over FILE only when
+  the run succeeded: FILE is the old file or the complete new one, never a part. A
+  symbolic link is followed and its target replaced; the link stays. A character device
+  (/dev/null) or a FIFO is written in place as the run goes, never replaced; a
+  directory or a block device is refused. An output may not name a file the run reads
+  (--scenario, --session, --import-trace, --open-trace), and two outputs may not name
+  one file (a character device excepted); both are refused before anything runs.
+  When a headless run or a trace import has several outputs, none is renamed until all
+  are complete, then all are renamed one after the other (--csv, --task-csv,
+  --trace-out) with SIGINT, SIGTERM, SIGHUP and the like held back: such a signal
+  leaves every file old, or, arriving during the renames, every file new. Only SIGKILL
+  or a crash during the renames can leave the first outputs of that order new and the
+  rest old. On those
+  signals the temporary files are removed (and the process ends by the signal); one
+  left by SIGKILL is removed by the next run that writes the same output, if its PID
+  is no longer running.
+
 Other:
   --list-scenarios       list the built-in scenarios with their descriptions
   --version              print "throttlelab VERSION"
   --help                 print this help
 
 Options take their value as "--opt value" or "--opt=value".
-Exit status: 0 on success, 2 on bad input (the message on standard error names the
-problem), 1 on an internal error.
+Exit status: 0 on success; 2 on bad input (options, files that are read, output paths
+that cannot be written; the message on standard error names the problem, nothing is
+written); 1 when an output could not be written (a full disk, or standard output
+failed, for example closed or full: every mode checks that what it printed arrived),
+when a scripted window run could not export, or on an internal error.
 )";
 }
 

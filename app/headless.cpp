@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -15,6 +14,7 @@
 #include "reports.h"
 #include "throttlelab/engine/output.h"
 #include "throttlelab/engine/simulator.h"
+#include "throttlelab/host/output_target.h"
 #include "throttlelab/traceio/trace_import.h"
 #include "throttlelab/traceio/trace_stats.h"
 
@@ -22,7 +22,6 @@ namespace throttlelab::cli {
 
 namespace {
 
-namespace fs = std::filesystem;
 namespace te = throttlelab::engine;
 
 /// A stream that failed mid-run (disk full, ...): ends the run early.
@@ -76,7 +75,10 @@ class StreamingSink final : public te::RecordSink {
 
  private:
   static void check(OutputFile& f) {
-    if (!f.stream()) throw WriteFailed{f.path(), errno};
+    if (!f.stream())
+      throw WriteFailed{
+          f.label() + (f.isStdout() ? ": cannot write to standard output" : ": cannot write"),
+          f.writeError()};
   }
 
   OutputFile* m_csv;
@@ -86,12 +88,11 @@ class StreamingSink final : public te::RecordSink {
   std::vector<te::TaskInfo> m_tasks;
 };
 
+/// Whether output `a` would write the file `b` names (b an input, or another output).
 bool sameFile(const std::string& a, const std::string& b) {
-  if (a == b) return true;
-  std::error_code ea, eb;
-  const auto ca = fs::weakly_canonical(a, ea);
-  const auto cb = fs::weakly_canonical(b, eb);
-  return !ea && !eb && ca == cb;
+  const host::NamedPath output{"", a};
+  const host::NamedPath other{"", b};
+  return host::outputConflict({output}, {other}) || host::outputConflict({other, output}, {});
 }
 
 /// The sample rows of an import, held in an unnamed temporary file until the end: the CSV
@@ -261,14 +262,10 @@ int runImportTrace(const CliOptions& options, std::ostream& out, std::ostream& e
       if (!rows.copyTo(csv->stream(), std::max<std::size_t>(sink.devices(), 1)))
         throw WriteFailed{"a temporary file", errno};
     }
-    for (const auto& f : files) {
+    for (const auto& f : files)
       if (!f->stream()) throw WriteFailed{f->path(), errno};
-      if (const auto reason = f->commit()) {
-        err << "throttlelab: " << f->option() << ": cannot write '" << f->path() << "': " << *reason
-            << '\n';
-        return kExitBadInput;
-      }
-    }
+    // All outputs or none, as for a headless run (--help: "Several outputs").
+    if (!commitAll(files, err)) return kExitWriteFailed;
     // What was read, on standard output unless that carries a CSV or the comparison.
     (toStdout.empty() ? out : err)
         << "Read " << (path == "-" ? std::string("standard input") : path) << ": "
@@ -277,7 +274,7 @@ int runImportTrace(const CliOptions& options, std::ostream& out, std::ostream& e
   } catch (const WriteFailed& e) {
     err << "throttlelab: cannot write '" << e.path
         << "': " << (e.error ? std::strerror(e.error) : "write failed") << '\n';
-    return kExitBadInput;
+    return kExitWriteFailed;
   } catch (const std::exception& e) {
     err << "throttlelab: internal error: " << e.what() << '\n';
     return kExitInternalError;
@@ -285,15 +282,16 @@ int runImportTrace(const CliOptions& options, std::ostream& out, std::ostream& e
   return kExitOk;
 }
 
-int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err) {
-  te::Scenario scenario;
+std::optional<te::Scenario> loadScenarioFor(const CliOptions& options, std::ostream& err) {
   try {
-    scenario = te::loadScenario(options.scenario, options.allOverrides());
+    return te::loadScenario(options.scenario, options.allOverrides());
   } catch (const te::ScenarioError& e) {
     err << "throttlelab: " << e.what() << '\n';
-    return kExitBadInput;
+    return std::nullopt;
   }
+}
 
+int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err) {
   std::vector<std::unique_ptr<OutputFile>> files;
   OutputFile* csv = nullptr;
   OutputFile* taskCsv = nullptr;
@@ -318,18 +316,26 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
         << " would both write to standard output; send one of them to a file\n";
     return kExitBadInput;
   }
-  for (std::size_t i = 0; i < files.size(); ++i)
-    for (std::size_t j = i + 1; j < files.size(); ++j)
-      if (!files[i]->isStdout() && sameFile(files[i]->path(), files[j]->path())) {
-        err << "throttlelab: " << files[i]->option() << " and " << files[j]->option()
-            << " both name '" << files[i]->path() << "'\n";
-        return kExitBadInput;
-      }
+  // Before anything is read or written: a path that cannot be an output, an output that would
+  // replace the scenario being read, two outputs that would overwrite each other.
+  for (const auto& f : files)
+    if (const auto reason = f->resolve()) {
+      err << "throttlelab: " << f->label() << ": cannot write: " << *reason << '\n';
+      return kExitBadInput;
+    }
+  if (const auto conflict =
+          host::outputConflict(namedPaths(files), {{"--scenario", options.scenario}})) {
+    err << "throttlelab: " << *conflict << '\n';
+    return kExitBadInput;
+  }
+
+  const auto loaded = loadScenarioFor(options, err);
+  if (!loaded) return kExitBadInput;
+  const te::Scenario& scenario = *loaded;
   // Open everything before the run: an unwritable path should not cost a long simulation.
   for (const auto& f : files)
     if (const auto reason = f->open()) {
-      err << "throttlelab: " << f->option() << ": cannot write '" << f->path() << "': " << *reason
-          << '\n';
+      err << "throttlelab: " << f->label() << ": cannot write: " << *reason << '\n';
       return kExitBadInput;
     }
 
@@ -359,23 +365,15 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
     simulator.run();
     simulator.setSink(nullptr);
 
-    for (const auto& f : files)
-      if (const auto reason = f->commit()) {
-        err << "throttlelab: " << f->option() << ": cannot write '" << f->path() << "': " << *reason
-            << '\n';
-        return kExitBadInput;
-      }
-    if (summary) {
-      te::writeSummary(out, simulator.summary(), simulator.scenario());
-      out.flush();
-    }
+    if (!commitAll(files, err)) return kExitWriteFailed;
+    if (summary) te::writeSummary(out, simulator.summary(), simulator.scenario());
   } catch (const te::ScenarioError& e) {
     err << "throttlelab: " << e.what() << '\n';
     return kExitBadInput;
   } catch (const WriteFailed& e) {
-    err << "throttlelab: cannot write '" << e.path
-        << "': " << (e.error ? std::strerror(e.error) : "write failed") << '\n';
-    return kExitBadInput;
+    err << "throttlelab: " << e.path << ": "
+        << (e.error ? std::strerror(e.error) : "writing failed") << '\n';
+    return kExitWriteFailed;
   } catch (const std::exception& e) {
     err << "throttlelab: internal error: " << e.what() << '\n';
     return kExitInternalError;

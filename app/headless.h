@@ -2,6 +2,7 @@
 #pragma once
 /// The headless mode: runs a scenario to its end and streams the outputs to files.
 #include <iosfwd>
+#include <optional>
 
 #include "cli_options.h"
 
@@ -9,12 +10,22 @@ namespace throttlelab::cli {
 
 /// Exit statuses of the executable.
 inline constexpr int kExitOk = 0;
+/// An output could not be written (a full disk, a closed or full standard output), or an
+/// internal error: the run may have been sound, its results did not all arrive.
+inline constexpr int kExitWriteFailed = 1;
 inline constexpr int kExitInternalError = 1;
+/// Bad input: options, files that are read, output paths that cannot be outputs.
 inline constexpr int kExitBadInput = 2;
 
+/// The scenario of `options` with its overrides; on bad input prints the reason to `err` and
+/// returns nullopt.
+std::optional<engine::Scenario> loadScenarioFor(const CliOptions& options, std::ostream& err);
+
 /// Runs `options` (its scenario, overrides and outputs) to the end of the scenario. Output
-/// files are written next to their final name and renamed into place only on success; "-"
-/// is `out`. The summary goes to `out`, messages to `err`. Returns an exit status.
+/// files are written by the rules of output_file.h and all renamed into place together only
+/// on success (commitAll); "-" is `out`. An output that names the scenario file or another
+/// output is refused before anything is read. The summary goes to `out` (the caller checks
+/// that it arrived), messages to `err`. Returns an exit status.
 int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err);
 
 /// --import-trace FILE: reads a kernel trace, writes --csv/--task-csv with a simulation's

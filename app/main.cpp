@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Entry point: --version, --help, --list-scenarios, --experiment, --import-trace, --record-trace
 // and --headless never touch Qt; everything else opens the window, or runs headless with a note
-// when there is no display to open it on.
+// when there is no display to open it on. Whatever the mode, what it printed must have reached
+// standard output: a failed write there (a full disk, a closed pipe) is an error, not a success.
+#include <unistd.h>
+
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -9,6 +12,7 @@
 
 #include "cli_options.h"
 #include "headless.h"
+#include "output_file.h"
 #include "reports.h"
 #include "throttlelab/host/trace_recorder.h"
 #include "throttlelab/ui/gui_main.h"
@@ -48,18 +52,7 @@ throttlelab::ui::GuiLaunchOptions toGuiOptions(const cli::CliOptions& o) {
   return g;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::ios::sync_with_stdio(false);
-  const std::vector<std::string> args(argv + 1, argv + argc);
-  const auto parsed = cli::parseCommandLine(args);
-  if (const auto* error = std::get_if<cli::CliError>(&parsed)) {
-    std::cerr << "throttlelab: " << error->message << "\nTry 'throttlelab --help'.\n";
-    return cli::kExitBadInput;
-  }
-  cli::CliOptions options = std::get<cli::CliOptions>(parsed);
-
+int runMode(cli::CliOptions& options) {
   switch (options.mode) {
     case cli::Mode::Help:
       std::cout << cli::helpText();
@@ -83,6 +76,39 @@ int main(int argc, char** argv) {
     case cli::Mode::Gui:
       break;
   }
+  return -1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  // Our own buffer behind std::cout, so that a failed write is noticed and its errno known.
+  cli::FdStreamBuf standardOutput(STDOUT_FILENO);
+  std::cout.rdbuf(&standardOutput);
+  // Whatever way main returns, std::cout lets go of the buffer before the buffer goes away
+  // (the library flushes std::cout once more at exit).
+  struct ReleaseStandardOutput {
+    ~ReleaseStandardOutput() { std::cout.rdbuf(nullptr); }
+  } const releaseStandardOutput;
+  // Every return below passes through here: the status stands only if standard output took
+  // everything (a mode that already failed has said why; its status stands too).
+  const auto finish = [&](int status) {
+    if (const auto failure = cli::standardOutputFailure(std::cout); failure && status == 0) {
+      std::cerr << "throttlelab: cannot write to standard output: " << *failure << '\n';
+      status = cli::kExitWriteFailed;
+    }
+    return status;
+  };
+
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  const auto parsed = cli::parseCommandLine(args);
+  if (const auto* error = std::get_if<cli::CliError>(&parsed)) {
+    std::cerr << "throttlelab: " << error->message << "\nTry 'throttlelab --help'.\n";
+    return finish(cli::kExitBadInput);
+  }
+  cli::CliOptions options = std::get<cli::CliOptions>(parsed);
+  if (options.mode != cli::Mode::Gui) return finish(runMode(options));
 
   if (!isSet("DISPLAY") && !isSet("WAYLAND_DISPLAY") && !isSet("QT_QPA_PLATFORM")) {
     if (options.hasWindowOnlyOptions() || !options.qtArguments.empty()) {
@@ -99,7 +125,7 @@ int main(int argc, char** argv) {
                  "headless instead. Use xvfb-run for the window, or --headless.\n";
     options.mode = cli::Mode::Headless;
     options.summary = true;
-    return cli::runHeadless(options, std::cout, std::cerr);
+    return finish(cli::runHeadless(options, std::cout, std::cerr));
   }
 
   // Qt reads argv itself: hand it argv[0] and the Qt options only, never ours.
@@ -109,5 +135,5 @@ int main(int argc, char** argv) {
   for (auto& a : qtArgs) qtArgv.push_back(a.data());
   qtArgv.push_back(nullptr);
   int qtArgc = static_cast<int>(qtArgs.size());
-  return throttlelab::ui::runGui(qtArgc, qtArgv.data(), toGuiOptions(options));
+  return finish(throttlelab::ui::runGui(qtArgc, qtArgv.data(), toGuiOptions(options)));
 }

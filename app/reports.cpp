@@ -15,6 +15,7 @@
 #include "throttlelab/engine/compare.h"
 #include "throttlelab/engine/experiments.h"
 #include "throttlelab/engine/simulator.h"
+#include "throttlelab/host/output_target.h"
 #include "throttlelab/host/trace_host_facts.h"
 
 namespace throttlelab::cli {
@@ -33,32 +34,41 @@ std::string joinNames(const std::vector<std::string>& names) {
 /// Returns false after printing the reason.
 bool openReport(OutputFile& file, std::ostream& err) {
   if (const auto reason = file.open()) {
-    err << "throttlelab: --report: cannot write '" << file.path() << "': " << *reason << '\n';
+    err << "throttlelab: " << file.label() << ": cannot write: " << *reason << '\n';
     return false;
   }
   return true;
 }
 
+/// Writes the report and puts it in place. Returns false after printing the reason.
 bool commitReport(OutputFile& file, const std::string& text, std::ostream& err) {
   file.stream().write(text.data(), static_cast<std::streamsize>(text.size()));
-  if (const auto reason = file.commit(); reason || !file.stream()) {
-    err << "throttlelab: --report: cannot write '" << file.path()
-        << "': " << (reason ? *reason : std::string("write failed")) << '\n';
+  if (const auto reason = file.commit()) {
+    err << "throttlelab: " << file.label() << ": cannot write"
+        << (file.isStdout() ? " to standard output: " : ": ") << *reason << '\n';
     return false;
   }
   return true;
+}
+
+/// Refuses a report that would replace an input (the scenario) before anything runs.
+bool reportConflicts(OutputFile& file, const std::vector<host::NamedPath>& inputs,
+                     std::ostream& err) {
+  if (file.isStdout()) return false;
+  if (const auto reason = file.resolve()) {
+    err << "throttlelab: " << file.label() << ": cannot write: " << *reason << '\n';
+    return true;
+  }
+  if (const auto conflict = host::outputConflict({{file.option(), file.path()}}, inputs)) {
+    err << "throttlelab: " << *conflict << '\n';
+    return true;
+  }
+  return false;
 }
 
 }  // namespace
 
 int runCompare(const CliOptions& options, std::ostream& out, std::ostream& err) {
-  te::Scenario scenario;
-  try {
-    scenario = te::loadScenario(options.scenario, options.allOverrides());
-  } catch (const te::ScenarioError& e) {
-    err << "throttlelab: " << e.what() << '\n';
-    return kExitBadInput;
-  }
   const std::string path = options.report.empty() ? std::string("-") : options.report;
   const auto format = reportFormatOf(path);
   if (!format) {
@@ -66,6 +76,10 @@ int runCompare(const CliOptions& options, std::ostream& out, std::ostream& err) 
     return kExitBadInput;
   }
   OutputFile file("--report", path, out);
+  if (reportConflicts(file, {{"--scenario", options.scenario}}, err)) return kExitBadInput;
+  const auto loaded = loadScenarioFor(options, err);
+  if (!loaded) return kExitBadInput;
+  const te::Scenario& scenario = *loaded;
   if (!openReport(file, err)) return kExitBadInput;
   try {
     te::CompareOptions compare;
@@ -74,7 +88,7 @@ int runCompare(const CliOptions& options, std::ostream& out, std::ostream& err) 
     const te::CompareResult result = te::comparePolicies(scenario, compare);
     const std::string text = *format == ReportFormat::Json ? te::compareReportJson(result)
                                                            : te::compareReportMarkdown(result);
-    if (!commitReport(file, text, err)) return kExitBadInput;
+    if (!commitReport(file, text, err)) return kExitWriteFailed;
   } catch (const te::ScenarioError& e) {
     err << "throttlelab: " << e.what() << '\n';
     return kExitBadInput;
@@ -184,6 +198,31 @@ std::string simulationJson(const std::string& traceName, const te::Scenario& sce
   return text;
 }
 
+/// The derivation note behind a ScenarioError ("trace: machine.memoryMiB: must be ..."): the
+/// last note about the key the error names, or empty.
+std::string derivationOf(std::string_view error, const std::vector<std::string>& notes) {
+  const std::size_t keyStart = error.find(": ");
+  if (keyStart == std::string_view::npos) return {};
+  const std::string_view rest = error.substr(keyStart + 2);
+  const std::string_view key = rest.substr(0, rest.find(": "));
+  std::string_view term;
+  if (key.starts_with("machine.memoryMiB"))
+    term = "memory";
+  else if (key.starts_with("vm."))
+    term = key;
+  else if (key.starts_with("tasks"))
+    term = " x ";
+  else if (key.starts_with("devices"))
+    term = "device ";
+  else if (key.starts_with("durationS"))
+    term = "duration";
+  else
+    return {};
+  for (auto it = notes.rbegin(); it != notes.rend(); ++it)
+    if (it->find(term) != std::string::npos) return *it;
+  return {};
+}
+
 }  // namespace
 
 int runTraceSimulation(const CliOptions& options, const traceio::TraceStats::Result& measured,
@@ -204,8 +243,8 @@ int runTraceSimulation(const CliOptions& options, const traceio::TraceStats::Res
     err << "throttlelab: --simulate: the trace has no writeback record to compare with\n";
     return kExitBadInput;
   }
+  std::vector<std::string> notes;
   try {
-    std::vector<std::string> notes;
     const traceio::HostFacts facts =
         options.thisHost ? host::hostFactsFor(measured) : traceio::HostFacts{};
     te::Scenario scenario = traceio::deriveScenario(measured, facts, &notes);
@@ -240,12 +279,17 @@ int runTraceSimulation(const CliOptions& options, const traceio::TraceStats::Res
       const std::string text = *format == ReportFormat::Json
                                    ? simulationJson(traceName, scenario, rows, notes, warmupS)
                                    : markdown;
-      if (!commitReport(*file, text, err)) return kExitBadInput;
+      if (!commitReport(*file, text, err)) return kExitWriteFailed;
       if (!file->isStdout()) out << "Report: " << file->path() << '\n';
     }
   } catch (const te::ScenarioError& e) {
-    err << "throttlelab: --simulate: the derived scenario is not valid: " << e.what() << '\n';
-    return kExitInternalError;
+    // The trace's own values describe a machine beyond the simulator's limits: bad input.
+    err << "throttlelab: --simulate: " << traceName
+        << " describes a machine the simulator cannot run: " << e.what();
+    if (const std::string how = derivationOf(e.what(), notes); !how.empty())
+      err << " (derived so: " << how << ")";
+    err << '\n';
+    return kExitBadInput;
   } catch (const std::exception& e) {
     err << "throttlelab: internal error: " << e.what() << '\n';
     return kExitInternalError;
@@ -285,6 +329,7 @@ int runExperimentCommand(const CliOptions& options, std::ostream& out, std::ostr
       return kExitBadInput;
     }
     file = std::make_unique<OutputFile>("--report", options.report, out);
+    if (reportConflicts(*file, {}, err)) return kExitBadInput;
     if (!openReport(*file, err)) return kExitBadInput;
   }
   try {
@@ -295,7 +340,7 @@ int runExperimentCommand(const CliOptions& options, std::ostream& out, std::ostr
       const std::string text = *format == ReportFormat::Json
                                    ? te::experimentReportJson(result)
                                    : te::experimentReportMarkdown(*experiment, result);
-      if (!commitReport(*file, text, err)) return kExitBadInput;
+      if (!commitReport(*file, text, err)) return kExitWriteFailed;
     }
     // Markdown on standard output already carries the verdicts.
     if (!file || !file->isStdout()) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Engine speed: simulated seconds per wall second for N dd writers under Policy C (ioless),
+// Engine speed: simulated seconds per wall second for N dd writers under the ioless policy,
 // on one core. Run the Release build: build/release/bench/engine_bench
-// Targets (issue #2): 60 simulated seconds in <= 0.1 s for 100 writers, 0.5 s for 1,000,
+// Targets: 60 simulated seconds in <= 0.1 s for 100 writers, 0.5 s for 1,000,
 // 3 s for 10,000; memory independent of run length (see the peak_rss counters).
 #include <benchmark/benchmark.h>
 
@@ -49,7 +49,7 @@ void BM_Writers60s(benchmark::State& state) {
 BENCHMARK(BM_Writers60s)->Arg(1)->Arg(100)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)
     ->MeasureProcessCPUTime()->UseRealTime()->Repetitions(3)->ReportAggregatesOnly(true);
 
-// The same targets for every policy (issue #4): 100, 1,000 and 10,000 writers, 60 s each.
+// The same targets for every policy: 100, 1,000 and 10,000 writers, 60 s each.
 void BM_PolicyWriters60s(benchmark::State& state, const std::string& policy) {
   const int n = static_cast<int>(state.range(0));
   for (auto _ : state) {

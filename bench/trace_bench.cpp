@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Trace import speed (issue #6): a 1 GB trace must import in at most 15 s, and in at most
+// Trace import speed: a 1 GB trace must import in at most 15 s, and in at most
 // 5 times what `grep -c balance_dirty_pages` takes on the same file, measured in the same
 // run. A plain executable that prints figures; not a test. Run the Release build:
 //   build/release/bench/trace_bench [SIZE_MB [DIR [RUNS]]]

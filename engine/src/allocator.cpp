@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The page allocator (model-spec §2.6–2.7): watermarks by era, kswapd, direct reclaim that
-// stalls the allocating task, the real-time reserve bonus as it changed over time, reclaim of
-// clean cache, swap-out of anonymous memory, and the OOM killer.
+// The page allocator (docs/model.md, The page allocator; Reclaim, swap and the OOM killer):
+// watermarks by era, kswapd, direct reclaim that stalls the allocating task, the real-time reserve
+// bonus as it changed over time, reclaim of clean cache, swap-out of anonymous memory, and the OOM
+// killer.
 #include <algorithm>
 #include <cmath>
 
@@ -31,15 +32,16 @@ void Kernel::setupWatermarks() {
   std::int64_t minFreeKb = m_scenario.vm.minFreeKbytes;
   const bool old = oldAllocator(m_scenario.machine.allocator);
   if (minFreeKb <= 0) {
-    // E8: sqrt(lowmem KiB) clamped to [128, 16384] up to 2.6.9; sqrt(16 x KiB), [128, 262144] later.
+    // Eq. 41 (calculate_min_free_kbytes()): sqrt(lowmem KiB) clamped to [128, 16384] up to 2.6.9;
+    // sqrt(16 x KiB), [128, 262144] later.
     minFreeKb = old ? std::clamp<std::int64_t>(isqrt(kb), 128, 16384)
                     : std::clamp<std::int64_t>(isqrt(kb * 16), 128, 262144);
   }
   m_mem.wmarkMin = minFreeKb / 4;
-  if (old) {  // E10, 2.6.0–2.6.9: low = 2 min, high = 3 min
+  if (old) {  // Eq. 42, 2.6.0–2.6.9: low = 2 min, high = 3 min
     m_mem.wmarkLow = 2 * m_mem.wmarkMin;
     m_mem.wmarkHigh = 3 * m_mem.wmarkMin;
-  } else {    // 4.6+: the gap is the larger of min/4 and watermark_scale_factor of memory
+  } else {  // 4.6+: the gap is the larger of min/4 and watermark_scale_factor of memory
     const Pages gap = std::max(m_mem.wmarkMin / 4, total * m_scenario.vm.watermarkScaleFactor / 10000);
     m_mem.wmarkLow = m_mem.wmarkMin + gap;
     m_mem.wmarkHigh = m_mem.wmarkMin + 2 * gap;

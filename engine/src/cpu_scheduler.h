@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// CPU time as Linux hands it out (kernel/sched/): real-time tasks take whole CPUs in priority
+// CPU time as Linux hands it out (kernel/sched/; docs/model.md, CPU scheduling): real-time tasks take whole CPUs in priority
 // order; kernel threads with work (flushers, kswapd, IO completion) take a whole CPU each from
 // what is left, as a thread that sleeps most of the time is run at once on waking; the CPUs
 // left run normal tasks the way CFS does. A normal task runs on one CPU at full speed until

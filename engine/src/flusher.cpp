@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Writeback: one flusher per device (model-spec §2.5). Periodic ("kupdate") writeback of
+// Writeback: one flusher per device (docs/model.md, The flusher). Periodic ("kupdate") writeback of
 // expired inodes, background writeback while over the background threshold, in chunks,
 // oldest-dirtied inode first. Its style follows the policy's era: pdflush (2.6.0–2.6.31)
 // writes 1024-page chunks and backs off while the queue is congested; later flushers block
-// on a full queue; 3.2+ sizes chunks to half a second of bandwidth (E6).
+// on a full queue; 3.2+ sizes chunks to half a second of bandwidth (Eq. 36).
 #include <algorithm>
 
 #include "cost_model.h"
@@ -87,8 +87,9 @@ void Kernel::flusherTimer(int dev) {
 }
 
 bool Kernel::overBackgroundThresh(int dev) {
-  // wb_over_bg_thresh() (E7): global dirty pages (not counting writeback) over bg_thresh, or
-  // this device's dirty pages over its share of it. The flusher is a kernel thread: no RT bonus.
+  // wb_over_bg_thresh() (docs/model.md, Eq. 35): global dirty pages (not counting writeback) over
+  // bg_thresh, or this device's dirty pages over its share of it. The flusher is a kernel thread:
+  // no RT bonus.
   const GlobalView g = globalViewFor(LimitBonus::None);
   if (m_era.flusher == FlusherStyle::Pdflush) return m_mem.nrDirty >= g.bgThresh && m_mem.nrDirty > 0;
   if (m_mem.nrDirty > g.bgThresh) return true;
@@ -99,7 +100,8 @@ bool Kernel::overBackgroundThresh(int dev) {
 
 Pages Kernel::writebackChunk(int dev) const {
   if (m_era.flusher != FlusherStyle::Modern) return 1024;  // MAX_WRITEBACK_PAGES
-  // E6 (3.2+): about half a second of device bandwidth, at most dirty_limit/8, in whole 4 MiB units.
+  // writeback_chunk_size(), 3.2+ (docs/model.md, Eq. 36): about half a second of device bandwidth,
+  // at most dirty_limit/8, in whole 4 MiB units.
   const DeviceState& d = device(dev);
   Pages pages = std::min<Pages>(d.bw.avgWriteBw / 2, m_domain.dirtyLimit / 8);
   pages = (pages + 1024) / 1024 * 1024;

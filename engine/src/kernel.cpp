@@ -292,7 +292,8 @@ GlobalView Kernel::globalViewForTask(const Task* task) const {
 }
 
 Pages Kernel::ratelimitPages() const {
-  // E13 (<= 3.1): total / (ncpus x 32), at least 16 pages and at most 4 MiB.
+  // writeback_set_ratelimit() <= 3.1 (docs/model.md, Eq. 32): total / (ncpus x 32), at least 16
+  // pages and at most 4 MiB.
   const Pages r = m_mem.total / (std::max(1, m_scenario.machine.cpus) * 32);
   return std::clamp<Pages>(r, 16, 1024);
 }
@@ -374,9 +375,10 @@ WbView Kernel::wbView(int dev, const GlobalView& g) const {
 }
 
 WbView Kernel::wbThresholds(const WbThreshInputs& in) {
-  // E15 with min/max_ratio: the share of recent completions, on top of the reserved minimum.
-  // Each step is a * b / c truncated towards zero, as the 128-bit form computed it; in 64
-  // bits whenever a * b fits (always, for real machines): __divti3 was 5 % of a check.
+  // __wb_calc_thresh() with min/max_ratio (docs/model.md, Eq. 13): the share of recent completions,
+  // on top of the reserved minimum. Each step is a * b / c truncated towards zero, as the 128-bit
+  // form computed it; in 64 bits whenever a * b fits (always, for real machines): __divti3 was 5 %
+  // of a check.
   const auto mulDiv = [](std::int64_t a, std::int64_t b, std::int64_t divisor) -> Int128 {
     std::int64_t p = 0;
     if (!__builtin_mul_overflow(a, b, &p)) return p / divisor;
@@ -482,7 +484,7 @@ void Kernel::reconfigure(const Scenario& in) {
     m_devices[i]->device.configure(changed.devices[i]);
     scheduleDevice(static_cast<int>(i));
   }
-  // Writing dirty_ratio or dirty_bytes resets the slowly following limit (E20).
+  // Writing dirty_ratio or dirty_bytes resets the slowly following limit (docs/model.md, Eq. 8).
   if (changed.vm.dirtyRatio != old.vm.dirtyRatio || changed.vm.dirtyBytes != old.vm.dirtyBytes) {
     m_domain.dirtyLimit = globalViewFor(LimitBonus::None).thresh;
     m_domain.dirtyLimitStamp = jiffies();

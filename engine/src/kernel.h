@@ -242,7 +242,8 @@ class Kernel final : public ThrottleHost {
   int m_nextPid = 1000;
   RecordSink* m_sink = nullptr;
   OutputOptions m_options;
-  // 2.6.24 task proportions (E17): events counted in periods of 2^shift dirtied pages
+  // 2.6.24 task proportions (docs/model.md, Eq. 15): events counted in periods of 2^shift dirtied
+  // pages
   std::int64_t m_taskPropEvents = 0;
   std::int64_t m_taskPropGlobal = 0;
   std::int64_t m_taskPropPeriod = 0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The page cache of one file, without per-page objects (house style §3). A file written
+// The page cache of one file, without per-page objects (docs/model.md, The page cache and the life of a page). A file written
 // sequentially, possibly again and again (conv=notrunc), keeps its pages in this order going
 // forward from the writer's position: [not resident][clean][under writeback][dirty][being
 // copied] -> writer. A page becomes dirty when the copy into it is done (generic_perform_write()

@@ -65,7 +65,7 @@ constexpr IntRange kIntRange{std::numeric_limits<int>::min(), std::numeric_limit
 constexpr IntRange kSwapMiBRange{0, 16 * 1024 * 1024};  // none .. 16 TiB
 constexpr IntRange kSwappinessRange{0, 200};            // 200 since 5.8
 constexpr IntRange kMinFreeKbytesRange{0, 4'194'304};   // 0 = boot default; else 128 .. 4 GiB
-constexpr std::int64_t kMinFreeKbytesLow = 128;         // the kernel's lower clamp (E8)
+constexpr std::int64_t kMinFreeKbytesLow = 128;  // the kernel's lower clamp (docs/model.md, Eq. 41)
 constexpr IntRange kWatermarkScaleRange{1, 3000};       // 3000 since 5.x; 1000 before
 constexpr IntRange kRunsRange{0, 1'000'000'000};
 constexpr IntRange kOomScoreAdjRange{-1000, 1000};  // OOM_SCORE_ADJ_MIN .. MAX
@@ -153,6 +153,41 @@ std::size_t editDistance(std::string_view a, std::string_view b) {
     }
   }
   return row[b.size()];
+}
+
+// Well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
+// Names are saved as JSON, whose writer replaces anything else by U+FFFD: the saved file would
+// name something else, and could exceed the length limit that the name met.
+bool isUtf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t more = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      more = 1;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      more = 2;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      more = 3;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else {
+      return false;
+    }
+    if (s.size() - i <= more) return false;
+    for (std::size_t k = 1; k <= more; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xBF)) return false;
+    }
+    i += more + 1;
+  }
+  return true;
 }
 
 // Keys and values from the input go into one-line messages: escape what a terminal would
@@ -994,6 +1029,8 @@ class Validator {
           return u < 0x20 || u == 0x7f;
         }))
       m_context.fail(path, "must not contain control characters, got \"" + printable(name) + "\"");
+    if (!isUtf8(name))
+      m_context.fail(path, "must be UTF-8 text, got \"" + printable(name) + "\"");
   }
 
   void checkInt(std::int64_t v, const std::string& path, IntRange range) const {

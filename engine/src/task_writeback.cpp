@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// IO-ful throttling (model-spec §3.2–3.3): a throttled dirtier writes back dirty pages of its
-// device itself, sleeping whenever no request slot is free, and waits in congestion_wait().
-// Many such writers interleave their inodes in the request queue: smaller merges, more seeks,
-// and CPU spent spinning on the locks they share.
+// IO-ful throttling (docs/model.md, The IO-ful policies): a throttled dirtier writes back dirty
+// pages of its device itself, sleeping whenever no request slot is free, and waits in
+// congestion_wait(). Many such writers interleave their inodes in the request queue: smaller
+// merges, more seeks, and CPU spent spinning on the locks they share.
 #include <algorithm>
 
 #include "cost_model.h"

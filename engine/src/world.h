@@ -116,7 +116,8 @@ struct alignas(64) Task {
                                      ///< reclaim scan before a wait): added to the next piece
 
   // statistics
-  std::int64_t propCount = 0;        ///< E17 task proportion: recent dirtied pages (aged)
+  std::int64_t propCount =
+      0;  ///< task proportion (docs/model.md, Eq. 15): recent dirtied pages (aged)
   std::int64_t propPeriod = 0;
   double cpuS = 0;
   std::int64_t runs = 0;
@@ -160,7 +161,7 @@ struct DeviceState {
   std::deque<int> slotWaiters;      ///< waiting for a request slot: task ids, -1 = the flusher, -2 = kswapd
   std::vector<int> congestionWaiters;  ///< tasks in congestion_wait()
   int submitters = 0;               ///< tasks writing back to this device right now
-  // 2.6.24 per-task dirtying proportions (E17), lazily aged per task
+  // 2.6.24 per-task dirtying proportions (docs/model.md, Eq. 15), lazily aged per task
   std::int64_t taskEventsTotal = 0;
   // sample-interval bookkeeping
   DeviceCounters atSample{};
@@ -205,7 +206,7 @@ struct Kswapd {
 
 /// The global writeback domain (struct wb_domain).
 struct Domain {
-  Pages dirtyLimit = 0;               ///< E20, the slowly following limit
+  Pages dirtyLimit = 0;               ///< the slowly following limit (docs/model.md, Eq. 8)
   std::int64_t dirtyLimitStamp = 0;   ///< jiffies
   FlexProportions completions;
 };
@@ -218,11 +219,11 @@ struct GlobalView {
   Pages thresh = 0;
   Pages bgThresh = 0;
   Pages freerun = 0;
-  Pages limit = 0;        ///< E21
+  Pages limit = 0;  ///< max(thresh, dirty_limit), docs/model.md Eq. 9
   Pages setpoint = 0;
 };
 
-/// Per-device share of the thresholds (E15) as one throttle pass sees it.
+/// Per-device share of the thresholds (docs/model.md, Eq. 13) as one throttle pass sees it.
 struct WbView {
   Pages wbThresh = 0;
   Pages wbBgThresh = 0;

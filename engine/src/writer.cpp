@@ -134,7 +134,8 @@ void Kernel::endCopy(Task& t) {
 void Kernel::recordDirtied(Task& t, Pages n) {
   t.dirtiedTotal += n;
   if (n <= 0) return;
-  // 2.6.24 task proportions (E17): periods of 2^(2 + ilog2(thresh - 1)) dirtied pages.
+  // 2.6.24 task proportions (docs/model.md, Eq. 15): periods of 2^(2 + ilog2(thresh - 1)) dirtied
+  // pages.
   const Pages thresh = std::max<Pages>(2, globalViewFor(LimitBonus::None).thresh);
   const int shift = 2 + ilog2(static_cast<std::uint64_t>(thresh - 1));
   const std::int64_t period = m_taskPropEvents >> shift;

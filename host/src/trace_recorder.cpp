@@ -17,15 +17,18 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <mutex>
 #include <ostream>
 #include <set>
 #include <string_view>
 #include <thread>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "file_util.h"
+#include "throttlelab/host/output_target.h"
 
 namespace throttlelab::host {
 
@@ -512,10 +515,21 @@ int recordTraceToFile(const std::string& path, double durationS, std::ostream& o
     return 2;
   }
   // The body is streamed to one temporary file while recording; at the end the header (which
-  // needs the count) and the body are copied into a second one that is renamed over `path`.
+  // needs the count) and the body are written through an OutputWriter: a temporary file
+  // renamed over `path` (a symbolic link's target), or a device or FIFO written in place.
+  auto resolved = resolveOutput(path);
+  if (const auto* reason = std::get_if<std::string>(&resolved)) {
+    err << "cannot write " << path << ": " << *reason << "\n";
+    return 1;
+  }
+  const OutputTarget target = std::get<OutputTarget>(resolved);
   TempFiles temps;
   std::string bodyPath;
-  const int bodyFd = createTempNextTo(path, "body", bodyPath);
+  // Never beside a device node (/dev is no place for it): in the temporary directory then.
+  const int bodyFd = createTempNextTo(
+      target.inPlace ? (std::filesystem::temp_directory_path() / "throttlelab-record").string()
+                     : target.path,
+      "body", bodyPath);
   if (bodyFd < 0) {
     err << "cannot write " << path << ": " << detail::errnoText(errno) << "\n";
     return 1;
@@ -596,12 +610,11 @@ int recordTraceToFile(const std::string& path, double durationS, std::ostream& o
   const std::string restoreProblem = recorder.stop();
 
   if (failure.empty()) {
-    std::string finalTmp;
-    const int fd = createTempNextTo(path, "tmp", finalTmp);
-    if (fd < 0) {
-      failure = "cannot write " + path + ": " + detail::errnoText(errno);
+    OutputWriter writer(target);
+    if (const auto reason = writer.open()) {
+      failure = "cannot write " + path + ": " + *reason;
     } else {
-      temps.files.emplace_back(fd, finalTmp);
+      const int fd = writer.fd();
       const std::string header = traceHeader(lines, ::sysconf(_SC_NPROCESSORS_ONLN));
       int e = writeAll(fd, header.data(), header.size());
       std::string copy(1 << 16, '\0');
@@ -615,16 +628,10 @@ int recordTraceToFile(const std::string& path, double durationS, std::ostream& o
         e = writeAll(fd, copy.data(), static_cast<std::size_t>(n));
       }
       if (bodyIn >= 0) ::close(bodyIn);
-      if (e == 0 && ::fsync(fd) != 0) e = errno;
-      if (e == 0) {
-        temps.files.back().first = -1;
-        if (::close(fd) != 0) e = errno;
-      }
-      if (e == 0 && ::rename(finalTmp.c_str(), path.c_str()) != 0) e = errno;
       if (e != 0) {
         failure = "cannot write " + path + ": " + detail::errnoText(e);
-      } else {
-        temps.files.back().second.clear();  // renamed: nothing to remove
+      } else if (const auto committed = writer.commit()) {
+        failure = "cannot write " + path + ": " + *committed;
       }
     }
   }

@@ -395,9 +395,10 @@ VmstatSampler::Poll VmstatSampler::poll(double nowS) {
   s.threshPages = v[kNrDirtyThreshold];
   s.bgThreshPages = v[kNrDirtyBackgroundThreshold];
   s.freerunPages = (s.threshPages + s.bgThreshPages) / 2;
-  // The global dirty_limit (E20), which follows thresh slowly, is not exported anywhere in
-  // /proc (only the writeback:global_dirty_state tracepoint shows it), so the limit and
-  // setpoint here are those of a settled system, where dirty_limit == thresh.
+  // The global dirty_limit, which follows thresh slowly (update_dirty_limit(); docs/model.md,
+  // Eq. 8), is not exported anywhere in /proc (only the writeback:global_dirty_state
+  // tracepoint shows it), so the limit and setpoint here are those of a settled system, where
+  // dirty_limit == thresh.
   s.limitPages = s.threshPages;
   s.dirtyLimitPages = s.threshPages;
   s.setpointPages = (s.freerunPages + s.limitPages) / 2;

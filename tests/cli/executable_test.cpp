@@ -1,123 +1,26 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Smoke tests of the built `throttlelab` executable: what a user or a script sees.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "executable_fixture.h"
 #include "throttlelab/engine/experiments.h"
 #include "throttlelab/engine/output.h"
 #include "throttlelab/engine/scenario.h"
 
 namespace fs = std::filesystem;
 namespace te = throttlelab::engine;
+using namespace throttlelab::cli::test;
 
 namespace {
-
-struct Result {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string shellQuote(const std::string& s) {
-  std::string q = "'";
-  for (const char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
-std::vector<std::string> split(const std::string& line) {
-  std::vector<std::string> out;
-  std::istringstream in(line);
-  for (std::string f; std::getline(in, f, ',');) out.push_back(f);
-  if (!line.empty() && line.back() == ',') out.emplace_back();
-  return out;
-}
-
-bool isNumber(const std::string& s) {
-  if (s.empty()) return false;
-  char* end = nullptr;
-  std::strtod(s.c_str(), &end);
-  return end == s.c_str() + s.size();
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-/// Each test gets its own empty directory, which is also the working directory of the runs.
-class Executable : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    m_dir = fs::temp_directory_path() /
-            ("throttlelab-cli-" + std::to_string(::getpid()) + "-" + info->name());
-    fs::remove_all(m_dir);
-    fs::create_directories(m_dir);
-  }
-  void TearDown() override { fs::remove_all(m_dir); }
-
-  /// Runs the executable with `args`; `env` is prepended as `env ...` arguments.
-  Result run(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
-    std::string command = "cd " + shellQuote(m_dir.string()) + " && env";
-    for (const auto& e : env) command += " " + shellQuote(e);
-    command += " " + shellQuote(THROTTLELAB_EXECUTABLE);
-    for (const auto& a : args) command += " " + shellQuote(a);
-    command += " >" + shellQuote((m_dir / ".stdout").string()) + " 2>" +
-               shellQuote((m_dir / ".stderr").string());
-    const int raw = std::system(command.c_str());
-    Result r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.out = readFile(m_dir / ".stdout");
-    r.err = readFile(m_dir / ".stderr");
-    fs::remove(m_dir / ".stdout");
-    fs::remove(m_dir / ".stderr");
-    return r;
-  }
-
-  /// Expects exit status 2 and one line on stderr that contains every `parts`.
-  void expectBadInput(const Result& r, const std::vector<std::string>& parts) {
-    EXPECT_EQ(r.status, 2) << r.err;
-    EXPECT_EQ(r.out, "");
-    const auto errLines = lines(r.err);
-    ASSERT_FALSE(errLines.empty());
-    EXPECT_EQ(errLines[0].rfind("throttlelab: ", 0), 0u) << r.err;
-    for (const auto& p : parts) EXPECT_TRUE(contains(errLines[0], p)) << p << " not in: " << r.err;
-  }
-
-  /// Files in the test directory, to prove that nothing (like a temporary file) was left.
-  std::set<std::string> filesHere() const {
-    std::set<std::string> names;
-    for (const auto& e : fs::directory_iterator(m_dir)) names.insert(e.path().filename().string());
-    return names;
-  }
-
-  fs::path m_dir;
-};
 
 const std::vector<std::string> kAllOptions{"--headless",   "--scenario",       "--duration",
                                            "--seed",       "--policy",         "--set",
@@ -505,21 +408,7 @@ TEST_F(Executable, QuickExperimentsRunHeadlessAndReportEveryVerdict) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Kernel traces (issue #6)
-
-namespace {
-
-const fs::path kDataDir = fs::path(THROTTLELAB_SOURCE_DIR) / "tests" / "data";
-
-/// The rows of a CSV written by throttlelab: provenance comments dropped.
-std::vector<std::string> csvRows(const std::string& text) {
-  std::vector<std::string> rows;
-  for (const auto& l : lines(text))
-    if (l.rfind("#", 0) != 0) rows.push_back(l);
-  return rows;
-}
-
-}  // namespace
+// Kernel traces
 
 TEST_F(Executable, ImportTraceWritesTheColumnsOfASimulation) {
   const std::string trace = (kDataDir / "real-trace-excerpt.txt").string();

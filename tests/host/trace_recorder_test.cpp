@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -683,6 +684,39 @@ TEST(RecordTraceToFile, AWholeRealTraceArrivesUnchangedInOddChunks) {
   EXPECT_NE(msg.str().find(std::to_string(expectedLines) + " events"), std::string::npos)
       << msg.str();
   EXPECT_NE(msg.str().find("SIGTERM"), std::string::npos) << msg.str();
+}
+
+TEST(RecordTraceToFile, ADeviceNodeIsWrittenInPlaceAndALinksTargetReplaced) {
+  // As root the recording was renamed over whatever the path named: /dev/null became a file.
+  TempDir out;
+  const fs::path node = out.path() / "null";
+  if (::mknod(node.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0)
+    GTEST_SKIP() << "cannot make a device node here: " << std::strerror(errno);
+  spit(out.path() / "target.trace", "old\n");
+  fs::create_symlink("target.trace", out.path() / "link.trace");
+  for (const fs::path& file : {node, out.path() / "link.trace"}) {
+    SCOPED_TRACE(file.string());
+    FakeTracefs fake;
+    std::thread writer([&] {
+      const int w = ::open((fake.root() / "trace_pipe").c_str(), O_WRONLY | O_CLOEXEC);
+      ASSERT_GE(w, 0);
+      writeAll(w, kLine1);
+      ::close(w);
+      ::kill(::getpid(), SIGTERM);
+    });
+    std::ostringstream msg, err;
+    const int rc = recordTraceToFile(file.string(), 60, msg, err, fake.options());
+    writer.join();
+    EXPECT_EQ(rc, 0) << err.str();
+  }
+  struct stat st {};
+  ASSERT_EQ(::lstat(node.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode)) << "the device node was replaced";
+  EXPECT_EQ(st.st_rdev, makedev(1, 3));
+  EXPECT_TRUE(fs::is_symlink(out.path() / "link.trace"));
+  const std::string text = slurp(out.path() / "target.trace");
+  EXPECT_EQ(text.substr(text.size() - kLine1.size()), kLine1);
+  EXPECT_EQ(out.entries(), 3u) << "no temporary files left behind";
 }
 
 TEST(RecordTraceToFile, AnExistingFileIsUntouchedWhenRecordingFails) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "throttlelab/traceio/trace_parser.h"
 
@@ -233,17 +234,75 @@ TEST(TraceParser, ReadsFtraceWithTheTgidColumn) {
   EXPECT_EQ(commOf(gds(p).header), "dd");
 }
 
-TEST(TraceParser, ReadsNumbersThatWentThroughUnsignedFormats) {
-  // The kernel prints paused with %lu and pause with %ld: a negative count wraps around in
-  // the first and keeps its sign in the second.
+TEST(TraceParser, ReadsNegativeMillisecondsOfSignedFields) {
+  // The kernel prints pause and think with %ld: they go below zero when a task comes back
+  // before its last pause was due.
   const auto p = ti::parseTraceLine(
-      "  dd-1 [000] ..... 2.5: balance_dirty_pages: bdi sda: dirty=5 paused=18446744073709551612 "
-      "pause=-4 think=-12");
+      "  dd-1 [000] ..... 2.5: balance_dirty_pages: bdi sda: dirty=5 paused=4 pause=-4 think=-12");
   ASSERT_EQ(p.kind, ti::LineKind::Event) << p.problem;
-  EXPECT_EQ(bdp(p).paused, -4);
+  EXPECT_EQ(bdp(p).paused, 4);
   EXPECT_EQ(bdp(p).pause, -4);
   EXPECT_EQ(bdp(p).think, -12);
   EXPECT_EQ(nsOf(bdp(p).header), 2'500'000'000);
+}
+
+TEST(TraceParser, CallsAValueTheKernelCannotPrintOutOfRangeAndNamesTheField) {
+  // Each field has its kernel type: unsigned long page counts are never negative and never
+  // near 2^64 (a negative number printed with %lu), an unsigned int ends at 2^32 - 1.
+  const std::string gds = "  dd-1 [000] ..... 1.0: global_dirty_state: dirty=";
+  const std::string gdsTail = " writeback=3 bg_thresh=1 thresh=2 limit=3 dirtied=4 written=5";
+  const std::string bdpHead = "  dd-1 [000] ..... 1.0: balance_dirty_pages: bdi 8:0: ";
+  struct Case {
+    std::string line;
+    std::string field;  ///< the problem text starts with it
+    std::string why;    ///< and contains this
+  };
+  const std::vector<Case> cases{
+      {gds + "18446744073709551615" + gdsTail, "dirty=18446744073709551615", "page count"},
+      {gds + "-5" + gdsTail, "dirty=-5", "never negative"},
+      {gds + "1e400" + gdsTail, "dirty=1e400", "whole number"},
+      {gds + "2.5" + gdsTail, "dirty=2.5", "whole number"},
+      {gds + "12345678901234567890" + gdsTail, "dirty=12345678901234567890", "page count"},
+      {gds + "123456789012345678901234567890" + gdsTail, "dirty=123456789012345678901234567890",
+       "page count"},
+      {bdpHead + "dirty=1 pause=1 paused=18446744073709551612", "paused=18446744073709551612",
+       "milliseconds"},
+      {bdpHead + "dirty=1 pause=1 dirtied=4294967296", "dirtied=4294967296", "unsigned int"},
+      {bdpHead + "dirty=1 pause=99999999999999999", "pause=99999999999999999", "milliseconds"},
+      {bdpHead + "dirty=1 pause=1 task_ratelimit=-1", "task_ratelimit=-1", "KB/s"},
+      {bdpHead + "dirty=1 pause=1 cgroup_ino=-1", "cgroup_ino=-1", "inode"},
+      {"  dd-1 [000] ..... 1.0: bdi_dirty_ratelimit: bdi 8:0: write_bw=1 awrite_bw=1 "
+       "dirty_rate=1 dirty_ratelimit=1 task_ratelimit=1 balanced_dirty_ratelimit=2000000000000000 "
+       "cgroup_ino=1",
+       "balanced_dirty_ratelimit=2000000000000000", "KB/s"},
+  };
+  for (const auto& c : cases) {
+    const auto p = ti::parseTraceLine(c.line);
+    EXPECT_EQ(p.kind, ti::LineKind::Malformed) << c.line;
+    const std::string text = ti::problemText(p);
+    EXPECT_EQ(text.rfind(c.field + " is out of range: ", 0), 0u) << text;
+    EXPECT_NE(text.find(c.why), std::string::npos) << text;
+  }
+  // The largest values of each type are read.
+  const auto edge = ti::parseTraceLine(bdpHead +
+                                       "dirty=281474976710656 pause=-1099511627776 "
+                                       "dirtied=4294967295 cgroup_ino=18446744073709551615");
+  ASSERT_EQ(edge.kind, ti::LineKind::Event) << ti::problemText(edge);
+  EXPECT_EQ(bdp(edge).dirty, std::int64_t{1} << 48);
+  EXPECT_EQ(bdp(edge).pause, -(std::int64_t{1} << 40));
+  EXPECT_EQ(bdp(edge).dirtied, 4294967295u);
+  // Junk after digits stays "no number", as before.
+  EXPECT_EQ(ti::problemText(ti::parseTraceLine(gds + "12x" + gdsTail)), "no number in dirty=");
+}
+
+TEST(TraceParser, CallsALineLongerThanTheBoundMalformedWithoutReadingIt) {
+  std::string line(kModernBdp);
+  const auto at = ti::parseTraceLine(line + std::string(ti::kMaxLineBytes - line.size(), ' '));
+  EXPECT_EQ(at.kind, ti::LineKind::Event) << at.problem;
+  const auto over =
+      ti::parseTraceLine(line + std::string(ti::kMaxLineBytes + 1 - line.size(), ' '));
+  EXPECT_EQ(over.kind, ti::LineKind::Malformed);
+  EXPECT_NE(over.problem.find("64 KiB"), std::string_view::npos) << over.problem;
 }
 
 TEST(TraceParser, IgnoresACarriageReturn) {
@@ -340,14 +399,17 @@ TEST(TraceParser, ReadsNumbersOfEveryLengthInTheMiddleAndAtTheEndOfALine) {
   for (int digits = 1; digits <= 19; ++digits) {
     v = v * 10 + static_cast<std::uint64_t>(digits % 10);
     const std::string value = std::to_string(v);
-    const std::string middle = "  dd-1 [000] ..... 1.0: global_dirty_state: dirty=" + value +
-                               " writeback=3 bg_thresh=1 thresh=2 limit=3 dirtied=4 written=5";
+    // dirtied= is a cumulative counter: any value a long holds.
+    const std::string middle =
+        "  dd-1 [000] ..... 1.0: global_dirty_state: dirty=1 writeback=3 bg_thresh=1 thresh=2 "
+        "limit=3 dirtied=" +
+        value + " written=5";
     const std::string atEnd =
-        "  dd-1 [000] ..... 1.0: global_dirty_state: writeback=3 dirty=" + value;
+        "  dd-1 [000] ..... 1.0: global_dirty_state: dirty=1 writeback=3 dirtied=" + value;
     for (const auto& line : {middle, atEnd}) {
       const auto p = ti::parseTraceLine(line);
       ASSERT_EQ(p.kind, ti::LineKind::Event) << line;
-      EXPECT_EQ(static_cast<std::uint64_t>(gds(p).dirty), v) << line;
+      EXPECT_EQ(static_cast<std::uint64_t>(gds(p).dirtied), v) << line;
       EXPECT_EQ(gds(p).writeback, 3) << line;
     }
   }

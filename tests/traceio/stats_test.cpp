@@ -152,7 +152,7 @@ TEST(TraceStats, DerivesAValidScenarioAndSaysHow) {
   ASSERT_NE(other, s.devices.end());
   const te::DeviceConfig defaults;
   EXPECT_EQ(other->maxRequestKiB, defaults.maxRequestKiB);  // no queue facts for 8:0
-  EXPECT_EQ(other->seekMs, defaults.seekMs);  // no traced bandwidth: the default disk
+  EXPECT_EQ(other->seekMs, defaults.seekMs);                // no traced bandwidth: the default disk
   int writers = 0;
   for (const auto& t : s.tasks) {
     EXPECT_TRUE(t.loop);
@@ -264,3 +264,46 @@ TEST(TraceStats, WarmsUpOnlyForATraceThatBeginsWithTheWritersRunning) {
   EXPECT_EQ(ti::simulationWarmupS(busy), ti::kBusyTraceWarmupS);
   EXPECT_GT(ti::kBusyTraceWarmupS, 0.0);
 }
+
+namespace {
+
+TEST(TraceStats, ALongTraceIsSimulatedForABoundedTimeAndSaysSo) {
+  // Two records 40 hours apart: the old derivation simulated all 40 hours.
+  ti::TraceStats stats;
+  stats.add(pauseOf(100, 7, 10));
+  stats.add(pauseOf(100 + 40 * 3600.0, 7, 10));
+  std::vector<std::string> notes;
+  const te::Scenario s = ti::deriveScenario(stats.result(), ti::HostFacts{}, &notes);
+  EXPECT_EQ(s.durationS, ti::kMaxSimulatedS);
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+    return n.find("duration 3600 s of the trace's 144000.000 s") != std::string::npos;
+  }));
+
+  // The more writers, the fewer seconds: 50,000 pids get 12 s.
+  ti::TraceStats many;
+  for (int pid = 1; pid <= 50'000; ++pid) many.add(pauseOf(1 + pid * 0.001, pid, 10));
+  const te::Scenario m = ti::deriveScenario(many.result(), ti::HostFacts{});
+  EXPECT_EQ(m.durationS, ti::kMaxSimulatedWriterSeconds / 50'000);
+
+  // A short trace keeps its span.
+  ti::TraceStats shortTrace;
+  shortTrace.add(pauseOf(1, 7, 10));
+  shortTrace.add(pauseOf(31.2, 7, 10));
+  EXPECT_EQ(ti::deriveScenario(shortTrace.result(), ti::HostFacts{}).durationS, 30);
+}
+
+TEST(TraceStats, AMachineBeyondTheSimulatorsLimitsIsAScenarioError) {
+  // 2^40 pages of threshold: a valid page count, but 4 PiB of dirty memory.
+  ti::TraceStats stats;
+  te::GlobalDirtyState g;
+  g.header = at(1, 7);
+  g.thresh = std::int64_t{1} << 40;
+  g.bgThresh = std::int64_t{1} << 39;
+  stats.add(g);
+  stats.add(pauseOf(1.5, 7, 10));
+  std::vector<std::string> notes;
+  EXPECT_THROW(ti::deriveScenario(stats.result(), ti::HostFacts{}, &notes), te::ScenarioError);
+  EXPECT_FALSE(notes.empty());  // how the values came about, for the message
+}
+
+}  // namespace

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Exports: PNG that is not blank and carries its provenance, well-formed SVG, a PDF, and CSV
-// with the headless --csv columns; and the scripted --run-for path.
+// with the headless --csv columns; devices, FIFOs and symbolic links written by the output
+// rules; and the scripted --run-for path.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <QFile>
+#include <QFileInfo>
 #include <QImageReader>
 #include <QSet>
 #include <QStatusBar>
@@ -185,6 +191,66 @@ TEST_F(Export, UnwritablePathIsReported) {
   const QString error = window().exportTo(QStringLiteral("/nonexistent-dir/x.png"),
                                           ExportChoice{.format = ExportFormat::Png1x});
   EXPECT_TRUE(error.contains(QStringLiteral("/nonexistent-dir/x.png"))) << error.toStdString();
+}
+
+// Exports follow the command line's output rules (host/output_target.h): QSaveFile renamed
+// its temporary file over whatever the path named.
+
+TEST_F(Export, ADeviceNodeIsWrittenInPlaceNeverReplaced) {
+  const QString node = path(QStringLiteral("null"));
+  if (::mknod(QFile::encodeName(node).constData(), S_IFCHR | 0666, makedev(1, 3)) != 0)
+    GTEST_SKIP() << "cannot make a device node here";
+  for (const ExportFormat format :
+       {ExportFormat::Png1x, ExportFormat::Svg, ExportFormat::Pdf, ExportFormat::CsvAll}) {
+    const QString error = window().exportTo(node, ExportChoice{.format = format});
+    EXPECT_TRUE(error.isEmpty()) << error.toStdString();
+    struct stat st {};
+    ASSERT_EQ(::lstat(QFile::encodeName(node).constData(), &st), 0);
+    ASSERT_TRUE(S_ISCHR(st.st_mode)) << "the device node was replaced by a file";
+    EXPECT_EQ(st.st_rdev, makedev(1, 3));
+  }
+  ::unlink(QFile::encodeName(node).constData());
+}
+
+TEST_F(Export, AFifoGetsTheWholeCsvAndStaysAFifo) {
+  const QByteArray fifo = QFile::encodeName(path(QStringLiteral("pipe")));
+  ASSERT_EQ(::mkfifo(fifo.constData(), 0644), 0);
+  // Opened first and without blocking: the export's open then succeeds, and the CSV (about
+  // 15 kB) fits in the pipe's buffer, so nothing waits for this reader.
+  const int reader = ::open(fifo.constData(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  const QString error =
+      window().exportTo(QString::fromLocal8Bit(fifo), ExportChoice{.format = ExportFormat::CsvAll});
+  EXPECT_TRUE(error.isEmpty()) << error.toStdString();
+  QByteArray received;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(reader, buffer, sizeof buffer)) > 0;)
+    received.append(buffer, static_cast<qsizetype>(n));
+  ::close(reader);
+  struct stat st {};
+  ASSERT_EQ(::lstat(fifo.constData(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced by a file";
+  QFile file(exportTo(QStringLiteral("same.csv"), ExportFormat::CsvAll));
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+  EXPECT_EQ(received, file.readAll());  // what a file of the same export holds
+  ::unlink(fifo.constData());
+}
+
+TEST_F(Export, ASymbolicLinksTargetIsReplacedAndTheLinkStays) {
+  const QString target = path(QStringLiteral("target.svg"));
+  const QString link = path(QStringLiteral("link.svg"));
+  {
+    QFile old(target);
+    ASSERT_TRUE(old.open(QIODevice::WriteOnly));
+    old.write("old");
+  }
+  ASSERT_TRUE(QFile::link(QStringLiteral("target.svg"), link));
+  const QString error = window().exportTo(link, ExportChoice{.format = ExportFormat::Svg});
+  EXPECT_TRUE(error.isEmpty()) << error.toStdString();
+  EXPECT_EQ(QFileInfo(link).symLinkTarget(), QFileInfo(target).absoluteFilePath());
+  QFile svg(target);
+  ASSERT_TRUE(svg.open(QIODevice::ReadOnly));
+  EXPECT_TRUE(svg.readAll().contains("<svg"));
 }
 
 TEST(ScriptedFigures, RunForThenExports) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Live host mode (issue #6) over a fixture /proc: polls become samples in the plots, the
+// Live host mode over a fixture /proc: polls become samples in the plots, the
 // readout states where dirty pages stand between freerun and the threshold, and recording
 // tracepoints is refused without the right to.
 #include <fcntl.h>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Sessions round-trip; bad session and scenario files give a clear message and change nothing.
+// Sessions round-trip; bad session and scenario files give a clear message and change nothing;
+// a scripted run stops at its --run-for time and exports nothing that did not load.
 #include <gtest/gtest.h>
 
 #include <QFile>
@@ -8,6 +9,9 @@
 #include <QJsonObject>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QTemporaryDir>
+#include <chrono>
+#include <vector>
 
 #include "dashboard.h"
 #include "live_controller.h"
@@ -212,6 +216,75 @@ TEST(Startup, OpensRunningTheDefaultScenarioAtOneX) {
   EXPECT_TRUE(rig.window->controller().isRunning());
   EXPECT_EQ(rig.window->controller().speed(), 1);
   ASSERT_TRUE(test::waitFor([&] { return rig.window->controller().status().simTimeS > 0.2; }));
+}
+
+// A scripted run (--run-for, --quit, exports): what it loads and when it stops.
+
+/// Starts the rig's scripted job and waits until it ended; returns the status bar's words.
+QString runScripted(WindowRig& rig) {
+  rig.window->show();
+  rig.window->startScriptedJob();
+  EXPECT_TRUE(test::waitFor([&] {
+    return rig.window->statusBar()->currentMessage().startsWith(QStringLiteral("Scripted run"));
+  }));
+  return rig.window->statusBar()->currentMessage();
+}
+
+TEST(Scripted, ASessionSavedRunningAtFullSpeedStopsAtItsRunForTime) {
+  QTemporaryDir dir;
+  SessionState state = sampleState();
+  state.speed = 0;  // "max"
+  state.running = true;
+  const QString session = dir.filePath(QStringLiteral("max.json"));
+  ASSERT_EQ(SessionFile::write(session, state), QString());
+  GuiLaunchOptions options;
+  options.session = session.toStdString();
+  options.runForS = 2;
+  options.exportCsv = dir.filePath(QStringLiteral("r.csv")).toStdString();
+  WindowRig rig(options);
+  // The application shows the window before the job starts; the session must not run
+  // meanwhile, however long that takes.
+  const auto shown = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+  test::waitFor([&] { return std::chrono::steady_clock::now() > shown; });
+  EXPECT_TRUE(runScripted(rig).contains(QStringLiteral("exports written")));
+  EXPECT_DOUBLE_EQ(rig.window->controller().status().simTimeS, 2.0);
+  QFile csv(QString::fromStdString(options.exportCsv));
+  ASSERT_TRUE(csv.open(QIODevice::ReadOnly));
+  const QList<QByteArray> rows = csv.readAll().trimmed().split('\n');
+  EXPECT_TRUE(rows.back().startsWith("2.000,")) << rows.back().toStdString();
+}
+
+TEST(Scripted, FilesThatDoNotLoadExportNothing) {
+  QTemporaryDir dir;
+  const QString bad = dir.filePath(QStringLiteral("bad.json"));
+  writeFile(bad, "{bad");
+  const QString csv = dir.filePath(QStringLiteral("r.csv"));
+  const auto base = [&] {
+    GuiLaunchOptions o;
+    o.runForS = 1;
+    o.exportCsv = csv.toStdString();
+    return o;
+  };
+  std::vector<std::pair<GuiLaunchOptions, QString>> cases;
+  cases.emplace_back(base(), QStringLiteral("bad.json"));
+  cases.back().first.scenario = bad.toStdString();
+  cases.emplace_back(base(), QStringLiteral("bad.json"));
+  cases.back().first.session = bad.toStdString();
+  cases.emplace_back(base(), QStringLiteral("missing.txt"));
+  cases.back().first.importTrace = dir.filePath(QStringLiteral("missing.txt")).toStdString();
+  cases.emplace_back(base(), QStringLiteral("/dev/zero"));
+  cases.back().first.importTrace = "/dev/zero";
+  for (const auto& [options, named] : cases) {
+    SCOPED_TRACE(named.toStdString());
+    WindowRig rig(options);
+    const QString status = runScripted(rig);
+    EXPECT_TRUE(status.contains(QStringLiteral("not done"))) << status.toStdString();
+    EXPECT_TRUE(status.contains(named)) << status.toStdString();
+    EXPECT_FALSE(QFile::exists(csv)) << "the fallback scenario was exported";
+    ASSERT_EQ(rig.notifier.messages.size(), 1) << rig.notifier.messages.join('\n').toStdString();
+    EXPECT_TRUE(rig.notifier.messages.front().contains(named));
+    QFile::remove(csv);
+  }
 }
 
 }  // namespace

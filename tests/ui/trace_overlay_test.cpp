@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The real-kernel view (issue #6): importing a kernel trace off the GUI thread, its writers in
+// The real-kernel view: importing a kernel trace off the GUI thread, its writers in
 // the task table and its samples in the plots, cancel and bad files, and "Simulate this trace"
 // with the measured-versus-simulated table.
 #include <gtest/gtest.h>

@@ -17,6 +17,7 @@
 #include <limits>
 #include <mutex>
 #include <thread>
+#include <unordered_set>
 #include <utility>
 
 namespace throttlelab::traceio {
@@ -27,10 +28,6 @@ namespace te = throttlelab::engine;
 // TraceConverter
 
 namespace {
-
-/// A trace with an hour without records gets its rows resumed after the gap instead of an
-/// hour of identical rows.
-constexpr std::int64_t kMaxGapS = 3600;
 
 struct TaskSlot {
   te::Pages dirtiedTotal = 0;
@@ -105,18 +102,39 @@ struct TraceConverter::State {
   bool haveSetpoint = false;
 
   // This interval.
+  /// The interval's pauses for their median: all of them, unless an interval holds more than
+  /// kMaxIntervalPauses (no real trace does; a trace whose lines all carry one timestamp
+  /// could), then every pauseStride-th. Count, minimum and maximum stay exact.
   std::vector<double> pauses;
+  std::int64_t pauseCount = 0;
+  std::int64_t pauseStride = 1;
+  double pauseMin = 0;
+  double pauseMax = 0;
   std::array<te::TopPause, 4> top{};
   int pausedTasks = 0;
   /// Bit i: task i appeared in this interval. Its TaskSamples go out in index order, which a
-  /// walk over these bits gives without sorting a list of indices every interval.
+  /// walk over these bits gives without sorting a list of indices every interval. Only the
+  /// words from touchedLow to touchedHigh hold bits: a trace of many pids, each seen once,
+  /// does not walk all of them every interval.
   std::vector<std::uint64_t> touched;
+  std::size_t touchedLow = 0;
+  std::size_t touchedHigh = 0;  ///< one past the last word with a bit
 
   PidIndex pidIndex;
   std::vector<TaskSlot> tasks;
   std::vector<std::string> deviceNames;
   std::vector<te::DeviceSample> devices;
   int lastDevice = -1;
+  /// Names beyond kMaxDevices (up to a bound, to count each once), and how many there were.
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_set<std::string, NameHash, std::equal_to<>> extraDevices;
+  std::int64_t extraDeviceCount = 0;
+
+  std::int64_t gapsSkipped = 0;
+  std::int64_t gapsSkippedNs = 0;
 
   te::Sample sample;  ///< reused, so its device vector is not reallocated per row
   te::TaskSample taskSample;
@@ -138,6 +156,18 @@ const std::vector<std::string>& TraceConverter::deviceNames() const {
   return m_state->deviceNames;
 }
 
+std::int64_t TraceConverter::gapsSkipped() const {
+  return m_state->gapsSkipped;
+}
+
+double TraceConverter::gapsSkippedS() const {
+  return static_cast<double>(m_state->gapsSkippedNs) * 1e-9;
+}
+
+std::int64_t TraceConverter::devicesWithoutColumns() const {
+  return m_state->extraDeviceCount;
+}
+
 namespace {
 
 /// Names are a few characters: a loop beats a call to memcmp, once per record.
@@ -148,11 +178,22 @@ bool sameName(const std::string& a, std::string_view b) {
   return true;
 }
 
+/// The device's index, or -1 for one beyond kMaxDevices.
 int deviceIndex(auto& st, ImportSink& sink, std::string_view bdi) {
   if (st.lastDevice >= 0 && sameName(st.deviceNames[static_cast<std::size_t>(st.lastDevice)], bdi))
     return st.lastDevice;
   for (std::size_t i = 0; i < st.deviceNames.size(); ++i)
     if (sameName(st.deviceNames[i], bdi)) return st.lastDevice = static_cast<int>(i);
+  if (st.deviceNames.size() >= TraceConverter::kMaxDevices) {
+    // Counted once per name while the list of them is short; past that, a trace naming ever
+    // new devices is counted by record, which still says there were more.
+    constexpr std::size_t kRemembered = 4096;
+    if (st.extraDevices.find(bdi) == st.extraDevices.end()) {
+      if (st.extraDevices.size() < kRemembered) st.extraDevices.emplace(bdi);
+      ++st.extraDeviceCount;
+    }
+    return -1;
+  }
   st.deviceNames.emplace_back(bdi);
   st.devices.emplace_back();
   st.lastDevice = static_cast<int>(st.deviceNames.size() - 1);
@@ -180,9 +221,30 @@ int taskIndex(auto& st, ImportSink& sink, const te::TraceHeader& h, int device) 
     t.touchedStamp = st.interval;
     const auto word = static_cast<std::size_t>(index) / 64;
     if (word >= st.touched.size()) st.touched.resize(word + 1);
+    if (st.touchedLow == st.touchedHigh) {
+      st.touchedLow = word;
+      st.touchedHigh = word + 1;
+    } else {
+      st.touchedLow = std::min(st.touchedLow, word);
+      st.touchedHigh = std::max(st.touchedHigh, word + 1);
+    }
     st.touched[word] |= std::uint64_t{1} << (index % 64);
   }
   return index;
+}
+
+constexpr std::size_t kMaxIntervalPauses = std::size_t{1} << 16;
+
+void addPause(auto& st, double ms) {
+  st.pauseMin = st.pauseCount == 0 ? ms : std::min(st.pauseMin, ms);
+  st.pauseMax = st.pauseCount == 0 ? ms : std::max(st.pauseMax, ms);
+  if (st.pauseCount++ % st.pauseStride != 0) return;
+  st.pauses.push_back(ms);
+  if (st.pauses.size() == kMaxIntervalPauses) {
+    for (std::size_t i = 0; i < st.pauses.size() / 2; ++i) st.pauses[i] = st.pauses[2 * i + 1];
+    st.pauses.resize(st.pauses.size() / 2);
+    st.pauseStride *= 2;
+  }
 }
 
 void addTopPause(std::array<te::TopPause, 4>& top, int task, double ms) {
@@ -220,23 +282,23 @@ void emitInterval(auto& st, ImportSink& sink, double intervalS) {
   s.writtenPages = g.written;
   s.tasks = static_cast<int>(st.tasks.size());
   s.throttledTasks = st.pausedTasks;
-  s.pauses = static_cast<int>(st.pauses.size());
+  s.pauses =
+      static_cast<int>(std::min<std::int64_t>(st.pauseCount, std::numeric_limits<int>::max()));
   s.pauseMsMin = s.pauseMsP50 = s.pauseMsMax = 0;
   if (!st.pauses.empty()) {
     auto& p = st.pauses;
     const auto mid = p.begin() + static_cast<std::ptrdiff_t>(p.size() / 2);
     std::nth_element(p.begin(), mid, p.end());
     s.pauseMsP50 = *mid;
-    const auto [mn, mx] = std::minmax_element(p.begin(), p.end());
-    s.pauseMsMin = *mn;
-    s.pauseMsMax = *mx;
+    s.pauseMsMin = st.pauseMin;
+    s.pauseMsMax = st.pauseMax;
   }
   s.topPauses = st.top;
   s.devices.assign(st.devices.begin(), st.devices.end());
   sink.onSample(s);
 
   te::TaskSample& ts = st.taskSample;
-  for (std::size_t word = 0; word < st.touched.size(); ++word) {
+  for (std::size_t word = st.touchedLow; word < st.touchedHigh; ++word) {
     for (std::uint64_t bits = std::exchange(st.touched[word], 0); bits != 0; bits &= bits - 1) {
       const int index = static_cast<int>(word * 64) + __builtin_ctzll(bits);
       TaskSlot& t = st.tasks[static_cast<std::size_t>(index)];
@@ -252,7 +314,10 @@ void emitInterval(auto& st, ImportSink& sink, double intervalS) {
       t.maxPauseMs = 0;
     }
   }
+  st.touchedLow = st.touchedHigh = 0;
   st.pauses.clear();
+  st.pauseCount = 0;
+  st.pauseStride = 1;
   st.top = {};
   st.pausedTasks = 0;
 }
@@ -276,8 +341,14 @@ void TraceConverter::add(const te::TraceRecord& record) {
   while (st.interval < at) {
     emitInterval(st, m_sink, m_intervalS);
     ++st.interval;
-    const std::int64_t maxGap = kMaxGapS * 1'000'000'000 / st.intervalNs;
-    if (at - st.interval > maxGap) st.interval = at;
+    // The empty intervals before `at`: filled while they are few, skipped otherwise.
+    const std::int64_t maxFill =
+        static_cast<std::int64_t>(kMaxFillS * 1e9) / st.intervalNs;  // 10 at 0.1 s
+    if (at - st.interval > maxFill) {
+      ++st.gapsSkipped;
+      st.gapsSkippedNs += (at - st.interval) * st.intervalNs;
+      st.interval = at;
+    }
   }
 
   std::visit(
@@ -290,6 +361,7 @@ void TraceConverter::add(const te::TraceRecord& record) {
         } else if constexpr (std::is_same_v<T, te::BdiDirtyRatelimit>) {
           const int dev = deviceIndex(st, m_sink, r.bdi);
           taskIndex(st, m_sink, r.header, dev);
+          if (dev < 0) return;
           te::DeviceSample& d = st.devices[static_cast<std::size_t>(dev)];
           d.writeBwKBps = static_cast<double>(r.writeBw);
           d.avgWriteBwKBps = static_cast<double>(r.awriteBw);
@@ -299,14 +371,16 @@ void TraceConverter::add(const te::TraceRecord& record) {
         } else {
           const int dev = deviceIndex(st, m_sink, r.bdi);
           const int index = taskIndex(st, m_sink, r.header, dev);
-          te::DeviceSample& d = st.devices[static_cast<std::size_t>(dev)];
-          d.wbSetpointPages = r.wbSetpoint;
-          d.reclaimablePages = r.wbDirty;
-          d.dirtyRatelimitKBps = static_cast<double>(r.dirtyRatelimit);
-          d.taskRatelimitKBps = static_cast<double>(r.taskRatelimit);
-          d.posRatio = r.dirtyRatelimit > 0 ? static_cast<double>(r.taskRatelimit) /
-                                                  static_cast<double>(r.dirtyRatelimit)
-                                            : 0.0;
+          if (dev >= 0) {
+            te::DeviceSample& d = st.devices[static_cast<std::size_t>(dev)];
+            d.wbSetpointPages = r.wbSetpoint;
+            d.reclaimablePages = r.wbDirty;
+            d.dirtyRatelimitKBps = static_cast<double>(r.dirtyRatelimit);
+            d.taskRatelimitKBps = static_cast<double>(r.taskRatelimit);
+            d.posRatio = r.dirtyRatelimit > 0 ? static_cast<double>(r.taskRatelimit) /
+                                                    static_cast<double>(r.dirtyRatelimit)
+                                              : 0.0;
+          }
           st.dirtyLimit = r.limit;
           st.setpoint = r.setpoint;
           st.haveSetpoint = true;
@@ -316,7 +390,7 @@ void TraceConverter::add(const te::TraceRecord& record) {
           t.taskRatelimitKBps = static_cast<double>(r.taskRatelimit);
           if (r.pause > 0) {
             const auto ms = static_cast<double>(r.pause);
-            st.pauses.push_back(ms);
+            addPause(st, ms);
             t.maxPauseMs = std::max(t.maxPauseMs, ms);
             if (t.pausedStamp != st.interval) {
               t.pausedStamp = st.interval;
@@ -374,21 +448,56 @@ std::string number(std::int64_t v) {
   return v < 0 ? "-" + out : out;
 }
 
+std::int64_t timeOf(const te::TraceRecord& r) {
+  return std::visit([](const auto& rec) { return rec.header.time; }, r).time_since_epoch().count();
+}
+
+/// The continuous time axis ends here (146 years): a trace that joins segments beyond it is
+/// made up, and the sums of its times would overflow.
+constexpr std::int64_t kMaxAxisNs = std::int64_t{1} << 62;
+
+/// An event copied while it waits for its place in time order, with its own copy of the bdi
+/// name (the line it came from is overwritten by the next block).
+struct HeldEvent {
+  te::TraceRecord record;
+  std::array<char, kMaxBdiNameBytes> bdi{};
+};
+
+/// An event in the window: its time on the continuous axis, and the record, either where the
+/// parser left it (until Importer::spill) or copied into the pool.
+struct Held {
+  std::int64_t ns = 0;
+  const te::TraceRecord* record = nullptr;
+  std::uint32_t slot = 0;  ///< in the pool, or kNotCopied
+};
+constexpr std::uint32_t kNotCopied = ~std::uint32_t{0};
+
 class Importer {
  public:
   Importer(ImportSink& sink, const ImportOptions& options)
-      : m_sink(sink), m_options(options), m_converter(sink, options.sampleIntervalS) {}
+      : m_sink(sink),
+        m_options(options),
+        m_converter(sink, options.sampleIntervalS),
+        m_windowNs(static_cast<std::int64_t>(ImportStats::kReorderWindowS * 1e9)),
+        m_segmentGapNs(static_cast<std::int64_t>(m_converter.intervalS() * 1e9) + m_windowNs) {}
 
   /// Returns false once reading should stop (not a trace).
   bool line(std::string_view text) { return accept(text, parseTraceLine(text)); }
 
-  /// A line parsed elsewhere (another thread), taken in file order.
-  bool accept(std::string_view text, const ParsedLine& p) {
+  /// A line parsed elsewhere (another thread), taken in file order. `stays` says that `p`
+  /// and the line stay where they are until spill(): the window then need not copy them.
+  bool accept(std::string_view text, const ParsedLine& p, bool stays = false) {
     ImportStats& s = m_result.stats;
     ++s.lines;
     switch (p.kind) {
       case LineKind::Event:
-        event(p);
+        if (!event(p, stays)) {
+          ++s.malformed;
+          ++s.outOfRange;
+          problem(
+              "its timestamp is out of range: the joined segments would end more than "
+              "146 years after the first");
+        }
         break;
       case LineKind::Other:
         ++s.other;
@@ -406,19 +515,22 @@ class Importer {
         break;
       case LineKind::Malformed:
         ++s.malformed;
-        problem(p.problem);
+        if (text.size() > kMaxLineBytes) ++s.overlong;
+        if (!p.problemField.empty()) ++s.outOfRange;
+        problem(p);
         break;
       case LineKind::Garbage:
         ++s.garbage;
-        problem(p.problem);
+        problem(p);
         break;
     }
     if (m_firstContent.empty() && p.kind != LineKind::Comment) {
       m_firstContent = excerpt(text);
       m_firstContentLine = s.lines;
     }
+    const std::int64_t junk = s.garbage + s.overlong;
     return !(s.events == 0 && s.other == 0 &&
-             (s.garbage >= kGiveUpGarbageLines || s.bytes >= kGiveUpBytes) && s.garbage > 0);
+             (junk >= kGiveUpGarbageLines || s.bytes >= kGiveUpBytes) && junk > 0);
   }
 
   /// The file ended in a line without '\n'.
@@ -433,6 +545,9 @@ class Importer {
     }
   }
 
+  /// Reading stops early, for `why` ("line 3 is longer than 16 MiB …").
+  void stopEarly(std::string why) { m_result.stats.stoppedEarly = std::move(why); }
+
   bool cancelled() const {
     return m_options.cancel && m_options.cancel->load(std::memory_order_relaxed);
   }
@@ -446,24 +561,33 @@ class Importer {
 
   ImportResult finish(const std::string& name, bool stoppedEarly, bool cancelled) {
     ImportStats& s = m_result.stats;
+    releaseAll();
     m_converter.finish();
     s.tasks = m_converter.taskCount();
     s.devices = m_converter.deviceNames();
+    s.gapsSkipped = m_converter.gapsSkipped();
+    s.gapsSkippedS = m_converter.gapsSkippedS();
+    s.devicesWithoutColumns = m_converter.devicesWithoutColumns();
     if (s.format == TraceFormat::Unknown) s.format = m_preamble;
     m_result.cancelled = cancelled;
     if (cancelled || s.events > 0) return std::move(m_result);
 
     const std::string lines = number(s.lines) + (s.lines == 1 ? " line" : " lines");
+    const std::int64_t unreadable = s.malformed - s.overlong;
     if (s.lines == 0 && !s.truncatedLastLine) {
       m_result.error = name +
                        " is empty: a kernel trace has lines like `dd-4288 [000] ..... "
                        "294.213189: balance_dirty_pages: bdi 8:0: limit=...`";
+    } else if (!s.stoppedEarly.empty() && unreadable == 0 && s.other == 0) {
+      m_result.error = name + " is not a kernel trace: " + s.stoppedEarly +
+                       " (a trace is text of writeback:balance_dirty_pages, bdi_dirty_ratelimit "
+                       "and global_dirty_state events)";
     } else if (m_truncatedWasEvent && s.malformed == 0 && s.garbage == 0 && s.other == 0) {
       m_result.error = name +
                        ": its only writeback event is on a last line cut off without a "
                        "newline, which is left out";
-    } else if (s.malformed > 0 && s.garbage < s.malformed) {
-      m_result.error = name + ": none of its " + number(s.malformed) +
+    } else if (unreadable > 0 && s.garbage + s.overlong < unreadable) {
+      m_result.error = name + ": none of its " + number(unreadable) +
                        " writeback event lines could be read (line " +
                        std::to_string(s.problems.front().line) + ": " + s.problems.front().reason +
                        ")";
@@ -474,7 +598,7 @@ class Importer {
                        number(s.other) + " other events, the first at line " +
                        std::to_string(m_firstOther) +
                        "; enable the writeback events when recording)";
-    } else if (s.garbage == 0 && !m_truncatedWasGarbage) {
+    } else if (s.garbage == 0 && s.overlong == 0 && !m_truncatedWasGarbage) {
       m_result.error = name + " holds no events: its " + lines +
                        " are headers or blank (were the writeback events enabled?)";
     } else {
@@ -489,15 +613,43 @@ class Importer {
 
   ImportStats& stats() { return m_result.stats; }
 
+  /// Copies the events the window still holds in place (see accept) into its pool: their
+  /// lines are about to be overwritten. A block leaves the last few milliseconds' worth.
+  void spill() {
+    for (std::size_t i = 0; i < m_held; ++i) {
+      Held& h = ringAt(i);
+      if (h.slot == kNotCopied) copyIntoPool(h, *h.record);
+    }
+  }
+
  private:
-  void event(const ParsedLine& p) {
+  /// Counts the event and puts it in time order; false (nothing counted) when its time does
+  /// not fit on the continuous axis.
+  bool event(const ParsedLine& p, bool stays) {
     ImportStats& s = m_result.stats;
+    const std::int64_t raw = timeOf(p.record);
+    std::int64_t ns = 0;
+    if (__builtin_add_overflow(raw, m_offsetNs, &ns) || ns > kMaxAxisNs) return false;
+    if (s.events > 0 && ns < m_newestNs - m_windowNs) {
+      // Further back than any interleaving of CPUs: the trace starts again here. What was
+      // held is all earlier on the axis; the new segment follows it.
+      if (m_newestNs + m_segmentGapNs > kMaxAxisNs) return false;
+      releaseAll();
+      m_offsetNs = m_newestNs + m_segmentGapNs - raw;
+      ns = m_newestNs + m_segmentGapNs;
+      ++s.segments;
+      if (s.segmentLines.size() < ImportStats::kMaxProblems) s.segmentLines.push_back(s.lines);
+    }
+    if (m_held == ImportStats::kReorderCapacity) releaseFront();  // room, before the check
+    if (m_anyReleased && ns < m_lastReleasedNs) {
+      // Within the window, but what it belongs before has gone out already (the window was
+      // full): it counts at the time of the last one out.
+      ++s.lateEvents;
+      ns = m_lastReleasedNs;
+    }
     ++s.events;
+    if (s.events == 1) s.segments = 1;
     noteFormat(p.format);
-    const double t =
-        engine::toSeconds(std::visit([](const auto& r) { return r.header.time; }, p.record));
-    if (s.events == 1) s.firstTimeS = t;
-    s.lastTimeS = t;
     switch (p.record.index()) {
       case 0:
         ++s.globalDirtyState;
@@ -512,8 +664,79 @@ class Importer {
         s.balanceDirtyPagesMissing |= p.missingFields;
         break;
     }
-    m_sink.onRecord(p.record);
-    m_converter.add(p.record);
+    m_newestNs = std::max(m_newestNs, ns);
+    hold(p.record, ns, stays && ns == raw);
+    return true;
+  }
+
+  // The window: a ring of up to kReorderCapacity events in time order. Arriving in order
+  // (nearly always) an event goes to its back; an early one moves the entries of those it
+  // belongs before. The records stay where the parser put them while their block is being
+  // taken (no copy for all but the last few milliseconds of each block), otherwise they are
+  // copied into a pool of as many slots.
+
+  Held& ringAt(std::size_t i) { return m_ring[(m_ringHead + i) & (m_ring.size() - 1)]; }
+
+  void copyIntoPool(Held& h, const te::TraceRecord& record) {
+    const std::uint32_t slot = m_free.back();
+    m_free.pop_back();
+    HeldEvent& e = m_pool[slot];
+    e.record = record;
+    std::visit(
+        [&](auto& r) {
+          r.header.time = te::SimTime{te::SimDuration{h.ns}};
+          if constexpr (!std::is_same_v<std::decay_t<decltype(r)>, te::GlobalDirtyState>) {
+            // The parser takes no longer name.
+            const std::size_t n = std::min(r.bdi.size(), e.bdi.size());
+            std::memcpy(e.bdi.data(), r.bdi.data(), n);
+            r.bdi = std::string_view(e.bdi.data(), n);
+          }
+        },
+        e.record);
+    h.record = &e.record;
+    h.slot = slot;
+  }
+
+  /// `inPlace`: `record` stays until spill() and its time is `ns` already.
+  void hold(const te::TraceRecord& record, std::int64_t ns, bool inPlace) {
+    static_assert((ImportStats::kReorderCapacity & (ImportStats::kReorderCapacity - 1)) == 0);
+    if (m_pool.empty()) {
+      m_pool.resize(ImportStats::kReorderCapacity);
+      m_ring.resize(ImportStats::kReorderCapacity);  // a power of two
+      m_free.reserve(ImportStats::kReorderCapacity);
+      for (std::size_t i = ImportStats::kReorderCapacity; i-- > 0;)
+        m_free.push_back(static_cast<std::uint32_t>(i));
+    }
+    Held h{.ns = ns, .record = &record, .slot = kNotCopied};
+    if (!inPlace) copyIntoPool(h, record);
+    std::size_t at = m_held;
+    while (at > 0 && ns < ringAt(at - 1).ns) {
+      ringAt(at) = ringAt(at - 1);
+      --at;
+    }
+    ringAt(at) = h;
+    if (at != m_held) ++m_result.stats.reordered;
+    ++m_held;
+    while (m_held > 0 && ringAt(0).ns < m_newestNs - m_windowNs) releaseFront();
+  }
+
+  void releaseFront() {
+    const Held h = ringAt(0);
+    m_ringHead = (m_ringHead + 1) & (m_ring.size() - 1);
+    --m_held;
+    if (h.slot != kNotCopied) m_free.push_back(h.slot);
+    ImportStats& s = m_result.stats;
+    const double t = engine::toSeconds(te::SimTime{te::SimDuration{h.ns}});
+    if (!m_anyReleased) s.firstTimeS = t;
+    s.lastTimeS = t;
+    m_anyReleased = true;
+    m_lastReleasedNs = h.ns;
+    m_sink.onRecord(*h.record);
+    m_converter.add(*h.record);
+  }
+
+  void releaseAll() {
+    while (m_held > 0) releaseFront();
   }
 
   void noteFormat(TraceFormat f) {
@@ -525,10 +748,13 @@ class Importer {
         (f != TraceFormat::PerfScript && m_preamble != TraceFormat::Unknown) ? m_preamble : f;
   }
 
-  void problem(std::string_view reason) {
+  void problem(const ParsedLine& p) {
+    if (m_result.stats.problems.size() < ImportStats::kMaxProblems) problem(problemText(p));
+  }
+  void problem(std::string reason) {
     ImportStats& s = m_result.stats;
     if (s.problems.size() < ImportStats::kMaxProblems)
-      s.problems.push_back({s.lines, std::string(reason)});
+      s.problems.push_back({s.lines, std::move(reason)});
   }
 
   ImportSink& m_sink;
@@ -542,6 +768,19 @@ class Importer {
   std::int64_t m_lastProgress = 0;
   bool m_truncatedWasEvent = false;
   bool m_truncatedWasGarbage = false;
+
+  // Time order (see ImportStats::segments).
+  std::int64_t m_windowNs;
+  std::int64_t m_segmentGapNs;  ///< from the newest of a segment to the first of the next
+  std::int64_t m_offsetNs = 0;  ///< added to this segment's timestamps
+  std::int64_t m_newestNs = 0;  ///< the latest time on the axis so far
+  std::int64_t m_lastReleasedNs = 0;
+  bool m_anyReleased = false;
+  std::vector<HeldEvent> m_pool;
+  std::vector<std::uint32_t> m_free;
+  std::vector<Held> m_ring;
+  std::size_t m_ringHead = 0;
+  std::size_t m_held = 0;
 };
 
 /// A line parsed ahead of the importer, with where it is in the block.
@@ -650,20 +889,153 @@ class ParseWorker {
 
 }  // namespace
 
+namespace {
+
+/// What the start of the input says before it is read as text: whether it is binary (a NUL
+/// byte in the first kSniffBytes, or the magic number of a format people mistake for a
+/// trace), and whether its lines end in '\r' alone.
+class InputSniffer {
+ public:
+  explicit InputSniffer(std::string name, bool isStdin)
+      : m_name(std::move(name)), m_stdin(isStdin) {}
+
+  /// Looks at the next `n` bytes of the input. Returns why it is refused, or empty.
+  std::string look(const char* data, std::size_t n) {
+    if (m_seen == 0)
+      if (std::string why = magic(data, n); !why.empty()) return why;
+    if (m_seen >= kSniffBytes) return {};
+    const auto k = static_cast<std::size_t>(
+        std::min<std::int64_t>(static_cast<std::int64_t>(n), kSniffBytes - m_seen));
+    if (const auto* nul = static_cast<const char*>(std::memchr(data, '\0', k))) {
+      const std::int64_t at = m_seen + (nul - data);
+      const std::int64_t line = m_newlines + std::count(data, nul, '\n') + 1;
+      std::string why = m_name +
+                        " is not a kernel trace: it holds binary data (a NUL byte at offset " +
+                        number(at) + ", line " + number(line) +
+                        "), where a trace is text of writeback:balance_dirty_pages, "
+                        "bdi_dirty_ratelimit and global_dirty_state events";
+      // A trace whose end was overwritten with zeros (a crash while it was written) keeps its
+      // text before them; a few hundred bytes before a NUL are a binary format's header.
+      if (at >= kTextBeforeNul && !m_stdin)
+        why += "; if the text before it is a trace, `head -c " + std::to_string(at) + " " + m_name +
+               "` keeps just that";
+      return why;
+    }
+    for (std::size_t i = 0; i < k && m_ends == Ends::Undecided; ++i) {
+      if (m_pendingCr) {
+        m_ends = data[i] == '\n' ? Ends::Lf : Ends::Cr;
+      } else if (data[i] == '\n') {
+        m_ends = Ends::Lf;
+      } else if (data[i] == '\r') {
+        m_pendingCr = true;
+      }
+    }
+    m_newlines += std::count(data, data + k, '\n');
+    m_seen += static_cast<std::int64_t>(k);
+    if (m_seen >= kSniffBytes && m_ends == Ends::Undecided) m_ends = Ends::Lf;
+    return {};
+  }
+
+  /// The input ended: a '\r' that was its last byte ended a line.
+  void atEnd() {
+    if (m_ends == Ends::Undecided) m_ends = m_pendingCr ? Ends::Cr : Ends::Lf;
+  }
+
+  bool carriageReturns() const { return m_ends == Ends::Cr; }
+
+ private:
+  enum class Ends { Undecided, Lf, Cr };
+  static constexpr std::int64_t kTextBeforeNul = 1024;
+
+  std::string magic(const char* data, std::size_t n) const {
+    const std::string_view head(data, n);
+    struct Known {
+      std::string_view bytes;
+      std::string_view what;
+      std::string_view how;  ///< "%" stands for the file's name
+    };
+    static constexpr std::array<Known, 7> kKnown{{
+        {std::string_view("\x17\x08\x44tracing", 10), "trace-cmd's binary trace.dat",
+         "`trace-cmd report -i % > trace.txt` writes the text to import"},
+        {"PERFILE2", "perf's binary perf.data",
+         "`perf script -i % > trace.txt` writes the text to import"},
+        {"PERFFILE", "perf's binary perf.data",
+         "`perf script -i % > trace.txt` writes the text to import"},
+        {"\x1f\x8b", "gzip-compressed", "`zcat % | throttlelab --import-trace -` reads it"},
+        {std::string_view("\xfd"
+                          "7zXZ\0",
+                          6),
+         "xz-compressed", "`xzcat % | throttlelab --import-trace -` reads it"},
+        {"\x28\xb5\x2f\xfd", "zstd-compressed",
+         "`zstdcat % | throttlelab --import-trace -` reads it"},
+        {"BZh", "bzip2-compressed", "`bzcat % | throttlelab --import-trace -` reads it"},
+    }};
+    for (const Known& k : kKnown) {
+      if (!head.starts_with(k.bytes)) continue;
+      // bzip2's "BZh" is followed by the block size and the block magic.
+      if (k.bytes == "BZh" &&
+          !(n >= 10 && data[3] >= '1' && data[3] <= '9' && head.substr(4, 6) == "1AY&SY"))
+        continue;
+      std::string how(k.how);
+      const std::string file = m_stdin ? std::string("FILE") : m_name;
+      how.replace(how.find('%'), 1, file);
+      return m_name + " is not a kernel trace but " + std::string(k.what) + ": " + how;
+    }
+    return {};
+  }
+
+  std::string m_name;
+  bool m_stdin;
+  std::int64_t m_seen = 0;
+  std::int64_t m_newlines = 0;
+  bool m_pendingCr = false;
+  Ends m_ends = Ends::Undecided;
+};
+
+void carriageReturnsToNewlines(char* p, std::size_t n) {
+  for (char* const end = p + n; (p = static_cast<char*>(std::memchr(p, '\r', end - p))); ++p)
+    *p = '\n';
+}
+
+std::string stopMessage(std::int64_t line) {
+  return "line " + std::to_string(line) +
+         " is longer than 16 MiB: the input has no line ends there (binary data?), so the rest "
+         "of it was not read";
+}
+
+}  // namespace
+
 ImportResult importTraceText(std::string_view text, ImportSink& sink,
                              const ImportOptions& options) {
   Importer importer(sink, options);
+  InputSniffer sniffer("the text", false);
+  if (std::string why = sniffer.look(text.data(), text.size()); !why.empty()) {
+    ImportResult r;
+    r.error = std::move(why);
+    return r;
+  }
+  sniffer.atEnd();
+  importer.stats().crLineEnds = sniffer.carriageReturns();
+  const char lineEnd = sniffer.carriageReturns() ? '\r' : '\n';
   bool stopped = false;
   std::size_t pos = 0;
   while (pos < text.size()) {
     if (importer.cancelled()) return importer.finish("the text", false, true);
-    const void* nl = std::memchr(text.data() + pos, '\n', text.size() - pos);
+    const void* nl = std::memchr(text.data() + pos, lineEnd, text.size() - pos);
+    const std::size_t end =
+        nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - text.data()) : text.size();
+    if (static_cast<std::int64_t>(end - pos) > kMaxStoppingLineBytes) {
+      importer.stats().bytes += kMaxStoppingLineBytes;
+      importer.line(text.substr(pos, kMaxLineBytes + 1));
+      importer.stopEarly(stopMessage(importer.stats().lines));
+      stopped = true;
+      break;
+    }
     if (!nl) {
       importer.stats().bytes += static_cast<std::int64_t>(text.size() - pos);
       importer.unterminated(text.substr(pos));
       break;
     }
-    const auto end = static_cast<std::size_t>(static_cast<const char*>(nl) - text.data());
     importer.stats().bytes += static_cast<std::int64_t>(end + 1 - pos);
     if (!importer.line(text.substr(pos, end - pos))) {
       stopped = true;
@@ -707,6 +1079,7 @@ ImportResult importTrace(const std::string& path, ImportSink& sink, const Import
   if (total > 0) ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 
   Importer importer(sink, options);
+  InputSniffer sniffer(name, useStdin);
   // Two blocks: one being parsed by the worker while the other is converted, then refilled.
   // Each starts with the unfinished last line of the one before.
   const std::array<std::unique_ptr<char[]>, 2> buffers{std::make_unique<char[]>(kBlockBytes),
@@ -717,6 +1090,7 @@ ImportResult importTrace(const std::string& path, ImportSink& sink, const Import
   int cur = 0;                  // the buffer being filled
   std::size_t have = 0;         // bytes of an unfinished line at its start
   bool overlong = false;        // inside a line longer than the buffer: skip to its end
+  std::int64_t overlongBytes = 0;
   bool stopped = false;
 
   // Takes lines [from, to) of `buf` through the importer, one at a time.
@@ -732,13 +1106,20 @@ ImportResult importTrace(const std::string& path, ImportSink& sink, const Import
   // Takes a parsed job's lines through the importer, in file order; false once the importer
   // says stop. Its bytes are counted first, as if it had just been read: the importer's
   // give-up rule looks at them.
+  // Its lines and records stay put until the next read: the importer copies only what it
+  // still holds then.
   const auto take = [&](const ParseJob& job) {
     importer.stats().bytes += job.bytes;
+    bool go = true;
     for (const ParsedAt& p : job.lines)
-      if (!importer.accept(std::string_view(job.buf + p.offset, p.length), p.line)) return false;
-    if (!sequential(job.buf, job.parsedTo, job.to)) return false;
-    importer.progress(total);
-    return true;
+      if (!importer.accept(std::string_view(job.buf + p.offset, p.length), p.line, true)) {
+        go = false;
+        break;
+      }
+    importer.spill();
+    if (go && !sequential(job.buf, job.parsedTo, job.to)) go = false;
+    if (go) importer.progress(total);
+    return go;
   };
   const auto takePending = [&] {
     worker.wait();
@@ -763,7 +1144,20 @@ ImportResult importTrace(const std::string& path, ImportSink& sink, const Import
       return r;
     }
     if (n == 0) break;
+    const bool wasCr = sniffer.carriageReturns();
+    if (std::string why = sniffer.look(buf + have, static_cast<std::size_t>(n)); !why.empty()) {
+      ImportResult r;
+      r.error = std::move(why);
+      return r;
+    }
     const std::size_t filled = have + static_cast<std::size_t>(n);
+    if (sniffer.carriageReturns()) {
+      // Old Mac line ends: made '\n' here, so that nothing after this needs to know. The
+      // bytes carried over were made so already, unless this block decided it.
+      importer.stats().crLineEnds = true;
+      const std::size_t from = wasCr ? have : 0;
+      carriageReturnsToNewlines(buf + from, filled - from);
+    }
     std::size_t pos = 0;
     if (overlong) {
       const auto* nl = static_cast<const char*>(std::memchr(buf, '\n', filled));
@@ -772,6 +1166,13 @@ ImportResult importTrace(const std::string& path, ImportSink& sink, const Import
         pos = static_cast<std::size_t>(nl - buf) + 1;
       } else {
         pos = filled;
+        overlongBytes += n;
+        if (overlongBytes > kMaxStoppingLineBytes) {
+          importer.stats().bytes += n;
+          importer.stopEarly(stopMessage(importer.stats().lines));
+          stopped = true;
+          break;
+        }
       }
     }
     // Complete lines end at the last '\n' of the block.
@@ -805,12 +1206,15 @@ ImportResult importTrace(const std::string& path, ImportSink& sink, const Import
     }
     have = filled - pos;
     if (have == kBlockBytes) {
-      // No line end in a whole block: not a trace line. Count it once, skip the rest of it.
-      if (!overlong && !importer.line(std::string_view(buf, std::min<std::size_t>(have, 4096)))) {
+      // No line end in a whole block: far over kMaxLineBytes. Counted once as the parser
+      // counts a long line, then skipped to its end, if it has one soon enough.
+      static_assert(kBlockBytes > kMaxLineBytes);
+      if (!overlong && !importer.line(std::string_view(buf, kMaxLineBytes + 1))) {
         stopped = true;
         break;
       }
       overlong = true;
+      overlongBytes = static_cast<std::int64_t>(have);
       have = 0;
     } else if (pos > 0) {
       // On to the other buffer (this one may be being parsed), the unfinished line first.
@@ -819,12 +1223,72 @@ ImportResult importTrace(const std::string& path, ImportSink& sink, const Import
     }
   }
   if (!stopped && !takePending()) stopped = true;
-  if (!stopped && have > 0 && !overlong)
-    importer.unterminated(std::string_view(buffers[static_cast<std::size_t>(cur)].get(), have));
+  if (!stopped && have > 0 && !overlong) {
+    char* const buf = buffers[static_cast<std::size_t>(cur)].get();
+    std::size_t from = 0;
+    if (!sniffer.carriageReturns()) {
+      // Only the last byte, a '\r', can still say that lines end in carriage returns.
+      sniffer.atEnd();
+      if (sniffer.carriageReturns()) {
+        importer.stats().crLineEnds = true;
+        carriageReturnsToNewlines(buf, have);
+        const auto* lastNl = static_cast<const char*>(::memrchr(buf, '\n', have));
+        from = lastNl ? static_cast<std::size_t>(lastNl - buf) + 1 : 0;
+        if (!sequential(buf, 0, from)) stopped = true;
+      }
+    }
+    if (!stopped && from < have) importer.unterminated(std::string_view(buf + from, have - from));
+  }
   return importer.finish(name, stopped, false);
 }
 
 // ---------------------------------------------------------------------------------------------
+
+namespace {
+
+std::string seconds(double v, int decimals) {
+  std::array<char, 32> text{};
+  const auto r =
+      std::to_chars(text.data(), text.data() + text.size(), v, std::chars_format::fixed, decimals);
+  return std::string(text.data(), r.ptr);
+}
+
+/// What was done about time order and gaps, in sentences (empty when there was nothing).
+std::string describeTimeline(const ImportStats& s) {
+  std::string out;
+  if (s.segments > 1) {
+    const std::int64_t back = s.segments - 1;
+    out += " Time went back by more than " + seconds(ImportStats::kReorderWindowS * 1000, 0) +
+           " ms " + number(back) + (back == 1 ? " time" : " times") + " (at line" +
+           (back == 1 ? " " : "s ");
+    for (std::size_t i = 0; i < s.segmentLines.size() && i < 3; ++i)
+      out += (i ? ", " : "") + std::to_string(s.segmentLines[i]);
+    if (back > 3) out += ", ...";
+    out += "): the trace was read as " + number(s.segments) +
+           " segments (it restarted, or files were joined), each placed on the time axis just "
+           "after the one before.";
+    if (s.segments > 16 && s.segments * 8 > s.events)
+      out +=
+          " So many segments mean the lines are not in time order: sort them by timestamp "
+          "first.";
+  }
+  if (s.reordered > 0)
+    out += " " + number(s.reordered) + (s.reordered == 1 ? " event" : " events") +
+           " out of time order by less than " + seconds(ImportStats::kReorderWindowS * 1000, 0) +
+           " ms (CPUs' buffers interleaving) were put in order.";
+  if (s.lateEvents > 0)
+    out += " " + number(s.lateEvents) + (s.lateEvents == 1 ? " event" : " events") +
+           " came after " + std::to_string(ImportStats::kReorderCapacity) +
+           " later ones and were counted at the time of the one before.";
+  if (s.gapsSkipped > 0)
+    out += " " + number(s.gapsSkipped) + (s.gapsSkipped == 1 ? " gap" : " gaps") +
+           " without events longer than " + seconds(TraceConverter::kMaxFillS, 0) + " s (" +
+           seconds(s.gapsSkippedS, 1) + " s in all) " + (s.gapsSkipped == 1 ? "has" : "have") +
+           " no rows; shorter ones repeat the last values.";
+  return out;
+}
+
+}  // namespace
 
 std::string describe(const ImportStats& s) {
   std::string out = std::string(toString(s.format)) + " text, " + number(s.lines) +
@@ -851,9 +1315,17 @@ std::string describe(const ImportStats& s) {
   if (s.skipped() == 0) {
     out += "No line was skipped.";
   } else {
+    std::string malformed = number(s.malformed) + " malformed";
+    if (s.outOfRange > 0 || s.overlong > 0) {
+      std::string parts;
+      if (s.outOfRange > 0) parts = number(s.outOfRange) + " with a value out of range";
+      if (s.overlong > 0)
+        parts += (parts.empty() ? "" : ", ") + number(s.overlong) + " longer than 64 KiB";
+      malformed += " (" + parts + ")";
+    }
     out += "Skipped " + number(s.skipped()) + ": " + number(s.comments) + " headers or blank, " +
-           number(s.other) + " other events, " + number(s.malformed) + " malformed, " +
-           number(s.garbage) + " not trace lines.";
+           number(s.other) + " other events, " + malformed + ", " + number(s.garbage) +
+           " not trace lines.";
   }
   if (!s.problems.empty()) {
     out += " First problems:";
@@ -888,6 +1360,14 @@ std::string describe(const ImportStats& s) {
          "global_dirty_state");
   if (s.truncatedLastLine)
     out += " The last line had no newline (cut off while the trace was written?) and was left out.";
+  out += describeTimeline(s);
+  if (s.devicesWithoutColumns > 0)
+    out += " " + number(s.devicesWithoutColumns) + " more devices beyond the first " +
+           std::to_string(TraceConverter::kMaxDevices) +
+           " have no columns of their own; their events count for the totals and the tasks.";
+  if (s.crLineEnds)
+    out += " Lines end in a carriage return alone (classic Mac OS) and were read so.";
+  if (!s.stoppedEarly.empty()) out += " Reading stopped: " + s.stoppedEarly + ".";
   return out;
 }
 

@@ -4,7 +4,7 @@
 // small constant number of times. Fields are looked up by name, never by position: the
 // tracepoints gained, renamed and reordered fields across kernel releases.
 //
-// Speed (issue #6): nearly every line of a real trace has its fields exactly as today's
+// Speed: nearly every line of a real trace has its fields exactly as today's
 // kernels print them. readCanonical reads those with everything known at compile time and
 // gives up at the first difference, leaving the line to the general readFields, which gives
 // the same result for every line readCanonical accepts. The header is read with helpers that
@@ -361,6 +361,63 @@ inline const char* findEqualsOrSpace(const char* p, const char* end) {
   return p;
 }
 
+/// What a field is in the tracepoint's TP_STRUCT__entry and TP_printk
+/// (include/trace/events/writeback.h), and so which values the kernel can print there:
+/// page counts, the cumulative NR_DIRTIED/NR_WRITTEN counters and the KBps() rates are
+/// unsigned long (%lu), dirtied and dirtied_pause unsigned int (%u), paused and period
+/// unsigned long milliseconds, pause and think long milliseconds (%ld; both go negative when a
+/// task comes back before its last pause was due), cgroup_ino an ino_t printed as %lu.
+enum class FieldKind : std::uint8_t { Pages, Counter, Rate, UInt, Ms, SignedMs, Ino };
+
+/// The values a kind can take and what the problem says about one that it cannot.
+/// The bounds sit far above anything a real machine prints (2^48 pages are 1 EiB of 4 KiB
+/// pages; 2^50 KB/s is 1 EiB/s; 2^40 ms are 34 years) and far below 2^63, where a negative
+/// number printed through %lu lands: they catch wrapped, corrupt and made-up values, which
+/// would otherwise become negative numbers in the CSV. The counters may be anything a long
+/// holds.
+struct KindRange {
+  std::uint64_t max;  ///< of the magnitude
+  bool isSigned;
+  std::string_view negative;  ///< the problem of a '-' in front of an unsigned kind
+  std::string_view tooLarge;
+  std::string_view notWhole;  ///< 1e400, 2.5: the kernel prints integers only
+};
+
+constexpr KindRange kKindRanges[] = {
+    {std::uint64_t{1} << 48, false,
+     "is out of range: a page count (unsigned long) is never negative",
+     "is out of range: a page count (unsigned long) above 2^48 is more than any machine has",
+     "is out of range: a page count (unsigned long) is a whole number"},
+    {static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()), false,
+     "is out of range: a page counter (unsigned long) is never negative",
+     "is out of range: a page counter (unsigned long) above 2^63 - 1 is a negative number "
+     "printed unsigned",
+     "is out of range: a page counter (unsigned long) is a whole number"},
+    {std::uint64_t{1} << 50, false,
+     "is out of range: a rate in KB/s (unsigned long) is never negative",
+     "is out of range: a rate in KB/s (unsigned long) above 2^50 (1 EiB/s) is no device's",
+     "is out of range: a rate in KB/s (unsigned long) is a whole number"},
+    {std::numeric_limits<std::uint32_t>::max(), false,
+     "is out of range: an unsigned int is never negative",
+     "is out of range: an unsigned int is at most 4294967295",
+     "is out of range: an unsigned int is a whole number"},
+    {std::uint64_t{1} << 40, false,
+     "is out of range: milliseconds (unsigned long) are never negative",
+     "is out of range: milliseconds (unsigned long) above 2^40 are more than 34 years",
+     "is out of range: milliseconds (unsigned long) are a whole number"},
+    {std::uint64_t{1} << 40, true, "",
+     "is out of range: milliseconds (long) beyond 2^40 either way are more than 34 years",
+     "is out of range: milliseconds (long) are a whole number"},
+    {std::numeric_limits<std::uint64_t>::max(), false,
+     "is out of range: an inode number (unsigned long) is never negative",
+     "is out of range: an inode number (unsigned long) is at most 2^64 - 1",
+     "is out of range: an inode number (unsigned long) is a whole number"},
+};
+
+constexpr const KindRange& rangeOf(FieldKind k) {
+  return kKindRanges[static_cast<std::size_t>(k)];
+}
+
 /// A field name with its '=' as little-endian words, to be recognised with a few compares:
 /// today's kernels print the fields in records.h order, so the next field is almost always
 /// the one expected.
@@ -370,10 +427,13 @@ struct ExpectedName {
   int count = 0;  ///< words to compare
   int length = 0;
   std::uint64_t tail = 0;  ///< the last 8 bytes, for a name of 8 or more near the line's end
+  FieldKind kind = FieldKind::Pages;  ///< for a field: the values it can take
 };
 
-constexpr ExpectedName expected(std::string_view nameWithEquals) {
+constexpr ExpectedName expected(std::string_view nameWithEquals,
+                                FieldKind kind = FieldKind::Pages) {
   ExpectedName e;
+  e.kind = kind;
   e.length = static_cast<int>(nameWithEquals.size());
   e.count = (e.length + 7) / 8;
   for (int i = 0; i < e.length; ++i) {
@@ -402,20 +462,36 @@ inline bool matches(const char* p, const char* end, const ExpectedName& e) {
   return true;
 }
 
-constexpr std::array<ExpectedName, 7> kGdsOrder{
-    expected("dirty="), expected("writeback="), expected("bg_thresh="), expected("thresh="),
-    expected("limit="), expected("dirtied="),   expected("written=")};
+// Slot k's name and kind; an older kernel's name for a slot (bdi_dirty, base_rate) has the
+// slot's kind.
+constexpr FieldKind kPages = FieldKind::Pages;
+constexpr FieldKind kRate = FieldKind::Rate;
+constexpr std::array<ExpectedName, 7> kGdsOrder{expected("dirty=", kPages),
+                                                expected("writeback=", kPages),
+                                                expected("bg_thresh=", kPages),
+                                                expected("thresh=", kPages),
+                                                expected("limit=", kPages),
+                                                expected("dirtied=", FieldKind::Counter),
+                                                expected("written=", FieldKind::Counter)};
 constexpr std::array<ExpectedName, 7> kBdrOrder{
-    expected("write_bw="),       expected("awrite_bw="),
-    expected("dirty_rate="),     expected("dirty_ratelimit="),
-    expected("task_ratelimit="), expected("balanced_dirty_ratelimit="),
-    expected("cgroup_ino=")};
-constexpr std::array<ExpectedName, 14> kBdpOrder{
-    expected("limit="),          expected("setpoint="),  expected("dirty="),
-    expected("wb_setpoint="),    expected("wb_dirty="),  expected("dirty_ratelimit="),
-    expected("task_ratelimit="), expected("dirtied="),   expected("dirtied_pause="),
-    expected("paused="),         expected("pause="),     expected("period="),
-    expected("think="),          expected("cgroup_ino=")};
+    expected("write_bw=", kRate),           expected("awrite_bw=", kRate),
+    expected("dirty_rate=", kRate),         expected("dirty_ratelimit=", kRate),
+    expected("task_ratelimit=", kRate),     expected("balanced_dirty_ratelimit=", kRate),
+    expected("cgroup_ino=", FieldKind::Ino)};
+constexpr std::array<ExpectedName, 14> kBdpOrder{expected("limit=", kPages),
+                                                 expected("setpoint=", kPages),
+                                                 expected("dirty=", kPages),
+                                                 expected("wb_setpoint=", kPages),
+                                                 expected("wb_dirty=", kPages),
+                                                 expected("dirty_ratelimit=", kRate),
+                                                 expected("task_ratelimit=", kRate),
+                                                 expected("dirtied=", FieldKind::UInt),
+                                                 expected("dirtied_pause=", FieldKind::UInt),
+                                                 expected("paused=", FieldKind::Ms),
+                                                 expected("pause=", FieldKind::SignedMs),
+                                                 expected("period=", FieldKind::Ms),
+                                                 expected("think=", FieldKind::SignedMs),
+                                                 expected("cgroup_ino=", FieldKind::Ino)};
 
 /// Reads the run of up to eight decimal digits at p (eight bytes must be readable) into v and
 /// returns the first byte after it. Byte i of x = w - '0'·0x0101… is digit i's value as long
@@ -536,7 +612,10 @@ inline const char* readTimestamp(const char* p, const char* end, std::int64_t& n
   if (end - p >= 8) p = eightDigits(p, secs);
   if (p - start == 8 || end - start < 8)
     for (; p < end && isDigit(*p) && p - start <= 10; ++p) secs = secs * 10 + (*p - '0');
-  if (p == start || p - start > 10) return nullptr;
+  // Ten digits of seconds would overflow nanoseconds in an int64; 2^62 ns (146 years since
+  // boot) is far more than any trace clock shows.
+  constexpr std::uint64_t kMaxSeconds = (std::uint64_t{1} << 62) / 1'000'000'000;
+  if (p == start || p - start > 10 || secs > kMaxSeconds) return nullptr;
   std::uint64_t frac = 0;
   int digits = 0;
   if (p < end && *p == '.') {
@@ -621,6 +700,9 @@ inline bool canonicalField(const char*& p, const char* end, std::uint64_t* value
   std::uint64_t v;
   const char* const after = digitRun(p, end, v);
   if (!after) return false;
+  // A value the field cannot hold goes to readFields, which names the problem.
+  constexpr KindRange range = rangeOf(name.kind);
+  if ((negative && !range.isSigned) || v > range.max) return false;
   if constexpr (K + 1 < N) {
     if (after == end || *after != ' ') return false;
     p = after + 1;
@@ -659,11 +741,33 @@ constexpr ExpectedName kBdrEvent = expected("bdi_dirty_ratelimit:");
 
 /// Reads `name=value` pairs from `p` to `end` into `rec`. Returns the problem, or empty.
 /// `order[k]` is the name expected in position k; it is also slot k.
+/// `name=value` of a field from its name to the end of its value, for the problem.
+std::string_view fieldText(const char* nameStart, const char* value, const char* end) {
+  while (value < end && *value != ' ') ++value;
+  return {nameStart, static_cast<std::size_t>(value - nameStart)};
+}
+
+/// Whether [p, end) up to the next space reads as a decimal fraction or exponent (`.5`,
+/// `e400`, `E+3`): the rest of a number the kernel would never print, rather than junk.
+bool looksLikeFractionOrExponent(const char* p, const char* end) {
+  if (p == end || (*p != '.' && *p != 'e' && *p != 'E')) return false;
+  bool digit = false;
+  for (; p < end && *p != ' '; ++p) {
+    const char c = *p;
+    if (isDigit(c))
+      digit = true;
+    else if (c != '.' && c != 'e' && c != 'E' && c != '+' && c != '-')
+      return false;
+  }
+  return digit;
+}
+
 template <typename Record, typename Lookup, std::size_t N>
 std::string_view readFields(const char* p, const char* end, Record& rec, Lookup lookup,
                             const std::array<ExpectedName, N>& order,
                             const std::string_view (&bad)[N], std::uint32_t required,
-                            std::string_view missingRequired, std::uint32_t& missing) {
+                            std::string_view missingRequired, std::uint32_t& missing,
+                            std::string_view& problemField) {
   constexpr std::uint32_t all = (1u << N) - 1;
   std::uint32_t present = 0;
   std::size_t next = 0;  // the slot expected next
@@ -671,11 +775,11 @@ std::string_view readFields(const char* p, const char* end, Record& rec, Lookup 
     while (p < end && *p == ' ') ++p;
     if (p == end) break;
     int slot;
+    const char* const nameStart = p;
     if (next < N && matches(p, end, order[next])) {
       slot = static_cast<int>(next);
       p += order[next].length;
     } else {
-      const char* nameStart = p;
       p = findEqualsOrSpace(p, end);
       if (p == end || *p != '=') continue;  // a bare word: not a field
       const std::string_view name(nameStart, static_cast<std::size_t>(p - nameStart));
@@ -707,9 +811,16 @@ std::string_view readFields(const char* p, const char* end, Record& rec, Lookup 
         overflow |= __builtin_add_overflow(v, static_cast<unsigned>(*q - '0'), &v);
       }
     }
-    if (p == digits || overflow || (p < end && *p != ' ') ||
-        (negative && v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) + 1))
-      return bad[slot];
+    if (p == digits) return bad[slot];
+    const KindRange& range = rangeOf(order[static_cast<std::size_t>(slot)].kind);
+    const auto outOfRange = [&](std::string_view why) {
+      problemField = fieldText(nameStart, digits, end);
+      return why;
+    };
+    if (p < end && *p != ' ')
+      return looksLikeFractionOrExponent(p, end) ? outOfRange(range.notWhole) : bad[slot];
+    if (negative && !range.isSigned) return outOfRange(range.negative);
+    if (overflow || v > range.max) return outOfRange(range.tooLarge);
     // A negative number read as its magnitude: the two's complement is what a cast from
     // int64 gives, and what %lu printed for a negative long.
     store(rec, slot, negative ? 0 - v : v);
@@ -778,6 +889,13 @@ bool readBdi(const char*& p, const char* end, std::string_view& bdi) {
   return true;
 }
 
+/// Why readBdi's name was not taken: none, or longer than the kernel's char[32].
+std::string_view bdiProblem(std::string_view bdi) {
+  return bdi.size() > kMaxBdiNameBytes
+             ? "bdi name longer than 32 characters (the kernel prints at most 31)"
+             : "no `bdi NAME:` before the fields";
+}
+
 Event eventNamed(std::string_view name) {
   switch (name.size()) {
     case 18:
@@ -842,11 +960,17 @@ void parseTraceLine(std::string_view line, ParsedLine& r) {
   r.format = TraceFormat::Unknown;
   r.missingFields = 0;
   r.problem = {};
+  r.problemField = {};
 #define THROTTLELAB_GARBAGE(why) \
   do {                           \
     r.problem = why;             \
     return;                      \
   } while (false)
+  if (line.size() > kMaxLineBytes) {
+    r.kind = LineKind::Malformed;
+    r.problem = "longer than 64 KiB: no kernel prints such a line; not read";
+    return;
+  }
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   std::size_t start = skipSpaces(line.data(), line.data() + line.size()) - line.data();
   while (start < line.size() && isBlank(line[start])) ++start;
@@ -982,11 +1106,11 @@ void parseTraceLine(std::string_view line, ParsedLine& r) {
       auto& rec = recordAs<te::GlobalDirtyState>(r.record);
       rec.header = header;
       problem = readFields(p, end, rec, gdsField, kGdsOrder, kGdsBad, kGdsRequired,
-                           "no dirty= or no writeback= field", r.missingFields);
+                           "no dirty= or no writeback= field", r.missingFields, r.problemField);
       break;
     }
     case Event::BdiDirtyRatelimit: {
-      const bool haveBdi = readBdi(p, end, bdi);
+      const bool haveBdi = readBdi(p, end, bdi) && bdi.size() <= kMaxBdiNameBytes;
       if (haveBdi && readCanonical<kBdrOrder>(p, end, values)) {
         emplaceRecord(r.record, header, bdi, values, std::in_place_type<te::BdiDirtyRatelimit>);
         break;
@@ -995,12 +1119,12 @@ void parseTraceLine(std::string_view line, ParsedLine& r) {
       rec.header = header;
       rec.bdi = bdi;
       problem = haveBdi ? readFields(p, end, rec, bdrField, kBdrOrder, kBdrBad, kBdrRequired,
-                                     "no dirty_ratelimit= field", r.missingFields)
-                        : "no `bdi NAME:` before the fields";
+                                     "no dirty_ratelimit= field", r.missingFields, r.problemField)
+                        : bdiProblem(bdi);
       break;
     }
     case Event::BalanceDirtyPages: {
-      const bool haveBdi = readBdi(p, end, bdi);
+      const bool haveBdi = readBdi(p, end, bdi) && bdi.size() <= kMaxBdiNameBytes;
       if (haveBdi && readCanonical<kBdpOrder>(p, end, values)) {
         emplaceRecord(r.record, header, bdi, values, std::in_place_type<te::BalanceDirtyPages>);
         break;
@@ -1008,9 +1132,10 @@ void parseTraceLine(std::string_view line, ParsedLine& r) {
       auto& rec = recordAs<te::BalanceDirtyPages>(r.record);
       rec.header = header;
       rec.bdi = bdi;
-      problem = haveBdi ? readFields(p, end, rec, bdpField, kBdpOrder, kBdpBad, kBdpRequired,
-                                     "no dirty= or no pause= field", r.missingFields)
-                        : "no `bdi NAME:` before the fields";
+      problem = haveBdi
+                    ? readFields(p, end, rec, bdpField, kBdpOrder, kBdpBad, kBdpRequired,
+                                 "no dirty= or no pause= field", r.missingFields, r.problemField)
+                    : bdiProblem(bdi);
       break;
     }
     case Event::None:
@@ -1031,6 +1156,20 @@ ParsedLine parseTraceLine(std::string_view line) {
   ParsedLine r;
   parseTraceLine(line, r);
   return r;
+}
+
+std::string problemText(const ParsedLine& line) {
+  if (line.problemField.empty()) return std::string(line.problem);
+  constexpr std::size_t kFieldChars = 64;  // the longest name and a 20-digit value
+  std::string out;
+  for (const char c : line.problemField.substr(0, kFieldChars)) {
+    const auto u = static_cast<unsigned char>(c);
+    out += (u >= 0x20 && u < 0x7f) ? c : '?';
+  }
+  if (line.problemField.size() > kFieldChars) out += "...";
+  out += ' ';
+  out += line.problem;
+  return out;
 }
 
 }  // namespace throttlelab::traceio

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-/// Side by side comparison (issue #4): the current scenario run under policy A and policy B
+/// Side by side comparison: the current scenario run under policy A and policy B
 /// with the same seed, by two LiveControllers (two SimulationWorkers), drawn on time plots that
 /// share one time axis (follow live, or panned/zoomed together) and one hover cursor, beside a
 /// delta table (metric | A | B | Δ %) refreshed from the summaries the workers publish (~2 Hz).

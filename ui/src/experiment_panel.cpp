@@ -7,7 +7,6 @@
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSplitter>
 #include <QStyle>
 #include <QTableView>
@@ -15,6 +14,7 @@
 
 #include "experiment_job.h"
 #include "experiment_report_model.h"
+#include "save_file.h"
 
 namespace throttlelab::ui {
 
@@ -188,7 +188,7 @@ QString ExperimentPanel::saveReport(const QString& path) const {
   const std::string text = path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)
                                ? engine::experimentReportJson(*result)
                                : engine::experimentReportMarkdown(*m_experiment, *result);
-  QSaveFile file(path);
+  SaveFile file(path);
   if (!file.open(QIODevice::WriteOnly))
     return tr("Cannot write %1: %2.").arg(path, file.errorString());
   file.write(text.data(), static_cast<qint64>(text.size()));

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-/// The report panel of the Experiments menu (issue #5): the experiment's title and the mail it
-/// reproduces, a progress bar with Cancel while the ExperimentJob runs, then the table (case |
-/// metric | mail | simulated (min–max) | note), the verdicts with holds/does-not-hold icons and
-/// their detail, and a button that saves the report as Markdown or JSON (QSaveFile).
+/// The report panel of the Experiments menu: the experiment's title and the mail it reproduces
+/// (docs/model.md, The seed mails), a progress bar with Cancel while the ExperimentJob runs,
+/// then the table (case | metric | mail | simulated (min–max) | note), the verdicts with
+/// holds/does-not-hold icons and their detail, and a button that saves the report as Markdown
+/// or JSON (QSaveFile).
 #include <QWidget>
 #include <memory>
 #include <optional>

@@ -7,7 +7,6 @@
 #include <QPageSize>
 #include <QPdfWriter>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <functional>
 #include <sstream>
@@ -15,6 +14,7 @@
 #include "dashboard.h"
 #include "qcp.h"
 #include "sample_history.h"
+#include "save_file.h"
 
 namespace throttlelab::ui {
 
@@ -22,9 +22,9 @@ namespace {
 constexpr int kHeaderHeight = 26;
 const QSize kDefaultPlotSize(1200, 700);
 
-QString finish(QSaveFile& file) {
+QString finish(SaveFile& file) {
   if (!file.commit())
-    return QStringLiteral("Cannot write %1: %2.").arg(file.fileName(), file.errorString());
+    return QStringLiteral("Cannot write %1: %2.").arg(file.path(), file.errorString());
   return {};
 }
 }  // namespace
@@ -144,7 +144,7 @@ QImage Exporter::renderImage(std::optional<PlotId> plot, double scale) const {
 
 QString Exporter::exportPng(const QString& path, std::optional<PlotId> plot, double scale) const {
   const QImage image = renderImage(plot, scale);
-  QSaveFile file(path);
+  SaveFile file(path);
   if (!file.open(QIODevice::WriteOnly))
     return QStringLiteral("Cannot write %1: %2.").arg(path, file.errorString());
   QImageWriter writer(&file, "png");
@@ -271,7 +271,7 @@ QString Exporter::exportSvg(const QString& path, std::optional<PlotId> plot) con
   }
   out += "</svg>\n";
 
-  QSaveFile file(path);
+  SaveFile file(path);
   if (!file.open(QIODevice::WriteOnly))
     return QStringLiteral("Cannot write %1: %2.").arg(path, file.errorString());
   if (file.write(out) != out.size()) {
@@ -283,7 +283,7 @@ QString Exporter::exportSvg(const QString& path, std::optional<PlotId> plot) con
 
 QString Exporter::exportPdf(const QString& path, std::optional<PlotId> plot) const {
   const Layout l = layout(plot);
-  QSaveFile file(path);
+  SaveFile file(path);
   if (!file.open(QIODevice::WriteOnly))
     return QStringLiteral("Cannot write %1: %2.").arg(path, file.errorString());
   {
@@ -331,7 +331,7 @@ std::string Exporter::csvText(CsvRange range) const {
 
 QString Exporter::exportCsv(const QString& path, CsvRange range) const {
   const std::string text = csvText(range);
-  QSaveFile file(path);
+  SaveFile file(path);
   if (!file.open(QIODevice::WriteOnly))
     return QStringLiteral("Cannot write %1: %2.").arg(path, file.errorString());
   if (file.write(text.data(), static_cast<qint64>(text.size())) !=

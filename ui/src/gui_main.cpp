@@ -3,15 +3,21 @@
 
 #include <QApplication>
 #include <QTimer>
+#include <cstdio>
 
 #include "main_window.h"
 #include "message_box_notifier.h"
+#include "scripted_figures.h"
 #include "settings_store.h"
 #include "stderr_notifier.h"
 
 namespace throttlelab::ui {
 
 int runGui(int& argc, char** argv, const GuiLaunchOptions& options) {
+  if (const auto problem = ScriptedFigures::outputProblem(options)) {
+    std::fprintf(stderr, "throttlelab: %s\n", problem->c_str());
+    return 2;
+  }
   QApplication app(argc, argv);
   QApplication::setApplicationName(QStringLiteral("ThrottleLab"));
   QApplication::setOrganizationName(QStringLiteral("ThrottleLab"));
@@ -19,7 +25,7 @@ int runGui(int& argc, char** argv, const GuiLaunchOptions& options) {
   QApplication::setDesktopFileName(QStringLiteral("org.throttlelab.ThrottleLab"));
 
   // A scripted run must never wait on a dialog nobody will click.
-  const bool scripted = options.runForS.has_value() || options.quit;
+  const bool scripted = options.scripted();
   MessageBoxNotifier boxes;
   StderrNotifier printer;
   UserNotifier& notifier = scripted ? static_cast<UserNotifier&>(printer) : boxes;

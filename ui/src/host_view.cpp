@@ -8,7 +8,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTimer>
@@ -21,6 +20,7 @@
 #include "interrupt_guard.h"
 #include "memory_plot.h"
 #include "qcp.h"
+#include "save_file.h"
 #include "theme.h"
 #include "trace_plot.h"
 #include "trace_record_job.h"
@@ -390,7 +390,7 @@ QString HostView::saveRecording(const QString& path) const {
   QFile in(m_recorder->textPath());
   if (!in.open(QIODevice::ReadOnly))
     return tr("Nothing was recorded yet (%1).").arg(in.errorString());
-  QSaveFile out(path);
+  SaveFile out(path);
   if (!out.open(QIODevice::WriteOnly))
     return tr("Cannot write %1: %2.").arg(path, out.errorString());
   while (!in.atEnd()) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-/// Live host mode, "View ▸ Watch this machine" (issue #6): this machine's dirty pages against
+/// Live host mode, "View ▸ Watch this machine": this machine's dirty pages against
 /// both thresholds, freerun and setpoint, polled from /proc ten times a second without root,
 /// free memory against the watermarks, reclaim and allocation stalls, and one line saying how
 /// close the host is to throttling. As root, "Record tracepoints" adds the measured pauses and

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "main_window.h"
 
+#include <sys/stat.h>
+
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -61,7 +63,7 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
       m_options(options),
       m_notifier(notifier),
       m_settings(settings),
-      m_scriptedMode(options.runForS.has_value() || options.quit) {
+      m_scriptedMode(options.scripted()) {
   setObjectName(QStringLiteral("mainWindow"));
   m_baseFont = font();
   m_controller = new LiveController(controllerOptions(m_scriptedMode), this);
@@ -149,10 +151,12 @@ void MainWindow::loadInitialScenario() {
     if (m_options.seed) scenario.seed = *m_options.seed;
     engine::validateScenario(scenario);
   } catch (const engine::ScenarioError& e) {
-    const QString text = scenarioErrorText(name, e);
-    statusBar()->showMessage(
-        tr("Could not load scenario %1: %2").arg(name, QString::fromUtf8(e.what())));
-    m_notifier.error(tr("Cannot open scenario"), text);
+    const QString what = QString::fromUtf8(e.what());
+    const QString key = QString::fromStdString(e.key());
+    statusBar()->showMessage(tr("Could not load scenario %1: %2").arg(name, what));
+    // As the headless run says it: the reason names the file or the key.
+    loadFailed(tr("Cannot open scenario"), scenarioErrorText(name, e),
+               key.isEmpty() || what.startsWith(key) ? what : key + QStringLiteral(": ") + what);
     // Keep the window usable with the engine's defaults and a single writer.
     scenario = engine::Scenario{};
     scenario.name = "fallback";
@@ -350,7 +354,14 @@ void MainWindow::wire() {
   connect(m_traceView, &TraceView::importRequested, this, &MainWindow::importTraceDialog);
   connect(m_traceView, &TraceView::importFailed, this, [this](const QString& message) {
     statusBar()->showMessage(tr("Import failed"), 6000);
-    m_notifier.error(tr("Cannot import the trace"), message);
+    loadFailed(tr("Cannot import the trace"), message, QStringLiteral("--open-trace: ") + message);
+    importEnded();
+  });
+  connect(m_traceView, &TraceView::importFinished, this, &MainWindow::importEnded);
+  connect(m_traceView, &TraceView::importCancelled, this, [this] {
+    if (m_scriptedMode)
+      loadFailed({}, {}, QStringLiteral("--open-trace: the import was cancelled"));
+    importEnded();
   });
   connect(m_traceView, &TraceView::simulationFailed, this, [this](const QString& message) {
     m_notifier.error(tr("Cannot simulate the trace"), message);
@@ -478,6 +489,17 @@ void MainWindow::importTraceDialog() {
 
 void MainWindow::importTrace(const QString& path) {
   showCentralView(CentralView::RealKernel);
+  // A device (/dev/zero, /dev/urandom, a terminal) is no trace and may never end; a FIFO or
+  // a pipe may be one.
+  struct stat st {};
+  if (::stat(QFile::encodeName(path).constData(), &st) == 0 &&
+      (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
+    const QString message = tr("%1 is a device, not a trace file").arg(path);
+    statusBar()->showMessage(tr("Import failed"), 6000);
+    loadFailed(tr("Cannot import the trace"), message, QStringLiteral("--open-trace: ") + message);
+    return;
+  }
+  m_importing = true;
   m_traceView->importFile(path);
   statusBar()->showMessage(tr("Importing %1…").arg(QFileInfo(path).fileName()));
 }
@@ -636,7 +658,8 @@ bool MainWindow::openScenario(const QString& fileOrName) {
 bool MainWindow::openSession(const QString& path) {
   const SessionFile::ReadResult result = SessionFile::read(path);
   if (!result.state) {
-    m_notifier.error(tr("Cannot open session"), result.error);
+    loadFailed(tr("Cannot open session"), result.error,
+               QStringLiteral("--session: ") + result.error);
     return false;
   }
   applySession(*result.state);
@@ -693,7 +716,9 @@ void MainWindow::applySession(const SessionState& s) {
   m_runControls->setHistoryWindow(s.historyWindow);
   m_controller->setSpeed(s.speed);
   m_runControls->setSpeed(s.speed);
-  m_controller->setRunning(s.running);
+  // A scripted run stays paused until its job runs it to --run-for: a session saved running
+  // at speed "max" would otherwise be minutes of simulated time past it by then.
+  m_controller->setRunning(s.running && !m_scriptedMode);
   if (!s.windowGeometry.isEmpty()) restoreGeometry(s.windowGeometry);
   if (!s.windowState.isEmpty()) restoreState(s.windowState);
   if (!s.dashboardLayout.isEmpty()) m_dashboard->restoreLayoutState(s.dashboardLayout);
@@ -801,8 +826,44 @@ void MainWindow::updateRecentMenu() {
   m_recentMenu->setEnabled(!files.isEmpty());
 }
 
+void MainWindow::loadFailed(const QString& title, const QString& text, const QString& line) {
+  if (!m_scriptedMode) {
+    m_notifier.error(title, text);
+    return;
+  }
+  // No dialog and no figure of a fallback scenario over the user's files: one line, and the
+  // job fails with status 2 when it would start.
+  m_scriptedFailures << line;
+  m_notifier.error(QString(), line);
+}
+
+void MainWindow::importEnded() {
+  m_importing = false;
+  if (m_scriptedWaiting) {
+    m_scriptedWaiting = false;
+    QTimer::singleShot(0, this, &MainWindow::startScriptedJob);
+  }
+}
+
+void MainWindow::finishScriptedJob(int code, const QString& status) {
+  m_scriptedExitCode = code;
+  statusBar()->showMessage(status);
+  Q_EMIT scriptedJobFinished(code);
+  if (m_options.quit) QCoreApplication::exit(code);
+}
+
 void MainWindow::startScriptedJob() {
-  if (!m_scriptedMode) return;
+  if (!m_scriptedMode || m_scripted || m_scriptedExitCode) return;
+  // --open-trace: the trace is part of what was asked; wait for it to load (or fail).
+  if (m_importing) {
+    m_scriptedWaiting = true;
+    return;
+  }
+  if (!m_scriptedFailures.isEmpty()) {
+    finishScriptedJob(ScriptedFigures::kExitBadInput,
+                      tr("Scripted run not done: %1").arg(m_scriptedFailures.front()));
+    return;
+  }
   ScriptedFigures::Job job;
   job.runForS = m_options.runForS.value_or(0);
   job.png = QString::fromStdString(m_options.exportPng);
@@ -814,12 +875,8 @@ void MainWindow::startScriptedJob() {
       [this](const QString& path, const ExportChoice& choice) { return exportTo(path, choice); },
       this);
   connect(m_scripted, &ScriptedFigures::finished, this, [this](int code) {
-    if (m_options.quit) {
-      QCoreApplication::exit(code);
-      return;
-    }
-    statusBar()->showMessage(code == 0 ? tr("Scripted run finished; exports written")
-                                       : tr("Scripted run finished; an export failed"));
+    finishScriptedJob(code, code == 0 ? tr("Scripted run finished; exports written")
+                                      : tr("Scripted run finished; an export failed"));
   });
   m_scripted->start();
 }

@@ -95,8 +95,18 @@ class MainWindow : public QMainWindow {
   QString exportTo(const QString& path, const ExportChoice& choice) const;
   void setPresenterMode(bool on);
   bool presenterMode() const;
-  /// Starts the --run-for/--export/--quit job given at launch, if any.
+  /// Starts the --run-for/--export/--quit job given at launch, if any: after the --open-trace
+  /// import has ended, and only if every file given at launch loaded (else status 2, no
+  /// export). With --quit the application exits with the job's status.
   void startScriptedJob();
+  /// The files given at launch that did not load in a scripted run, one line each
+  /// ("--session: ..."), as printed.
+  const QStringList& scriptedFailures() const { return m_scriptedFailures; }
+  /// The scripted job's exit status once it finished (0, 1 an export failed, 2 bad input).
+  std::optional<int> scriptedExitCode() const { return m_scriptedExitCode; }
+
+ Q_SIGNALS:
+  void scriptedJobFinished(int exitCode);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -120,6 +130,11 @@ class MainWindow : public QMainWindow {
   void importTraceDialog();
   void saveRecordingDialog();
   void syncViewActions();
+  /// A file could not be loaded: a dialog (`title`, `text`), or in a scripted run `line` on
+  /// standard error and a failed job.
+  void loadFailed(const QString& title, const QString& text, const QString& line);
+  void importEnded();
+  void finishScriptedJob(int code, const QString& status);
 
   GuiLaunchOptions m_options;
   UserNotifier& m_notifier;
@@ -155,6 +170,10 @@ class MainWindow : public QMainWindow {
   ScriptedFigures* m_scripted = nullptr;
   QFont m_baseFont;
   bool m_scriptedMode = false;
+  QStringList m_scriptedFailures;
+  bool m_importing = false;        // --open-trace or an import is being read
+  bool m_scriptedWaiting = false;  // the scripted job waits for that import
+  std::optional<int> m_scriptedExitCode;
 };
 
 }  // namespace throttlelab::ui

@@ -4,13 +4,17 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
+#include <QLocale>
+
+#include "save_file.h"
 
 namespace throttlelab::ui {
 
 namespace {
+// The shortest text that reads back as the same double: the speed comes from a log slider.
 QString speedKey(double speed) {
-  return speed > 0 ? QString::number(speed) : QStringLiteral("max");
+  return speed > 0 ? QString::number(speed, 'g', QLocale::FloatingPointShortest)
+                   : QStringLiteral("max");
 }
 
 struct Invalid {
@@ -157,7 +161,7 @@ SessionFile::ReadResult SessionFile::read(const QString& path) {
 }
 
 QString SessionFile::write(const QString& path, const SessionState& state) {
-  QSaveFile file(path);
+  SaveFile file(path);
   if (!file.open(QIODevice::WriteOnly))
     return QStringLiteral("Cannot write %1: %2.").arg(path, file.errorString());
   file.write(QJsonDocument(toJson(state)).toJson(QJsonDocument::Indented));

@@ -6,7 +6,11 @@
 namespace throttlelab::ui {
 
 void StderrNotifier::error(const QString& title, const QString& text) {
-  std::fprintf(stderr, "throttlelab: error: %s: %s\n", qPrintable(title), qPrintable(text));
+  // Without a title, `text` is already a command-line message ("--session: ...").
+  if (title.isEmpty())
+    std::fprintf(stderr, "throttlelab: %s\n", qPrintable(text));
+  else
+    std::fprintf(stderr, "throttlelab: error: %s: %s\n", qPrintable(title), qPrintable(text));
 }
 
 void StderrNotifier::warning(const QString& title, const QString& text) {

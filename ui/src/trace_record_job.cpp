@@ -49,7 +49,7 @@ void count(traceio::ImportStats& stats, const traceio::ParsedLine& p) {
   }
   if ((p.kind == traceio::LineKind::Malformed || p.kind == traceio::LineKind::Garbage) &&
       stats.problems.size() < traceio::ImportStats::kMaxProblems)
-    stats.problems.push_back({stats.lines, std::string(p.problem)});
+    stats.problems.push_back({stats.lines, traceio::problemText(p)});
 }
 }  // namespace
 
@@ -121,6 +121,9 @@ void TraceRecordJob::run(std::stop_token stop, host::TraceRecorder::Options opti
         }
         m_stats.tasks = converter.taskCount();
         m_stats.devices = converter.deviceNames();
+        m_stats.gapsSkipped = converter.gapsSkipped();
+        m_stats.gapsSkippedS = converter.gapsSkippedS();
+        m_stats.devicesWithoutColumns = converter.devicesWithoutColumns();
       }
       {
         const std::lock_guard lock(m_mutex);

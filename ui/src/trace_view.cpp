@@ -11,6 +11,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -147,7 +148,14 @@ TraceView::TraceView(QWidget* parent)
     l->addWidget(body, 1);
     side->addWidget(box);
   };
-  addBox(new QLabel(tr("<b>The trace</b>")), m_summary);
+  // The summary grows with what the import had to say (problems, segments, gaps): it
+  // scrolls rather than being cut off at the box's height.
+  auto* summaryScroll = new QScrollArea;
+  summaryScroll->setWidget(m_summary);
+  summaryScroll->setWidgetResizable(true);
+  summaryScroll->setFrameShape(QFrame::NoFrame);
+  summaryScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  addBox(new QLabel(tr("<b>The trace</b>")), summaryScroll);
   addBox(new QLabel(tr("<b>Measured against simulated</b> (same statistics on both)")),
          comparisonView);
   addBox(new QLabel(tr("<b>How the scenario was derived</b>")), m_notes);
@@ -157,7 +165,7 @@ TraceView::TraceView(QWidget* parent)
   side->setStretchFactor(2, 2);
   side->setStretchFactor(3, 2);
   side->setSizes({80, 370, 190, 260});
-  m_summary->setMinimumHeight(m_summary->fontMetrics().lineSpacing() * 3);
+  summaryScroll->setMinimumHeight(m_summary->fontMetrics().lineSpacing() * 3);
 
   auto* columns = new QSplitter(Qt::Horizontal);
   columns->addWidget(plotSplitter);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-/// The "Real kernel" view (issue #6): a kernel trace laid over its simulation. Imports run off
+/// The "Real kernel" view: a kernel trace laid over its simulation. Imports run off
 /// the GUI thread with a progress bar and Cancel; the trace's Samples fill time plots on one
 /// shared time axis with one hover cursor (measured: dots), its writers fill a task table, and
 /// "Simulate this trace" derives a scenario (traceio::deriveScenario), runs it for the trace's

@@ -263,7 +263,7 @@ ExperimentResult runExperiment(const Experiment& e, const ExperimentRunOptions& 
 std::string experimentReportMarkdown(const Experiment& e, const ExperimentResult& r) {
   using report::cell;
   std::string out = "# " + cell(e.name) + ": " + cell(e.title) + "\n\n";
-  out += "Reproduces `" + cell(e.mailFile) + "` (Message-Id `" + cell(e.messageId) + "`).";
+  out += "Reproduces " + cell(e.mail) + " (Message-Id `" + cell(e.messageId) + "`).";
   out += " " + std::to_string(r.seeds) + (r.seeds == 1 ? " seed" : " seeds") + " per case";
   if (r.quick)
     out += "; **quick form** (shorter runs, fewer cases: for tests, not for conclusions)";

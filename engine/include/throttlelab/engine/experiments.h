@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-/// The seed experiments (model-spec §6): each reproduces the measurement of one mailing-list
-/// message on a machine written down once, with the source of every value, and judges the
-/// mail's claims from the simulated numbers. Nothing is fitted to the mail: where the model
-/// disagrees with it, the report says so. Qt-free; the command line and the window share it.
+/// The seed experiments (docs/model.md, The seed experiments): each reproduces the measurement of
+/// one mailing-list message on a machine written down once, with the source of every value, and
+/// judges the mail's claims from the simulated numbers. Nothing is fitted to the mail: where the
+/// model disagrees with it, the report says so. Qt-free; the command line and the window share it.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -136,8 +136,9 @@ struct ReportTable {
 struct Experiment {
   std::string name;                  ///< "wu2010"
   std::string title;                 ///< one line
-  std::string mailFile;              ///< file name in shared/seeds
-  std::string messageId;             ///< from model-spec §6
+  std::string
+      mail;  ///< the mail, cited by list, author, date and subject (docs/model.md, The seed mails)
+  std::string messageId;             ///< as in docs/model.md, The seed mails
   std::string mailSummary;           ///< what the mail measured, in one or two sentences
   std::vector<MachineFact> machine;  ///< written down once, each with its source
   std::vector<std::string> method;   ///< how the cases are run and measured, what the model lacks

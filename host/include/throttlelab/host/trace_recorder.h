@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-/// Records the three writeback tracepoints from this machine's kernel (issue #6, root only).
+/// Records the three writeback tracepoints from this machine's kernel (root only).
 ///
 /// start() mounts tracefs at the root if it is not mounted and records in a private ftrace
 /// instance: it makes `<tracefs>/instances/throttlelab-<pid>` (mkdir(2) on tracefs makes the

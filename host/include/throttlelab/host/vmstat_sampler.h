@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-/// Live host mode without root (issue #6): polls /proc/vmstat, /proc/meminfo, /proc/zoneinfo
+/// Live host mode without root: polls /proc/vmstat, /proc/meminfo, /proc/zoneinfo
 /// and /proc/sys/vm/dirty_* (about ten times a second) and turns each poll into an
 /// engine::Sample, so the window's own plots draw the host: dirty + writeback against
 /// bg_thresh, thresh, freerun and setpoint (from nr_dirty_threshold and

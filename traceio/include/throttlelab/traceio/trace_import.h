@@ -27,13 +27,16 @@ class ImportSink {
   /// A pid was seen for the first time in a balance_dirty_pages or bdi_dirty_ratelimit
   /// record (the events that name a bdi; a flusher that only traces global_dirty_state is
   /// not a task). info.index is dense (0, 1, …) in order of appearance, info.pid/name are the
-  /// trace's, info.device the index of that first record's bdi.
+  /// trace's, info.device the index of that first record's bdi (-1 for a bdi beyond
+  /// TraceConverter::kMaxDevices).
   virtual void onTask(const engine::TaskInfo&) {}
   /// A device (bdi name as printed: "254:0", "sda") was seen for the first time.
   virtual void onDevice(int /*index*/, const std::string& /*name*/) {}
   virtual void onSample(const engine::Sample&) {}
   virtual void onTaskSample(const engine::TaskSample&) {}
-  /// Every parsed event, before conversion (bdi points into the line: copy if kept).
+  /// Every parsed event, before conversion. From importTrace: in time order and on the
+  /// continuous time axis (see ImportStats::segments). bdi points into the importer's
+  /// buffers: copy it if kept.
   virtual void onRecord(const engine::TraceRecord&) {}
 };
 
@@ -57,11 +60,40 @@ struct ImportStats {
   std::int64_t comments = 0;         ///< headers and blank lines, skipped
   std::int64_t malformed = 0;        ///< skipped
   std::int64_t garbage = 0;          ///< skipped
+  /// Of `malformed`: lines with a value its field cannot hold (a negative page count, a
+  /// wrapped 2^64 - 1, 1e400: see FieldKind in trace_parser.cpp), and lines longer than
+  /// kMaxLineBytes. `problems` names their line and field.
+  std::int64_t outOfRange = 0;
+  std::int64_t overlong = 0;
+
+  /// Time order. Events reach the sink and the converter in time order: an event up to
+  /// kReorderWindowS behind the newest so far is put in its place (CPUs' buffers interleave
+  /// slightly out of order); one further behind begins a new segment (the trace restarted,
+  /// or files were joined), which is placed on the time axis just after the one before it.
+  /// Times in the records the sink receives, in the rows and in first/lastTimeS are on that
+  /// continuous axis; within the first segment they are the trace's own.
+  std::int64_t reordered = 0;   ///< events that arrived after later ones and were put in order
+  std::int64_t lateEvents = 0;  ///< arrived after their window was converted: at the time
+                                ///< of the one before them (only when it was full)
+  std::int64_t segments = 0;    ///< 1 for a trace in time order; 0 without events
+  std::vector<std::int64_t> segmentLines;  ///< where segments 2, 3, … begin (the first few)
+  /// Stretches without events longer than TraceConverter::kMaxFillS get no rows (the rows
+  /// resume at the next event); shorter ones repeat the last values, as the simulation's rows do.
+  std::int64_t gapsSkipped = 0;
+  double gapsSkippedS = 0;  ///< their total length
+  /// Devices beyond TraceConverter::kMaxDevices get no columns; their events still count
+  /// for the global values and the tasks.
+  std::int64_t devicesWithoutColumns = 0;
+  /// Lines ended in a carriage return alone (classic Mac OS), and were read as line ends.
+  bool crLineEnds = false;
+  /// Reading stopped before the end of the input, with why ("line 12 is longer than 16 MiB
+  /// …"); what came before it was imported.
+  std::string stoppedEarly;
   /// The file ended without '\n' (not an error). That last line may have been cut while
   /// the trace was being written, so it is left out: it is not counted in `lines`, and
   /// lines == events + skipped() always holds.
   bool truncatedLastLine = false;
-  double firstTimeS = 0;  ///< trace timestamps of the first and last event
+  double firstTimeS = 0;  ///< timestamps of the first and last event, on the continuous axis
   double lastTimeS = 0;
   struct Problem {
     std::int64_t line = 0;  ///< 1-based
@@ -69,24 +101,29 @@ struct ImportStats {
   };
   std::vector<Problem> problems;  ///< at most kMaxProblems
   static constexpr std::size_t kMaxProblems = 10;
+  /// How far back in time an event may arrive and still be put in order, and the most events
+  /// held for that (memory stays bounded whatever the trace).
+  static constexpr double kReorderWindowS = 0.01;
+  static constexpr std::size_t kReorderCapacity = 4096;
   std::int64_t skipped() const { return other + comments + malformed + garbage; }
 };
 
 /// Turns parsed records into Samples/TaskSamples. Sample times are relative to the first
 /// event (t = 0), one row per `intervalS` stamped at the interval's end, as the simulator
-/// stamps its samples (records out of time order count in the current interval; a gap of
-/// more than an hour without records is skipped rather than filled with rows); per interval the
-/// Sample holds the last global_dirty_state values (dirty, writeback, thresholds, cumulative
-/// dirtied/written), limit/setpoint from balance_dirty_pages, freerun = (thresh + bg_thresh)/2, the
-/// pause statistics of the interval's balance_dirty_pages records with pause > 0, the count of
-/// distinct pids that paused, and per device the last bdi_dirty_ratelimit estimates and
-/// wb_setpoint/wb_dirty. Fields a trace cannot know (memory, CPU, iostat) stay 0.
-/// Per device: wb_dirty goes to reclaimablePages (the trace does not split it from
-/// writeback), posRatio = task_ratelimit / dirty_ratelimit of the last balance_dirty_pages.
-/// limitPages = max(thresh, traced limit) as in the simulator's samples, dirtyLimitPages the
-/// traced limit; setpointPages is the traced setpoint ((limit + freerun)/2 until one is seen).
-/// TaskSamples: per pid that appeared in the interval, its dirtied pages (cumulative and as
-/// KiB/s), last task_ratelimit and its longest pause.
+/// stamps its samples (records out of time order count in the current interval: importTrace
+/// puts them in order first; a stretch of more than kMaxFillS without records gets no rows,
+/// the next row is the next record's interval, and shorter ones repeat the last values); per
+/// interval the Sample holds the last global_dirty_state values (dirty, writeback, thresholds,
+/// cumulative dirtied/written), limit/setpoint from balance_dirty_pages, freerun = (thresh +
+/// bg_thresh)/2, the pause statistics of the interval's balance_dirty_pages records with pause > 0,
+/// the count of distinct pids that paused, and per device the last bdi_dirty_ratelimit estimates
+/// and wb_setpoint/wb_dirty. Fields a trace cannot know (memory, CPU, iostat) stay 0. Per device:
+/// wb_dirty goes to reclaimablePages (the trace does not split it from writeback), posRatio =
+/// task_ratelimit / dirty_ratelimit of the last balance_dirty_pages. limitPages = max(thresh,
+/// traced limit) as in the simulator's samples, dirtyLimitPages the traced limit; setpointPages is
+/// the traced setpoint ((limit + freerun)/2 until one is seen). TaskSamples: per pid that appeared
+/// in the interval, its dirtied pages (cumulative and as KiB/s), last task_ratelimit and its
+/// longest pause.
 class TraceConverter {
  public:
   explicit TraceConverter(ImportSink& sink, double intervalS = 0.1);
@@ -97,6 +134,20 @@ class TraceConverter {
   /// Tasks and devices announced so far.
   int taskCount() const;
   const std::vector<std::string>& deviceNames() const;
+  /// Gaps longer than kMaxFillS, which got no rows, and their total length.
+  std::int64_t gapsSkipped() const;
+  double gapsSkippedS() const;
+  /// Distinct bdi names beyond the first kMaxDevices (no columns of their own).
+  std::int64_t devicesWithoutColumns() const;
+
+  /// The longest stretch without records that is filled with rows repeating the last values:
+  /// a row per interval wherever the trace has data, without turning a trace whose events are
+  /// hours apart into gigabytes of identical rows.
+  static constexpr double kMaxFillS = 1.0;
+  /// Devices with columns of their own, as many as a scenario may have: the rows carry every
+  /// device's columns, so without a bound a trace naming a new bdi per line would make a CSV
+  /// that grows with the square of its length.
+  static constexpr std::size_t kMaxDevices = 64;
 
  private:
   struct State;
@@ -104,6 +155,12 @@ class TraceConverter {
   double m_intervalS;
   std::shared_ptr<State> m_state;
 };
+
+/// How much of the input is checked for binary data before it is read as text.
+inline constexpr std::int64_t kSniffBytes = 64 * 1024;
+/// A line this long is not a trace line that lost its way but a file without line ends:
+/// the reading stops there rather than skip to an end that may never come (/dev/zero).
+inline constexpr std::int64_t kMaxStoppingLineBytes = 16 << 20;
 
 struct ImportOptions {
   double sampleIntervalS = 0.1;
@@ -125,7 +182,11 @@ struct ImportResult {
 };
 
 /// Reads `path` ("-" = stdin) in blocks and feeds every line through the parser and a
-/// TraceConverter into `sink`. Never throws for bad input.
+/// TraceConverter into `sink`. Never throws for bad input. Binary data (a NUL byte in the
+/// first kSniffBytes, or the magic number of trace-cmd's trace.dat, perf.data or a
+/// compressed file) is refused before anything is converted; a line longer than
+/// kMaxStoppingLineBytes ends the reading (its text before it is imported); lines that end
+/// in a carriage return alone are read as lines.
 ImportResult importTrace(const std::string& path, ImportSink& sink,
                          const ImportOptions& options = {});
 /// The same over text already in memory (tests, the live recorder).

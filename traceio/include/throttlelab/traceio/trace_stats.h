@@ -78,20 +78,31 @@ struct HostFacts {
   std::map<std::string, Queue> queues;
 };
 
+/// The longest simulation deriveScenario asks for: an hour, and no more writer-seconds than
+/// 10,000 writers for a minute (about 3 s of CPU, the engine's speed target), but at least
+/// 10 s. A longer trace is compared over that much simulated time.
+inline constexpr double kMaxSimulatedS = 3600;
+inline constexpr double kMaxSimulatedWriterSeconds = 600'000;
+inline constexpr double kMinSimulatedS = 10;
+
 /// A scenario for the machine the trace describes: vm.dirty_bytes / dirty_background_bytes
 /// from the traced thresh/bg_thresh, one device per bdi at its measured write bandwidth, as
 /// many looping dd writers as pids that were throttled (each on the bdi it wrote to), CPUs,
 /// memory and HZ from `host` when known (otherwise the traced hz and defaults), policy
-/// "ioless". `notes` lists every value that was derived, and how, for the comparison panel.
+/// "ioless"; the duration is the trace's span, at most kMaxSimulatedS (see there). `notes`
+/// lists every value that was derived, and how, for the comparison panel. Throws
+/// engine::ScenarioError when the trace describes a machine the simulator cannot run (more
+/// than 100,000 writers, a threshold above 16 TiB, ...); `notes` then says how its values came
+/// about.
 engine::Scenario deriveScenario(const TraceStats::Result& measured, const HostFacts& host,
                                 std::vector<std::string>* notes = nullptr);
 
 /// How long to simulate before the compared span, which the comparison then leaves out. A
 /// trace that begins with dirty pages above bg_thresh was taken with the writers running and
 /// the kernel's estimates long settled; the simulation starts from an empty page cache, and
-/// its smoothed write bandwidth (E26, averaged over 3 s periods) needs about 20 s to reach
-/// the device's speed, so that start-up is simulated first. A trace that begins quiet is
-/// compared from the simulation's start.
+/// its smoothed write bandwidth (wb_update_write_bandwidth(); docs/model.md, Eq. 20–21, a moving
+/// average over about 4 s) needs about 20 s to reach the device's speed, so that start-up is
+/// simulated first. A trace that begins quiet is compared from the simulation's start.
 inline constexpr double kBusyTraceWarmupS = 20;
 double simulationWarmupS(const TraceStats::Result& measured);
 

@@ -25,9 +25,19 @@ struct GuiLaunchOptions {
   bool presenter = false;                      ///< --presenter
   std::string importTrace;                     ///< --import-trace FILE: opens the real-kernel view
   bool watchHost = false;                      ///< --watch-host: opens live host mode
+
+  /// A scripted run: --run-for, --quit or an export. It starts paused, runs only as the job
+  /// says, prints its messages instead of showing dialogs, and exits with a status (--quit).
+  bool scripted() const {
+    return runForS.has_value() || quit || !exportPng.empty() || !exportSvg.empty() ||
+           !exportPdf.empty() || !exportCsv.empty();
+  }
 };
 
-/// Creates the QApplication and the main window; returns the process exit status.
+/// Creates the QApplication and the main window; returns the process exit status. A scripted
+/// run whose exports could not be outputs (a directory, an export that names the scenario,
+/// session or trace being read, two exports naming one file) is refused first: a message on
+/// standard error and status 2, before anything is loaded.
 int runGui(int& argc, char** argv, const GuiLaunchOptions& options);
 
 }  // namespace throttlelab::ui

@@ -75,7 +75,15 @@ constexpr std::array<std::string_view, 4> kAllocators{"2.6.0-no-rt", "2.6.0", "2
 constexpr double kMaxDurationS = 1e7;
 constexpr double kMinSampleIntervalS = 0.001;
 constexpr double kMaxSampleIntervalS = 60;
+// Speeds (device, copy, page touching) in decimal MB/s. Below a page (4 KiB) per second the
+// kernel's own bandwidth estimate (pages per second, at least 1) cannot express a device, and
+// a smaller figure only makes one request outlast any run; 0.001 MB/s (1 kB/s) keeps every
+// speed a trace can show. Tiny values such as 1e-320 (denormals) are refused with the range.
+constexpr double kMinMBps = 0.001;
 constexpr double kMaxMBps = 1e6;
+// A compiler's CPU work per run, when it has any: less than a microsecond is no process at
+// all, and a run of nothing loops without simulated time passing.
+constexpr double kMinCpuS = 1e-6;
 constexpr double kMaxSeekMs = 1e5;
 constexpr double kMaxThinkMs = 1e9;
 constexpr std::size_t kMaxNameLength = 64;
@@ -936,8 +944,8 @@ class Validator {
     for (std::size_t j = 0; j < i; ++j)
       if (s.devices[j].name == d.name)
         m_context.fail(path + ".name", "device name \"" + printable(d.name) + "\" is used twice");
-    checkDouble(d.writeMBps, path + ".writeMBps", 0, false, kMaxMBps);
-    checkDouble(d.readMBps, path + ".readMBps", 0, true, kMaxMBps);
+    checkDouble(d.writeMBps, path + ".writeMBps", kMinMBps, true, kMaxMBps);
+    if (d.readMBps != 0) checkDouble(d.readMBps, path + ".readMBps", kMinMBps, true, kMaxMBps, "0 (the write speed) or ");
     checkDouble(d.seekMs, path + ".seekMs", 0, true, kMaxSeekMs);
     checkInt(d.maxRequestKiB, path + ".maxRequestKiB", kMaxRequestKiBRange);
     checkInt(d.nrRequests, path + ".nrRequests", kNrRequestsRange);
@@ -959,7 +967,7 @@ class Validator {
     // A compiler may write no object file (0); an allocator writes nothing at all.
     checkInt(t.fileMiB, path + ".fileMiB",
              t.kind == TaskKind::Writer ? kFileMiBRange : IntRange{0, kFileMiBRange.hi});
-    checkDouble(t.copyMBps, path + ".copyMBps", 0, false, kMaxMBps);
+    checkDouble(t.copyMBps, path + ".copyMBps", kMinMBps, true, kMaxMBps);
     checkDouble(t.thinkMs, path + ".thinkMs", 0, true, kMaxThinkMs);
     checkDouble(t.startS, path + ".startS", 0, true, kMaxDurationS);
     switch (t.sched) {
@@ -984,8 +992,9 @@ class Validator {
     if (!t.device.empty()) checkDeviceName(s, t.device, path + ".device");
     checkInt(t.runs, path + ".runs", kRunsRange);
     checkDouble(t.anonMiB, path + ".anonMiB", 0, true, kMaxAnonMiB);
-    checkDouble(t.allocMBps, path + ".allocMBps", 0, false, kMaxMBps);
+    checkDouble(t.allocMBps, path + ".allocMBps", kMinMBps, true, kMaxMBps);
     checkDouble(t.cpuS, path + ".cpuS", 0, true, kMaxDurationS);
+    if (t.cpuS != 0) checkDouble(t.cpuS, path + ".cpuS", kMinCpuS, true, kMaxDurationS, "0 or ");
     checkDouble(t.holdS, path + ".holdS", 0, true, kMaxDurationS);
     checkInt(t.oomScoreAdj, path + ".oomScoreAdj", kOomScoreAdjRange);
     if (t.kind == TaskKind::Compiler && !(t.cpuS > 0) && !(t.anonMiB > 0))
@@ -1029,14 +1038,15 @@ class Validator {
       m_context.fail(path, rangeReason(range.lo, range.hi, std::to_string(v)));
   }
 
-  // Written as !(in range) so that NaN, which compares false, is rejected too.
-  void checkDouble(double v, const std::string& path, double lo, bool loInclusive,
-                   double hi) const {
+  // Written as !(in range) so that NaN, which compares false, is rejected too. `alternative`
+  // names an accepted value outside the range ("0 or ").
+  void checkDouble(double v, const std::string& path, double lo, bool loInclusive, double hi,
+                   const std::string& alternative = "") const {
     const bool ok = (loInclusive ? v >= lo : v > lo) && v <= hi;
     if (ok) return;
-    if (loInclusive && lo == 0)
-      m_context.fail(path,
-                     "must be between 0 and " + formatDouble(hi) + ", got " + formatDouble(v));
+    if (loInclusive)
+      m_context.fail(path, "must be " + alternative + "between " + formatDouble(lo) + " and " +
+                               formatDouble(hi) + ", got " + formatDouble(v));
     m_context.fail(path, "must be greater than " + formatDouble(lo) + " and at most " +
                              formatDouble(hi) + ", got " + formatDouble(v));
   }

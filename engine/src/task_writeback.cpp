@@ -80,6 +80,10 @@ void Kernel::wakeSlotWaiter(int dev) {
   while (!d.slotWaiters.empty() && !d.device.full()) {
     const int id = d.slotWaiters.front();
     d.slotWaiters.pop_front();
+    if (id == kKswapdSlotWaiter) {
+      kswapdSlotFree();
+      continue;
+    }
     if (id < 0) {
       if (d.flusher.blockedFile >= 0 && d.flusher.active) flusherRun(dev);
       continue;

@@ -80,6 +80,9 @@ struct ExperimentCase {
   /// sleep 3; time dd") is then averaged over phases by running several seeds.
   std::string startSpreadGroup;
   double startSpreadS = 0;
+  /// With a spread: the phases each seed runs and averages (a low-discrepancy sequence over
+  /// all seeds), so that a few seeds do not leave the verdict to where they happen to land.
+  int phasesPerSeed = 1;
   std::vector<MetricSpec> metrics;
 };
 
@@ -160,8 +163,9 @@ struct ExperimentRunOptions {
 /// Throws ScenarioError if a case's scenario is invalid (a bug), RunCancelled on cancel.
 ExperimentResult runExperiment(const Experiment& experiment, const ExperimentRunOptions& options);
 
-/// Runs one scenario as a case would (exposed for the tests and the window).
-CaseRun runCase(const ExperimentCase& c, std::uint64_t seed);
+/// Runs one scenario as a case would (exposed for the tests and the window). `phase` picks
+/// the start offset of the spread group (0 = the one the seed itself gives).
+CaseRun runCase(const ExperimentCase& c, std::uint64_t seed, std::uint64_t phase = 0);
 
 /// The report as Markdown: the mail, the machine with sources, the tables laid out like the
 /// mail's with its value beside the simulated one, every row with min–max and notes, and the

@@ -151,7 +151,8 @@ struct Sample {
   double swapOutKBps = 0;
   double swapInKBps = 0;
   int allocStalls = 0;           ///< direct-reclaim entries in the interval (allocstall)
-  double allocStallMsMax = 0;    ///< longest allocation latency that ended in the interval
+  double allocStallMsMax = 0;    ///< longest allocation stall of the interval, ms: those that
+                                 ///< ended in it, and one still going counted up to the sample
   bool kswapdActive = false;
   std::int64_t oomKills = 0;     ///< cumulative
   std::vector<DeviceSample> devices;
@@ -204,7 +205,8 @@ struct TaskStats {
   double exitedS = -1;            ///< -1 while alive
   double systemS = 0;             ///< CPU time in the kernel (throttle calls, IO submission, faults)
   double userS = 0;               ///< CPU time in user space (the copy, the compile)
-  double allocMsP50 = 0;          ///< latency of page allocations that had to wait
+  double allocMsP50 = 0;          ///< latency of page allocations that had to wait (a stall still
+                                  ///< going counts, up to now)
   double allocMsP99 = 0;
   double allocMsMax = 0;
   std::int64_t allocStalls = 0;
@@ -229,7 +231,8 @@ struct Summary {
   double userPct = 0;
   double avgrqSzSectors = 0;     ///< iostat avgrq-sz: mean request size in 512-byte sectors
   double dirtyPagesP50 = 0;      ///< median over samples of dirty + writeback pages
-  double allocMsP50 = 0;         ///< over allocations that had to wait, all tasks
+  double allocMsP50 = 0;         ///< over allocations that had to wait, all tasks (stalls still
+                                 ///< going count, up to now)
   double allocMsP99 = 0;
   double allocMsMax = 0;
   std::int64_t allocStalls = 0;

@@ -2,6 +2,7 @@
 // Scenario JSON (schemaVersion 1): strict parsing with one path-precise message per problem,
 // `--set` overrides, validation, serialisation and the built-in scenarios.
 #include "throttlelab/engine/scenario.h"
+#include "throttlelab/engine/scenario_doc.h"
 
 #include <algorithm>
 #include <array>
@@ -15,6 +16,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <span>
+#include <type_traits>
 #include <unordered_set>
 #include <variant>
 
@@ -35,109 +37,443 @@ using Json = nlohmann::json;
 using OrderedJson = nlohmann::ordered_json;
 
 // ---------------------------------------------------------------------------------------------
-// Limits. Lower bounds come from the kernel or from the model; upper bounds keep every derived
-// quantity (pages, bytes, nanoseconds) far from integer overflow.
-
-struct IntRange {
-  std::int64_t lo;
-  std::int64_t hi;
-};
+// Limits that are not one key's range. Ranges of single keys are in the key tables below.
 
 constexpr std::int64_t kTiB = std::int64_t{1} << 40;
-constexpr IntRange kMemoryMiBRange{16, 16 * 1024 * 1024};  // 16 MiB .. 16 TiB
-constexpr IntRange kCpusRange{1, 4096};
 constexpr std::array<int, 4> kValidHz{100, 250, 300, 1000};
-constexpr IntRange kPercentRange{0, 100};
-constexpr IntRange kDirtyBytesRange{0, 16 * kTiB};
-constexpr std::int64_t kMinDirtyBytes = 2 * kPageBytes;  // the kernel's dirty_bytes_min
-constexpr IntRange kCentisecsRange{0, 100'000'000};      // ~11.5 days
-constexpr IntRange kMaxRequestKiBRange{4, 1 << 20};
-constexpr IntRange kNrRequestsRange{4, 1 << 20};
-constexpr IntRange kCountRange{0, 100'000};
 constexpr std::int64_t kMaxTotalTasks = 100'000;
 constexpr std::size_t kMaxTaskGroups = 100'000;
 constexpr std::size_t kMaxDevices = 64;
-constexpr IntRange kBlockKiBRange{4, 1 << 20};               // one page .. 1 GiB
-constexpr IntRange kFileMiBRange{1, std::int64_t{1} << 30};  // 1 MiB .. 1 PiB
-constexpr IntRange kRtPriorityRange{1, 99};
-constexpr IntRange kNiceRange{-20, 19};
-constexpr IntRange kIntRange{std::numeric_limits<int>::min(), std::numeric_limits<int>::max()};
-constexpr IntRange kSwapMiBRange{0, 16 * 1024 * 1024};  // none .. 16 TiB
-constexpr IntRange kSwappinessRange{0, 200};            // 200 since 5.8
-constexpr IntRange kMinFreeKbytesRange{0, 4'194'304};   // 0 = boot default; else 128 .. 4 GiB
-constexpr std::int64_t kMinFreeKbytesLow = 128;  // the kernel's lower clamp (docs/model.md, Eq. 41)
-constexpr IntRange kWatermarkScaleRange{1, 3000};       // 3000 since 5.x; 1000 before
-constexpr IntRange kRunsRange{0, 1'000'000'000};
-constexpr IntRange kOomScoreAdjRange{-1000, 1000};  // OOM_SCORE_ADJ_MIN .. MAX
-constexpr double kMaxAnonMiB = 16.0 * 1024 * 1024;  // 16 TiB
+constexpr std::int64_t kMaxFileMiB = std::int64_t{1} << 30;  // 1 PiB
 // Page-allocator generations (MachineConfig::allocator), oldest first.
 constexpr std::array<std::string_view, 4> kAllocators{"2.6.0-no-rt", "2.6.0", "2.6.9", "6.x"};
-constexpr double kMaxDurationS = 1e7;
-constexpr double kMinSampleIntervalS = 0.001;
-constexpr double kMaxSampleIntervalS = 60;
-// Speeds (device, copy, page touching) in decimal MB/s. Below a page (4 KiB) per second the
-// kernel's own bandwidth estimate (pages per second, at least 1) cannot express a device, and
-// a smaller figure only makes one request outlast any run; 0.001 MB/s (1 kB/s) keeps every
-// speed a trace can show. Tiny values such as 1e-320 (denormals) are refused with the range.
-constexpr double kMinMBps = 0.001;
-constexpr double kMaxMBps = 1e6;
-// A compiler's CPU work per run, when it has any: less than a microsecond is no process at
-// all, and a run of nothing loops without simulated time passing.
-constexpr double kMinCpuS = 1e-6;
-constexpr double kMaxSeekMs = 1e5;
-constexpr double kMaxThinkMs = 1e9;
 constexpr std::size_t kMaxNameLength = 64;
 constexpr std::size_t kMaxInputBytes = 16 * 1024 * 1024;
 constexpr int kMaxDepth = 32;  // the schema needs 3; deeper input is rejected, not walked
 
 // ---------------------------------------------------------------------------------------------
-// The schema's key tree, shared by the parser (unknown keys), the overrides (valid paths) and
-// the serialiser's tests. Key names are fixed by the file format; never rename one.
+// The schema: one row per key and one table per object. A row names the key, the member it
+// lands in (which gives its JSON type and its default), its allowed range, its unit and its
+// meaning. The rows drive the strict parser (unknown keys), `--set` (valid paths), the reader
+// (types), the validator (ranges, checked there once), the writer (key order) and the tables
+// of docs/scenario-format.md. Rules that involve more than one key's range follow the tables,
+// in the validator. Key names are fixed by the file format; never rename one.
 
 enum class FieldKind { Scalar, Object, ObjectArray };
 
+// The shape of the key tree, without the types: what the parser and `--set` walk.
 struct Field {
   std::string_view key;
   FieldKind kind = FieldKind::Scalar;
   std::span<const Field> children{};
 };
 
-constexpr Field kMachineFields[] = {{"memoryMiB"}, {"cpus"},       {"hz"},
-                                    {"swapMiB"},   {"swapDevice"}, {"allocator"}};
-constexpr Field kDeviceFields[] = {{"name"},       {"writeMBps"}, {"readMBps"}, {"seekMs"},
-                                   {"maxRequestKiB"}, {"nrRequests"}, {"minRatio"}, {"maxRatio"},
-                                   {"strictLimit"}};
-constexpr Field kVmFields[] = {{"dirty_ratio"},
-                               {"dirty_background_ratio"},
-                               {"dirty_bytes"},
-                               {"dirty_background_bytes"},
-                               {"dirty_expire_centisecs"},
-                               {"dirty_writeback_centisecs"},
-                               {"swappiness"},
-                               {"min_free_kbytes"},
-                               {"watermark_scale_factor"}};
-constexpr Field kTaskFields[] = {{"name"},    {"count"}, {"kind"},         {"blockKiB"},
-                                 {"fileMiB"}, {"loop"},  {"copyMBps"},     {"thinkMs"},
-                                 {"startS"},  {"sched"}, {"rtPriority"},   {"nice"},
-                                 {"device"},  {"runs"},  {"anonMiB"},      {"allocMBps"},
-                                 {"cpuS"},    {"holdS"}, {"lessThrottle"}, {"oomScoreAdj"}};
-constexpr Field kRootFields[] = {{"schemaVersion"},
-                                 {"name"},
-                                 {"seed"},
-                                 {"durationS"},
-                                 {"description"},
-                                 {"sampleIntervalS"},
-                                 {"machine", FieldKind::Object, kMachineFields},
-                                 {"device", FieldKind::Object, kDeviceFields},
-                                 {"devices", FieldKind::ObjectArray, kDeviceFields},
-                                 {"vm", FieldKind::Object, kVmFields},
-                                 {"policy"},
-                                 {"tasks", FieldKind::ObjectArray, kTaskFields}};
+template <class T>
+using MemberOf =
+    std::variant<std::monostate, int T::*, std::int64_t T::*, std::uint64_t T::*, double T::*,
+                 bool T::*, std::string T::*, TaskKind T::*, SchedClass T::*>;
+
+// Integers and numbers: lo .. hi (lo itself excluded when loOpen). Strings: a name of lo .. hi
+// characters without control characters; {} = any text.
+struct Range {
+  double lo = 0;
+  double hi = 0;
+  bool loOpen = false;
+};
+
+constexpr Range kAnyInt{std::numeric_limits<int>::min(), std::numeric_limits<int>::max()};
+constexpr Range kPercent{0, 100};
+// Speeds (device, copy, page touching) in decimal MB/s. Below a page (4 KiB) per second the
+// kernel's own bandwidth estimate (pages per second, at least 1) cannot express a device, and
+// a smaller figure only makes one request outlast any run; 0.001 MB/s (1 kB/s) keeps every
+// speed a trace can show. Tiny values such as 1e-320 (denormals) are refused with the range.
+constexpr Range kSpeedMBps{0.001, 1e6};
+constexpr Range kSeconds{0, 1e7};  // ~115 days of simulated time
+
+template <class T>
+struct Key {
+  std::string_view name;
+  MemberOf<T> member{};
+  Range range{};
+  std::string_view unit{};
+  std::string_view meaning{};
+  // 0 is allowed besides the range, and the message says what it means: "0 (the boot
+  // default) or ".
+  std::string_view zeroOr{};
+  std::string_view allowed{};      // the doc's Allowed column, when a rule says more than range
+  std::string_view defaultText{};  // the doc's Default column, when the value says too little
+  bool omitWhenEmpty = false;      // strings: left out of the written JSON when empty
+  FieldKind kind = FieldKind::Scalar;
+  std::span<const Field> children{};
+};
+
+constexpr Key<MachineConfig> kMachineKeys[] = {
+    {.name = "memoryMiB",
+     .member = &MachineConfig::memoryMiB,
+     .range = {16, 16 * 1024 * 1024},
+     .unit = "MiB",
+     .meaning = "RAM",
+     .allowed = "16 … 16 777 216 (16 TiB)"},
+    {.name = "cpus",
+     .member = &MachineConfig::cpus,
+     .range = {1, 4096},
+     .meaning = "CPUs that runnable tasks share"},
+    {.name = "hz",
+     .member = &MachineConfig::hz,
+     .range = kAnyInt,
+     .unit = "1/s",
+     .meaning = "`CONFIG_HZ`: the jiffy, which rounds pauses and sets `MAX_PAUSE`",
+     .allowed = "100, 250, 300 or 1000"},
+    {.name = "swapMiB",
+     .member = &MachineConfig::swapMiB,
+     .range = {0, 16 * 1024 * 1024},
+     .unit = "MiB",
+     .meaning = "swap space; `0` = no swap (anonymous memory cannot be reclaimed)",
+     .allowed = "0 … 16 777 216 (16 TiB)"},
+    {.name = "swapDevice",
+     .member = &MachineConfig::swapDevice,
+     .meaning = "the disk that holds the swap area; swap-out and swap-in compete with file "
+                "writeback there",
+     .allowed = "the `name` of a device of this scenario",
+     .defaultText = "`\"\"` (the first device)",
+     .omitWhenEmpty = true},
+    {.name = "allocator",
+     .member = &MachineConfig::allocator,
+     .meaning = "page-allocator generation ([model.md, The page allocator]"
+                "(model.md#the-page-allocator), Eq. 42–43): watermark spacing and the "
+                "real-time reserve. `2.6.0-no-rt`: before Robert Love's Aug-2003 change, RT "
+                "tasks get nothing extra; `2.6.0`: incremental min, an RT task halves the "
+                "marks; `2.6.9`: `ALLOC_HARDER`, an RT task may go to ¾ of min; `6.x`: "
+                "`ALLOC_MIN_RESERVE`, ½ of min, 4.6+ spacing with `watermark_scale_factor`",
+     .allowed = "`\"2.6.0-no-rt\"`, `\"2.6.0\"`, `\"2.6.9\"`, `\"6.x\"`"},
+};
+
+constexpr Key<DeviceConfig> kDeviceKeys[] = {
+    {.name = "name",
+     .member = &DeviceConfig::name,
+     .range = {1, 32},
+     .meaning = "the bdi name printed in traces (where a real kernel prints `8:0`)",
+     .allowed = "1–32 characters, no spaces or control characters; unique"},
+    {.name = "writeMBps",
+     .member = &DeviceConfig::writeMBps,
+     .range = kSpeedMBps,
+     .unit = "MB/s",
+     .meaning = "sequential write bandwidth (the lower bound is below the one page per second "
+                "the kernel's bandwidth estimate can express)"},
+    {.name = "readMBps",
+     .member = &DeviceConfig::readMBps,
+     .range = kSpeedMBps,
+     .unit = "MB/s",
+     .meaning = "sequential read bandwidth (swap-in reads); 0 = same as `writeMBps`",
+     .zeroOr = "0 (the write speed) or "},
+    {.name = "seekMs",
+     .member = &DeviceConfig::seekMs,
+     .range = {0, 1e5},
+     .unit = "ms",
+     .meaning = "mean positioning time when the write stream changes"},
+    {.name = "maxRequestKiB",
+     .member = &DeviceConfig::maxRequestKiB,
+     .range = {4, 1 << 20},
+     .unit = "KiB",
+     .meaning = "`/sys/block/<dev>/queue/max_sectors_kb`: largest merged request"},
+    {.name = "nrRequests",
+     .member = &DeviceConfig::nrRequests,
+     .range = {4, 1 << 20},
+     .meaning = "`/sys/block/<dev>/queue/nr_requests`: request-queue depth"},
+    {.name = "minRatio",
+     .member = &DeviceConfig::minRatio,
+     .range = kPercent,
+     .unit = "%",
+     .meaning = "`/sys/class/bdi/<bdi>/min_ratio`",
+     .allowed = "0 … 100, ≤ `maxRatio`"},
+    {.name = "maxRatio",
+     .member = &DeviceConfig::maxRatio,
+     .range = kPercent,
+     .unit = "%",
+     .meaning = "`/sys/class/bdi/<bdi>/max_ratio`"},
+    {.name = "strictLimit",
+     .member = &DeviceConfig::strictLimit,
+     .meaning = "`BDI_CAP_STRICTLIMIT` (as FUSE sets it)"},
+};
+
+constexpr Key<VmConfig> kVmKeys[] = {
+    {.name = "dirty_ratio",
+     .member = &VmConfig::dirtyRatio,
+     .range = kPercent,
+     .unit = "%",
+     .meaning = "`vm.dirty_ratio`: % of dirtyable memory at which writers are throttled"},
+    {.name = "dirty_background_ratio",
+     .member = &VmConfig::dirtyBackgroundRatio,
+     .range = kPercent,
+     .unit = "%",
+     .meaning = "`vm.dirty_background_ratio`: % at which background writeback starts"},
+    // The kernel's dirty_bytes_min: two pages.
+    {.name = "dirty_bytes",
+     .member = &VmConfig::dirtyBytes,
+     .range = {2 * kPageBytes, 16 * kTiB},
+     .unit = "bytes",
+     .meaning = "`vm.dirty_bytes`; when non-zero it **overrides** `dirty_ratio`",
+     .zeroOr = "0 (use dirty_ratio) or ",
+     .allowed = "0, or 8192 (two pages) … 16 TiB"},
+    {.name = "dirty_background_bytes",
+     .member = &VmConfig::dirtyBackgroundBytes,
+     .range = {0, 16 * kTiB},
+     .unit = "bytes",
+     .meaning = "`vm.dirty_background_bytes`; when non-zero it overrides "
+                "`dirty_background_ratio`",
+     .allowed = "0 … 16 TiB"},
+    // 100,000,000 centiseconds are ~11.5 days.
+    {.name = "dirty_expire_centisecs",
+     .member = &VmConfig::dirtyExpireCentisecs,
+     .range = {0, 100'000'000},
+     .unit = "1/100 s",
+     .meaning = "`vm.dirty_expire_centisecs`: age at which dirty data is written back"},
+    {.name = "dirty_writeback_centisecs",
+     .member = &VmConfig::dirtyWritebackCentisecs,
+     .range = {0, 100'000'000},
+     .unit = "1/100 s",
+     .meaning = "`vm.dirty_writeback_centisecs`: flusher wake-up period; `0` disables "
+                "periodic writeback"},
+    // 200 since 5.8.
+    {.name = "swappiness",
+     .member = &VmConfig::swappiness,
+     .range = {0, 200},
+     .meaning = "`vm.swappiness`: how reclaim balances anonymous (swap) against file pages, "
+                "`swappiness : 200 − swappiness`"},
+    // 128 is the kernel's lower clamp (docs/model.md, Eq. 41).
+    {.name = "min_free_kbytes",
+     .member = &VmConfig::minFreeKbytes,
+     .range = {128, 4'194'304},
+     .unit = "KiB",
+     .meaning = "`vm.min_free_kbytes`; `0` means the kernel's boot default for this much "
+                "memory ([model.md](model.md#the-page-allocator), Eq. 41)",
+     .zeroOr = "0 (the boot default) or "},
+    // 3000 since 5.x; 1000 before.
+    {.name = "watermark_scale_factor",
+     .member = &VmConfig::watermarkScaleFactor,
+     .range = {1, 3000},
+     .unit = "1/10 000",
+     .meaning = "`vm.watermark_scale_factor` (4.6+), of memory: the gap between the min, low "
+                "and high watermarks. Only the `6.x` allocator uses it"},
+};
+
+constexpr Key<TaskSpec> kTaskKeys[] = {
+    {.name = "name",
+     .member = &TaskSpec::name,
+     .range = {1, kMaxNameLength},
+     .meaning = "the task's comm; traces and CSVs show its first 15 characters, as the kernel "
+                "does"},
+    {.name = "count",
+     .member = &TaskSpec::count,
+     .range = {0, 100'000},
+     .meaning = "how many identical tasks",
+     .allowed = "0 … 100 000; all groups together ≤ 100 000"},
+    {.name = "kind", .member = &TaskSpec::kind, .meaning = "what the task does (see above)"},
+    {.name = "blockKiB",
+     .member = &TaskSpec::blockKiB,
+     .range = {4, 1 << 20},
+     .unit = "KiB",
+     .meaning = "size of one `write()` (dd `bs=`); at least one page"},
+    // A compiler may write no object file (0); an allocator writes nothing at all.
+    {.name = "fileMiB",
+     .member = &TaskSpec::fileMiB,
+     .range = {0, kMaxFileMiB},
+     .unit = "MiB",
+     .meaning = "bytes written per run (dd `bs` × `count`); a compiler's object file",
+     .allowed = "writer: 1 … 1 073 741 824; compiler, allocator: 0 … 1 073 741 824"},
+    {.name = "loop",
+     .member = &TaskSpec::loop,
+     .meaning = "`true`: start the next run when one ends (`while true; do dd ...; done`); "
+                "`false`: one run, then exit"},
+    {.name = "copyMBps",
+     .member = &TaskSpec::copyMBps,
+     .range = kSpeedMBps,
+     .unit = "MB/s",
+     .meaning = "user-space copy speed with a whole CPU"},
+    {.name = "thinkMs",
+     .member = &TaskSpec::thinkMs,
+     .range = {0, 1e9},
+     .unit = "ms",
+     .meaning = "pause between two blocks that uses no CPU"},
+    {.name = "startS",
+     .member = &TaskSpec::startS,
+     .range = kSeconds,
+     .unit = "s",
+     .meaning = "simulated time at which the first run starts"},
+    {.name = "sched",
+     .member = &TaskSpec::sched,
+     .meaning = "scheduling class: `SCHED_OTHER`, `SCHED_FIFO`, `SCHED_RR`"},
+    {.name = "rtPriority",
+     .member = &TaskSpec::rtPriority,
+     .range = kAnyInt,
+     .meaning = "real-time priority (`chrt -f 50`)",
+     .allowed = "`0` for `other`; 1 … 99 for `fifo` and `rr`"},
+    {.name = "nice",
+     .member = &TaskSpec::nice,
+     .range = {-20, 19},
+     .meaning = "nice value; sets the CPU share of `other` tasks"},
+    {.name = "device",
+     .member = &TaskSpec::device,
+     .meaning = "the disk the task's file lives on",
+     .allowed = "the `name` of a device of this scenario",
+     .defaultText = "`\"\"` (the first device)",
+     .omitWhenEmpty = true},
+    {.name = "runs",
+     .member = &TaskSpec::runs,
+     .range = {0, 1'000'000'000},
+     .meaning = "with `loop`: exit after this many runs; `0` = never (a compiler slot of "
+                "`make -jN` that builds `runs` units)"},
+    {.name = "anonMiB",
+     .member = &TaskSpec::anonMiB,
+     .range = {0, 16.0 * 1024 * 1024},
+     .unit = "MiB",
+     .meaning = "compiler, allocator: anonymous memory allocated per run, in whole pages "
+                "(rounded up: any amount touches at least one page)",
+     .allowed = "0 … 16 777 216; > 0 for an allocator; a compiler needs `anonMiB` > 0 or "
+                "`cpuS` > 0"},
+    {.name = "allocMBps",
+     .member = &TaskSpec::allocMBps,
+     .range = kSpeedMBps,
+     .unit = "MB/s",
+     .meaning = "compiler, allocator: page-touching speed with a whole CPU"},
+    // A compiler's CPU work per run, when it has any: less than a microsecond is no process at
+    // all, and a run of nothing loops without simulated time passing.
+    {.name = "cpuS",
+     .member = &TaskSpec::cpuS,
+     .range = {1e-6, 1e7},
+     .unit = "s",
+     .meaning = "compiler: CPU seconds of computation per run (user time)",
+     .zeroOr = "0 or "},
+    {.name = "holdS",
+     .member = &TaskSpec::holdS,
+     .range = kSeconds,
+     .unit = "s",
+     .meaning = "allocator: how long the memory is held before it is freed"},
+    {.name = "lessThrottle",
+     .member = &TaskSpec::lessThrottle,
+     .meaning = "`PF_LESS_THROTTLE` (nfsd-like): the task gets the +¼ bonus on the dirty "
+                "limits (kernels ≤ 5.8)"},
+    {.name = "oomScoreAdj",
+     .member = &TaskSpec::oomScoreAdj,
+     .range = {-1000, 1000},
+     .meaning = "`/proc/<pid>/oom_score_adj`: biases the OOM killer's choice; -1000 exempts "
+                "the task"},
+};
+
+template <class T, std::size_t N>
+constexpr std::array<Field, N> fieldsOf(const Key<T> (&keys)[N]) {
+  std::array<Field, N> fields{};
+  for (std::size_t i = 0; i < N; ++i) fields[i] = {keys[i].name, keys[i].kind, keys[i].children};
+  return fields;
+}
+
+constexpr auto kMachineFields = fieldsOf(kMachineKeys);
+constexpr auto kDeviceFields = fieldsOf(kDeviceKeys);
+constexpr auto kVmFields = fieldsOf(kVmKeys);
+constexpr auto kTaskFields = fieldsOf(kTaskKeys);
+
+// In the order the writer writes them.
+constexpr Key<Scenario> kRootKeys[] = {
+    {.name = "schemaVersion",
+     .member = &Scenario::schemaVersion,
+     .range = kAnyInt,
+     .meaning = "version of this format",
+     .allowed = "`1`",
+     .defaultText = "required"},
+    {.name = "name",
+     .member = &Scenario::name,
+     .range = {1, kMaxNameLength * 4},
+     .meaning = "shown in the window, the CSV header and the summary"},
+    {.name = "description",
+     .member = &Scenario::description,
+     .meaning = "shown by `--list-scenarios`"},
+    {.name = "seed",
+     .member = &Scenario::seed,
+     .meaning = "random seed; the same scenario and seed give identical output",
+     .allowed = "0 … 18 446 744 073 709 551 615"},
+    {.name = "durationS",
+     .member = &Scenario::durationS,
+     .range = {0, 1e7, true},
+     .unit = "s",
+     .meaning = "simulated seconds a headless run lasts"},
+    {.name = "sampleIntervalS",
+     .member = &Scenario::sampleIntervalS,
+     .range = {0.001, 60},
+     .unit = "s",
+     .meaning = "one CSV row (sample) per this many simulated seconds"},
+    {.name = "machine",
+     .meaning = "the computer",
+     .defaultText = "see below",
+     .kind = FieldKind::Object,
+     .children = kMachineFields},
+    {.name = "device",
+     .meaning = "the disk, when there is one",
+     .defaultText = "one default device",
+     .kind = FieldKind::Object,
+     .children = kDeviceFields},
+    {.name = "devices",
+     .meaning = "the disks, when there are several; give `device` or `devices`, not both",
+     .allowed = "1–64 devices, unique names",
+     .kind = FieldKind::ObjectArray,
+     .children = kDeviceFields},
+    {.name = "vm",
+     .meaning = "the `vm.*` sysctls",
+     .defaultText = "see below",
+     .kind = FieldKind::Object,
+     .children = kVmFields},
+    {.name = "policy",
+     .member = &Scenario::policy,
+     .meaning = "the throttling algorithm (below)",
+     .allowed = "a known policy name (an unknown one is rejected with the list of known ones)"},
+    {.name = "tasks",
+     .meaning = "groups of identical tasks",
+     .allowed = "at most 100 000 entries",
+     .defaultText = "`[]`",
+     .kind = FieldKind::ObjectArray,
+     .children = kTaskFields},
+};
+
+constexpr auto kRootFields = fieldsOf(kRootKeys);
 
 const Field* findField(std::span<const Field> fields, std::string_view key) {
   for (const auto& f : fields)
     if (f.key == key) return &f;
   return nullptr;
+}
+
+// The enumerations a key can hold, with the word a message uses for them.
+template <class E>
+struct EnumInfo;
+template <>
+struct EnumInfo<TaskKind> {
+  static constexpr std::string_view kWhat = "task kind";
+  static constexpr std::array kAll{TaskKind::Writer, TaskKind::Compiler, TaskKind::Allocator};
+};
+template <>
+struct EnumInfo<SchedClass> {
+  static constexpr std::string_view kWhat = "scheduling class";
+  static constexpr std::array kAll{SchedClass::Other, SchedClass::Fifo, SchedClass::RoundRobin};
+};
+
+template <class E>
+std::optional<E> enumFromString(std::string_view name) {
+  for (const E e : EnumInfo<E>::kAll)
+    if (toString(e) == name) return e;
+  return std::nullopt;
+}
+
+template <class E>
+std::string enumNames() {
+  std::string out;
+  for (const E e : EnumInfo<E>::kAll) {
+    if (!out.empty()) out += ", ";
+    out += toString(e);
+  }
+  return out;
+}
+
+std::string keyPath(const std::string& prefix, std::string_view key) {
+  return prefix.empty() ? std::string(key) : prefix + "." + std::string(key);
 }
 
 std::size_t editDistance(std::string_view a, std::string_view b) {
@@ -624,8 +960,8 @@ std::string applyOverride(Json& doc, const Override& o, const Context& context) 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reading the document into a Scenario: types and representable ranges. The value rules that
-// also apply to scenarios built in code live in Validator below.
+// Reading the document into a Scenario: each key's JSON type, and whether its value can be
+// stored at all. The ranges are the validator's, which also checks scenarios built in code.
 
 class Reader {
  public:
@@ -635,39 +971,28 @@ class Reader {
     if (!doc.is_object())
       m_context.fail("", "the scenario must be a JSON object, got " + describe(doc));
     Scenario s;
+    // The version first: a file of another version is not read key by key.
     const Json* version = member(doc, "schemaVersion");
     if (!version)
       m_context.fail("schemaVersion", "missing; a scenario file starts with \"schemaVersion\": " +
                                           std::to_string(kScenarioSchemaVersion));
-    const std::int64_t v = readInt(*version, "schemaVersion", kIntRange);
+    std::int64_t v = 0;
+    readValue(*version, "schemaVersion", kAnyInt, v);
     if (v != kScenarioSchemaVersion)
       m_context.fail("schemaVersion", "unsupported schema version " + std::to_string(v) +
                                           " (this build reads " +
                                           std::to_string(kScenarioSchemaVersion) + ")");
-    s.schemaVersion = static_cast<int>(v);
-    readString(doc, "name", "name", s.name);
-    readString(doc, "description", "description", s.description);
-    if (const Json* seed = member(doc, "seed")) s.seed = readSeed(*seed);
-    readDouble(doc, "durationS", "durationS", s.durationS);
-    readDouble(doc, "sampleIntervalS", "sampleIntervalS", s.sampleIntervalS);
-    readString(doc, "policy", "policy", s.policy);
+    readKeys(doc, "", kRootKeys, s);
 
-    if (const Json* m = member(doc, "machine")) {
-      requireObject(*m, "machine");
-      readInt(*m, "memoryMiB", "machine.memoryMiB", kMemoryMiBRange, s.machine.memoryMiB);
-      readInt(*m, "cpus", "machine.cpus", kCpusRange, s.machine.cpus);
-      readInt(*m, "hz", "machine.hz", kIntRange, s.machine.hz);
-      readInt(*m, "swapMiB", "machine.swapMiB", kSwapMiBRange, s.machine.swapMiB);
-      readString(*m, "swapDevice", "machine.swapDevice", s.machine.swapDevice);
-      readString(*m, "allocator", "machine.allocator", s.machine.allocator);
-    }
+    if (const Json* m = member(doc, "machine")) readObject(*m, "machine", kMachineKeys, s.machine);
 
     const Json* device = member(doc, "device");
     const Json* devices = member(doc, "devices");
     if (device && devices)
       m_context.fail("devices", "give either \"device\" (one) or \"devices\" (a list), not both");
     if (device) {
-      s.devices = {readDevice(*device, "device")};
+      s.devices = {DeviceConfig{}};
+      readObject(*device, "device", kDeviceKeys, s.devices[0]);
     } else if (devices) {
       requireArray(*devices, "devices");
       if (devices->empty()) m_context.fail("devices", "must list at least one device");
@@ -675,29 +1000,12 @@ class Reader {
         m_context.fail("devices", "lists " + std::to_string(devices->size()) +
                                       " devices; at most " + std::to_string(kMaxDevices) +
                                       " are supported");
-      s.devices.clear();
+      s.devices.assign(devices->size(), DeviceConfig{});
       for (std::size_t i = 0; i < devices->size(); ++i)
-        s.devices.push_back(readDevice((*devices)[i], deviceJsonPath(i, true)));
+        readObject((*devices)[i], deviceJsonPath(i, true), kDeviceKeys, s.devices[i]);
     }
 
-    if (const Json* vm = member(doc, "vm")) {
-      requireObject(*vm, "vm");
-      readInt(*vm, "dirty_ratio", "vm.dirty_ratio", kPercentRange, s.vm.dirtyRatio);
-      readInt(*vm, "dirty_background_ratio", "vm.dirty_background_ratio", kPercentRange,
-              s.vm.dirtyBackgroundRatio);
-      readInt(*vm, "dirty_bytes", "vm.dirty_bytes", kDirtyBytesRange, s.vm.dirtyBytes);
-      readInt(*vm, "dirty_background_bytes", "vm.dirty_background_bytes", kDirtyBytesRange,
-              s.vm.dirtyBackgroundBytes);
-      readInt(*vm, "dirty_expire_centisecs", "vm.dirty_expire_centisecs", kCentisecsRange,
-              s.vm.dirtyExpireCentisecs);
-      readInt(*vm, "dirty_writeback_centisecs", "vm.dirty_writeback_centisecs", kCentisecsRange,
-              s.vm.dirtyWritebackCentisecs);
-      readInt(*vm, "swappiness", "vm.swappiness", kSwappinessRange, s.vm.swappiness);
-      readInt(*vm, "min_free_kbytes", "vm.min_free_kbytes", kMinFreeKbytesRange,
-              s.vm.minFreeKbytes);
-      readInt(*vm, "watermark_scale_factor", "vm.watermark_scale_factor", kWatermarkScaleRange,
-              s.vm.watermarkScaleFactor);
-    }
+    if (const Json* vm = member(doc, "vm")) readObject(*vm, "vm", kVmKeys, s.vm);
 
     if (const Json* tasks = member(doc, "tasks")) {
       requireArray(*tasks, "tasks");
@@ -705,32 +1013,59 @@ class Reader {
         m_context.fail("tasks", "lists " + std::to_string(tasks->size()) +
                                     " task groups; at most " + std::to_string(kMaxTaskGroups) +
                                     " are supported");
-      s.tasks.reserve(tasks->size());
+      s.tasks.assign(tasks->size(), TaskSpec{});
       for (std::size_t i = 0; i < tasks->size(); ++i)
-        s.tasks.push_back(readTask((*tasks)[i], taskJsonPath(i)));
+        readObject((*tasks)[i], taskJsonPath(i), kTaskKeys, s.tasks[i]);
     }
     return s;
   }
 
  private:
-  static const Json* member(const Json& obj, const char* key) {
-    const auto it = obj.find(key);
+  static const Json* member(const Json& obj, std::string_view key) {
+    const auto it = obj.find(std::string(key));
     return it == obj.end() ? nullptr : &*it;
   }
 
-  void requireObject(const Json& v, const std::string& path) const {
-    if (!v.is_object()) m_context.fail(path, "must be an object, got " + describe(v));
-  }
   void requireArray(const Json& v, const std::string& path) const {
     if (!v.is_array()) m_context.fail(path, "must be an array, got " + describe(v));
   }
 
-  std::int64_t readInt(const Json& v, const std::string& path, IntRange range) const {
+  template <class T, std::size_t N>
+  void readObject(const Json& v, const std::string& path, const Key<T> (&keys)[N], T& out) const {
+    if (!v.is_object()) m_context.fail(path, "must be an object, got " + describe(v));
+    readKeys(v, path, keys, out);
+  }
+
+  // Every scalar key of `keys` that `obj` gives; object and array keys are read by the caller.
+  template <class T, std::size_t N>
+  void readKeys(const Json& obj, const std::string& prefix, const Key<T> (&keys)[N], T& out) const {
+    for (const Key<T>& k : keys) {
+      if (k.kind != FieldKind::Scalar) continue;
+      const Json* v = member(obj, k.name);
+      if (!v) continue;
+      std::visit(
+          [&](auto m) {
+            if constexpr (!std::is_same_v<decltype(m), std::monostate>)
+              readValue(*v, keyPath(prefix, k.name), k.range, out.*m);
+          },
+          k.member);
+    }
+  }
+
+  // An integer that fits `Int`. Out-of-range values that do fit are left to the validator; one
+  // that cannot even be stored is reported with the key's range.
+  template <class Int>
+  requires std::is_integral_v<Int> && std::is_signed_v<Int>
+  void readValue(const Json& v, const std::string& path, const Range& range, Int& out) const {
+    const auto lo = static_cast<std::int64_t>(range.lo);
+    const auto hi = static_cast<std::int64_t>(range.hi);
+    constexpr auto kMin = std::numeric_limits<Int>::min();
+    constexpr auto kMax = std::numeric_limits<Int>::max();
     std::int64_t value = 0;
     if (v.is_number_unsigned()) {
       const auto u = v.get<std::uint64_t>();
-      if (u > static_cast<std::uint64_t>(range.hi))
-        m_context.fail(path, rangeReason(range.lo, range.hi, std::to_string(u)));
+      if (u > static_cast<std::uint64_t>(kMax))
+        m_context.fail(path, rangeReason(lo, hi, std::to_string(u)));
       value = static_cast<std::int64_t>(u);
     } else if (v.is_number_integer()) {
       value = v.get<std::int64_t>();
@@ -738,127 +1073,74 @@ class Reader {
       // JSON has one number type; 1e3 or 20.0 are integers, 20.5 is not.
       const double d = v.get<double>();
       if (std::trunc(d) != d) m_context.fail(path, "must be an integer, got " + formatDouble(d));
-      if (d < static_cast<double>(range.lo) || d > static_cast<double>(range.hi))
-        m_context.fail(path, rangeReason(range.lo, range.hi, formatDouble(d)));
+      // kMax + 1 is a power of two, so a double holds it exactly.
+      if (d < static_cast<double>(kMin) || d >= static_cast<double>(kMax) + 1.0)
+        m_context.fail(path, rangeReason(lo, hi, formatDouble(d)));
       value = static_cast<std::int64_t>(d);
     } else {
       m_context.fail(path, "must be an integer, got " + describe(v));
     }
-    if (value < range.lo || value > range.hi)
-      m_context.fail(path, rangeReason(range.lo, range.hi, std::to_string(value)));
-    return value;
+    if (value < kMin || value > kMax)
+      m_context.fail(path, rangeReason(lo, hi, std::to_string(value)));
+    out = static_cast<Int>(value);
   }
 
-  template <class T>
-  void readInt(const Json& obj, const char* key, const std::string& path, IntRange range,
-               T& out) const {
-    if (const Json* v = member(obj, key)) out = static_cast<T>(readInt(*v, path, range));
-  }
-
-  void readDouble(const Json& obj, const char* key, const std::string& path, double& out) const {
-    const Json* v = member(obj, key);
-    if (!v) return;
-    if (!v->is_number()) m_context.fail(path, "must be a number, got " + describe(*v));
-    out = v->get<double>();
-  }
-
-  void readBool(const Json& obj, const char* key, const std::string& path, bool& out) const {
-    const Json* v = member(obj, key);
-    if (!v) return;
-    if (!v->is_boolean()) m_context.fail(path, "must be true or false, got " + describe(*v));
-    out = v->get<bool>();
-  }
-
-  void readString(const Json& obj, const char* key, const std::string& path,
-                  std::string& out) const {
-    const Json* v = member(obj, key);
-    if (!v) return;
-    if (!v->is_string()) m_context.fail(path, "must be a string, got " + describe(*v));
-    out = v->get<std::string>();
-  }
-
-  std::uint64_t readSeed(const Json& v) const {
+  void readValue(const Json& v, const std::string& path, const Range&, std::uint64_t& out) const {
     const std::string reason = "must be an unsigned 64-bit integer, got ";
-    if (v.is_number_unsigned()) return v.get<std::uint64_t>();
+    if (v.is_number_unsigned()) {
+      out = v.get<std::uint64_t>();
+      return;
+    }
     if (v.is_number_integer()) {
       const auto i = v.get<std::int64_t>();
-      if (i < 0) m_context.fail("seed", reason + std::to_string(i));
-      return static_cast<std::uint64_t>(i);
+      if (i < 0) m_context.fail(path, reason + std::to_string(i));
+      out = static_cast<std::uint64_t>(i);
+      return;
     }
     if (v.is_number_float()) {
       // Only below 2^53 does a double name one integer exactly.
       const double d = v.get<double>();
-      if (d >= 0 && d <= 9007199254740992.0 && std::trunc(d) == d)
-        return static_cast<std::uint64_t>(d);
+      if (d >= 0 && d <= 9007199254740992.0 && std::trunc(d) == d) {
+        out = static_cast<std::uint64_t>(d);
+        return;
+      }
     }
-    m_context.fail("seed", reason + describe(v));
+    m_context.fail(path, reason + describe(v));
   }
 
-  DeviceConfig readDevice(const Json& v, const std::string& path) const {
-    requireObject(v, path);
-    DeviceConfig d;
-    readString(v, "name", path + ".name", d.name);
-    readDouble(v, "writeMBps", path + ".writeMBps", d.writeMBps);
-    readDouble(v, "readMBps", path + ".readMBps", d.readMBps);
-    readDouble(v, "seekMs", path + ".seekMs", d.seekMs);
-    readInt(v, "maxRequestKiB", path + ".maxRequestKiB", kMaxRequestKiBRange, d.maxRequestKiB);
-    readInt(v, "nrRequests", path + ".nrRequests", kNrRequestsRange, d.nrRequests);
-    readInt(v, "minRatio", path + ".minRatio", kPercentRange, d.minRatio);
-    readInt(v, "maxRatio", path + ".maxRatio", kPercentRange, d.maxRatio);
-    readBool(v, "strictLimit", path + ".strictLimit", d.strictLimit);
-    return d;
+  void readValue(const Json& v, const std::string& path, const Range&, double& out) const {
+    if (!v.is_number()) m_context.fail(path, "must be a number, got " + describe(v));
+    out = v.get<double>();
   }
 
-  TaskSpec readTask(const Json& v, const std::string& path) const {
-    requireObject(v, path);
-    TaskSpec t;
-    readString(v, "name", path + ".name", t.name);
-    readInt(v, "count", path + ".count", kCountRange, t.count);
-    if (const Json* kind = member(v, "kind")) {
-      if (!kind->is_string())
-        m_context.fail(path + ".kind", "must be a string, got " + describe(*kind));
-      const auto& name = kind->get_ref<const std::string&>();
-      const auto k = taskKindFromString(name);
-      if (!k)
-        m_context.fail(path + ".kind", "unknown task kind '" + printable(name) +
-                                           "' (known: writer, compiler, allocator)");
-      t.kind = *k;
-    }
-    readInt(v, "blockKiB", path + ".blockKiB", kBlockKiBRange, t.blockKiB);
-    // 0 is a valid object-file size for a compiler; the validator checks per kind.
-    readInt(v, "fileMiB", path + ".fileMiB", IntRange{0, kFileMiBRange.hi}, t.fileMiB);
-    readBool(v, "loop", path + ".loop", t.loop);
-    readDouble(v, "copyMBps", path + ".copyMBps", t.copyMBps);
-    readDouble(v, "thinkMs", path + ".thinkMs", t.thinkMs);
-    readDouble(v, "startS", path + ".startS", t.startS);
-    if (const Json* sched = member(v, "sched")) {
-      if (!sched->is_string())
-        m_context.fail(path + ".sched", "must be a string, got " + describe(*sched));
-      const auto& name = sched->get_ref<const std::string&>();
-      const auto c = schedClassFromString(name);
-      if (!c)
-        m_context.fail(path + ".sched", "unknown scheduling class '" + printable(name) +
-                                            "' (known: other, fifo, rr)");
-      t.sched = *c;
-    }
-    readInt(v, "rtPriority", path + ".rtPriority", kIntRange, t.rtPriority);
-    readInt(v, "nice", path + ".nice", kNiceRange, t.nice);
-    readString(v, "device", path + ".device", t.device);
-    readInt(v, "runs", path + ".runs", kRunsRange, t.runs);
-    readDouble(v, "anonMiB", path + ".anonMiB", t.anonMiB);
-    readDouble(v, "allocMBps", path + ".allocMBps", t.allocMBps);
-    readDouble(v, "cpuS", path + ".cpuS", t.cpuS);
-    readDouble(v, "holdS", path + ".holdS", t.holdS);
-    readBool(v, "lessThrottle", path + ".lessThrottle", t.lessThrottle);
-    readInt(v, "oomScoreAdj", path + ".oomScoreAdj", kOomScoreAdjRange, t.oomScoreAdj);
-    return t;
+  void readValue(const Json& v, const std::string& path, const Range&, bool& out) const {
+    if (!v.is_boolean()) m_context.fail(path, "must be true or false, got " + describe(v));
+    out = v.get<bool>();
+  }
+
+  void readValue(const Json& v, const std::string& path, const Range&, std::string& out) const {
+    if (!v.is_string()) m_context.fail(path, "must be a string, got " + describe(v));
+    out = v.get<std::string>();
+  }
+
+  template <class E>
+  requires std::is_enum_v<E>
+  void readValue(const Json& v, const std::string& path, const Range&, E& out) const {
+    if (!v.is_string()) m_context.fail(path, "must be a string, got " + describe(v));
+    const auto& name = v.get_ref<const std::string&>();
+    const auto e = enumFromString<E>(name);
+    if (!e)
+      m_context.fail(path, "unknown " + std::string(EnumInfo<E>::kWhat) + " '" + printable(name) +
+                               "' (known: " + enumNames<E>() + ")");
+    out = *e;
   }
 
   const Context& m_context;
 };
 
 // ---------------------------------------------------------------------------------------------
-// Value rules, applied to every scenario whether it came from JSON or from the window.
+// Value rules, applied to every scenario whether it came from JSON or from the window: each
+// key's range from its row, then the rules that involve more than one key.
 
 class Validator {
  public:
@@ -870,19 +1152,12 @@ class Validator {
       m_context.fail("schemaVersion", "unsupported schema version " +
                                           std::to_string(s.schemaVersion) + " (this build reads " +
                                           std::to_string(kScenarioSchemaVersion) + ")");
-    checkName(s.name, "name", kMaxNameLength * 4);
-    checkDouble(s.durationS, "durationS", 0, false, kMaxDurationS);
-    if (!(s.sampleIntervalS >= kMinSampleIntervalS && s.sampleIntervalS <= kMaxSampleIntervalS))
-      m_context.fail("sampleIntervalS", "must be between " + formatDouble(kMinSampleIntervalS) +
-                                            " and " + formatDouble(kMaxSampleIntervalS) + ", got " +
-                                            formatDouble(s.sampleIntervalS));
+    checkKeys(s, "", kRootKeys);
 
-    checkInt(s.machine.memoryMiB, "machine.memoryMiB", kMemoryMiBRange);
-    checkInt(s.machine.cpus, "machine.cpus", kCpusRange);
+    checkKeys(s.machine, "machine", kMachineKeys);
     if (std::find(kValidHz.begin(), kValidHz.end(), s.machine.hz) == kValidHz.end())
       m_context.fail("machine.hz",
                      "must be one of 100, 250, 300, 1000, got " + std::to_string(s.machine.hz));
-    checkInt(s.machine.swapMiB, "machine.swapMiB", kSwapMiBRange);
     if (std::find(kAllocators.begin(), kAllocators.end(), s.machine.allocator) == kAllocators.end())
       m_context.fail("machine.allocator", "unknown page-allocator generation '" +
                                               printable(s.machine.allocator) +
@@ -896,24 +1171,7 @@ class Validator {
     if (!s.machine.swapDevice.empty())
       checkDeviceName(s, s.machine.swapDevice, "machine.swapDevice");
 
-    checkInt(s.vm.dirtyRatio, "vm.dirty_ratio", kPercentRange);
-    checkInt(s.vm.dirtyBackgroundRatio, "vm.dirty_background_ratio", kPercentRange);
-    checkInt(s.vm.dirtyBytes, "vm.dirty_bytes", kDirtyBytesRange);
-    if (s.vm.dirtyBytes != 0 && s.vm.dirtyBytes < kMinDirtyBytes)
-      m_context.fail("vm.dirty_bytes", "must be 0 (use dirty_ratio) or at least " +
-                                           std::to_string(kMinDirtyBytes) + " (two pages), got " +
-                                           std::to_string(s.vm.dirtyBytes));
-    checkInt(s.vm.dirtyBackgroundBytes, "vm.dirty_background_bytes", kDirtyBytesRange);
-    checkInt(s.vm.dirtyExpireCentisecs, "vm.dirty_expire_centisecs", kCentisecsRange);
-    checkInt(s.vm.dirtyWritebackCentisecs, "vm.dirty_writeback_centisecs", kCentisecsRange);
-    checkInt(s.vm.swappiness, "vm.swappiness", kSwappinessRange);
-    checkInt(s.vm.minFreeKbytes, "vm.min_free_kbytes", kMinFreeKbytesRange);
-    if (s.vm.minFreeKbytes != 0 && s.vm.minFreeKbytes < kMinFreeKbytesLow)
-      m_context.fail("vm.min_free_kbytes", "must be 0 (the boot default) or between " +
-                                               std::to_string(kMinFreeKbytesLow) + " and " +
-                                               std::to_string(kMinFreeKbytesRange.hi) + ", got " +
-                                               std::to_string(s.vm.minFreeKbytes));
-    checkInt(s.vm.watermarkScaleFactor, "vm.watermark_scale_factor", kWatermarkScaleRange);
+    checkKeys(s.vm, "vm", kVmKeys);
 
     const std::vector<std::string> policies = Simulator::policyNames();
     if (std::find(policies.begin(), policies.end(), s.policy) == policies.end())
@@ -938,19 +1196,12 @@ class Validator {
   void validateDevice(const Scenario& s, std::size_t i) const {
     const DeviceConfig& d = s.devices[i];
     const std::string path = deviceJsonPath(i, m_deviceArrayForm || s.devices.size() > 1);
-    checkName(d.name, path + ".name", 32);
+    checkKeys(d, path, kDeviceKeys);
     if (d.name.find_first_of(" \t") != std::string::npos)
       m_context.fail(path + ".name", "must not contain spaces, got \"" + printable(d.name) + "\"");
     for (std::size_t j = 0; j < i; ++j)
       if (s.devices[j].name == d.name)
         m_context.fail(path + ".name", "device name \"" + printable(d.name) + "\" is used twice");
-    checkDouble(d.writeMBps, path + ".writeMBps", kMinMBps, true, kMaxMBps);
-    if (d.readMBps != 0) checkDouble(d.readMBps, path + ".readMBps", kMinMBps, true, kMaxMBps, "0 (the write speed) or ");
-    checkDouble(d.seekMs, path + ".seekMs", 0, true, kMaxSeekMs);
-    checkInt(d.maxRequestKiB, path + ".maxRequestKiB", kMaxRequestKiBRange);
-    checkInt(d.nrRequests, path + ".nrRequests", kNrRequestsRange);
-    checkInt(d.minRatio, path + ".minRatio", kPercentRange);
-    checkInt(d.maxRatio, path + ".maxRatio", kPercentRange);
     if (d.minRatio > d.maxRatio)
       m_context.fail(path + ".minRatio", "must not exceed maxRatio (" + std::to_string(d.maxRatio) +
                                              "), got " + std::to_string(d.minRatio));
@@ -959,44 +1210,20 @@ class Validator {
   void validateTask(const Scenario& s, std::size_t i) const {
     const TaskSpec& t = s.tasks[i];
     const std::string path = taskJsonPath(i);
-    checkName(t.name, path + ".name", kMaxNameLength);
-    checkInt(t.count, path + ".count", kCountRange);
-    if (t.kind != TaskKind::Writer && t.kind != TaskKind::Compiler && t.kind != TaskKind::Allocator)
-      m_context.fail(path + ".kind", "unknown task kind");
-    checkInt(t.blockKiB, path + ".blockKiB", kBlockKiBRange);
+    checkKeys(t, path, kTaskKeys);
     // A compiler may write no object file (0); an allocator writes nothing at all.
-    checkInt(t.fileMiB, path + ".fileMiB",
-             t.kind == TaskKind::Writer ? kFileMiBRange : IntRange{0, kFileMiBRange.hi});
-    checkDouble(t.copyMBps, path + ".copyMBps", kMinMBps, true, kMaxMBps);
-    checkDouble(t.thinkMs, path + ".thinkMs", 0, true, kMaxThinkMs);
-    checkDouble(t.startS, path + ".startS", 0, true, kMaxDurationS);
-    switch (t.sched) {
-      case SchedClass::Other:
-        if (t.rtPriority != 0)
-          m_context.fail(path + ".rtPriority",
-                         "must be 0 for sched \"other\" (only fifo and rr "
-                         "tasks have a real-time priority), got " +
-                             std::to_string(t.rtPriority));
-        break;
-      case SchedClass::Fifo:
-      case SchedClass::RoundRobin:
-        if (t.rtPriority < kRtPriorityRange.lo || t.rtPriority > kRtPriorityRange.hi)
-          m_context.fail(path + ".rtPriority", "must be between 1 and 99 for sched \"" +
-                                                   std::string(toString(t.sched)) + "\", got " +
-                                                   std::to_string(t.rtPriority));
-        break;
-      default:
-        m_context.fail(path + ".sched", "unknown scheduling class");
-    }
-    checkInt(t.nice, path + ".nice", kNiceRange);
+    if (t.kind == TaskKind::Writer && t.fileMiB < 1)
+      m_context.fail(path + ".fileMiB", rangeReason(1, kMaxFileMiB, std::to_string(t.fileMiB)));
+    if (t.sched == SchedClass::Other && t.rtPriority != 0)
+      m_context.fail(path + ".rtPriority",
+                     "must be 0 for sched \"other\" (only fifo and rr "
+                     "tasks have a real-time priority), got " +
+                         std::to_string(t.rtPriority));
+    if (t.sched != SchedClass::Other && (t.rtPriority < 1 || t.rtPriority > 99))
+      m_context.fail(path + ".rtPriority", "must be between 1 and 99 for sched \"" +
+                                               std::string(toString(t.sched)) + "\", got " +
+                                               std::to_string(t.rtPriority));
     if (!t.device.empty()) checkDeviceName(s, t.device, path + ".device");
-    checkInt(t.runs, path + ".runs", kRunsRange);
-    checkDouble(t.anonMiB, path + ".anonMiB", 0, true, kMaxAnonMiB);
-    checkDouble(t.allocMBps, path + ".allocMBps", kMinMBps, true, kMaxMBps);
-    checkDouble(t.cpuS, path + ".cpuS", 0, true, kMaxDurationS);
-    if (t.cpuS != 0) checkDouble(t.cpuS, path + ".cpuS", kMinCpuS, true, kMaxDurationS, "0 or ");
-    checkDouble(t.holdS, path + ".holdS", 0, true, kMaxDurationS);
-    checkInt(t.oomScoreAdj, path + ".oomScoreAdj", kOomScoreAdjRange);
     if (t.kind == TaskKind::Compiler && !(t.cpuS > 0) && !(t.anonMiB > 0))
       m_context.fail(path + ".cpuS",
                      "a compiler needs cpuS > 0 or anonMiB > 0 (it would do nothing), got cpuS " +
@@ -1006,6 +1233,83 @@ class Validator {
                      "an allocator needs anonMiB > 0 (the memory it "
                      "allocates), got " +
                          formatDouble(t.anonMiB));
+  }
+
+  // Every scalar key of `keys` against its row. The path is built only for a message.
+  template <class T, std::size_t N>
+  void checkKeys(const T& obj, const std::string& prefix, const Key<T> (&keys)[N]) const {
+    for (const Key<T>& k : keys) {
+      const std::string reason = std::visit(
+          [&](auto m) -> std::string {
+            if constexpr (std::is_same_v<decltype(m), std::monostate>)
+              return {};
+            else
+              return check(obj.*m, k);
+          },
+          k.member);
+      if (!reason.empty()) m_context.fail(keyPath(prefix, k.name), reason);
+    }
+  }
+
+  template <class T, class Int>
+  requires std::is_integral_v<Int> && std::is_signed_v<Int>
+  static std::string check(Int v, const Key<T>& k) {
+    const auto lo = static_cast<std::int64_t>(k.range.lo);
+    const auto hi = static_cast<std::int64_t>(k.range.hi);
+    if ((v == 0 && !k.zeroOr.empty()) || (v >= lo && v <= hi)) return {};
+    return "must be " + std::string(k.zeroOr) + "between " + std::to_string(lo) + " and " +
+           std::to_string(hi) + ", got " + std::to_string(v);
+  }
+
+  // Written as !(in range) so that NaN, which compares false, is rejected too.
+  template <class T>
+  static std::string check(double v, const Key<T>& k) {
+    const Range& r = k.range;
+    if ((v == 0 && !k.zeroOr.empty()) || ((r.loOpen ? v > r.lo : v >= r.lo) && v <= r.hi))
+      return {};
+    if (r.loOpen)
+      return "must be greater than " + formatDouble(r.lo) + " and at most " + formatDouble(r.hi) +
+             ", got " + formatDouble(v);
+    return "must be " + std::string(k.zeroOr) + "between " + formatDouble(r.lo) + " and " +
+           formatDouble(r.hi) + ", got " + formatDouble(v);
+  }
+
+  template <class T>
+  static std::string check(const std::string& name, const Key<T>& k) {
+    return k.range.hi > 0 ? nameProblem(name, static_cast<std::size_t>(k.range.hi)) : std::string();
+  }
+
+  template <class T, class E>
+  requires std::is_enum_v<E>
+  static std::string check(E e, const Key<T>&) {
+    const auto& all = EnumInfo<E>::kAll;
+    return std::find(all.begin(), all.end(), e) == all.end()
+               ? "unknown " + std::string(EnumInfo<E>::kWhat)
+               : std::string();
+  }
+
+  template <class T>
+  static std::string check(bool, const Key<T>&) {
+    return {};
+  }
+  template <class T>
+  static std::string check(std::uint64_t, const Key<T>&) {
+    return {};
+  }
+
+  static std::string nameProblem(const std::string& name, std::size_t maxLength) {
+    if (name.empty()) return "must not be empty";
+    if (name.size() > maxLength)
+      return "is " + std::to_string(name.size()) + " characters long; at most " +
+             std::to_string(maxLength) + " are allowed";
+    // Names end up in CSV provenance lines, trace lines and window titles.
+    if (std::any_of(name.begin(), name.end(), [](char c) {
+          const auto u = static_cast<unsigned char>(c);
+          return u < 0x20 || u == 0x7f;
+        }))
+      return "must not contain control characters, got \"" + printable(name) + "\"";
+    if (!isUtf8(name)) return "must be UTF-8 text, got \"" + printable(name) + "\"";
+    return {};
   }
 
   void checkDeviceName(const Scenario& s, const std::string& name, const std::string& path) const {
@@ -1018,42 +1322,148 @@ class Validator {
         path, "no device named \"" + printable(name) + "\" (devices: " + joinNames(names) + ")");
   }
 
-  void checkName(const std::string& name, const std::string& path, std::size_t maxLength) const {
-    if (name.empty()) m_context.fail(path, "must not be empty");
-    if (name.size() > maxLength)
-      m_context.fail(path, "is " + std::to_string(name.size()) + " characters long; at most " +
-                               std::to_string(maxLength) + " are allowed");
-    // Names end up in CSV provenance lines, trace lines and window titles.
-    if (std::any_of(name.begin(), name.end(), [](char c) {
-          const auto u = static_cast<unsigned char>(c);
-          return u < 0x20 || u == 0x7f;
-        }))
-      m_context.fail(path, "must not contain control characters, got \"" + printable(name) + "\"");
-    if (!isUtf8(name))
-      m_context.fail(path, "must be UTF-8 text, got \"" + printable(name) + "\"");
-  }
-
-  void checkInt(std::int64_t v, const std::string& path, IntRange range) const {
-    if (v < range.lo || v > range.hi)
-      m_context.fail(path, rangeReason(range.lo, range.hi, std::to_string(v)));
-  }
-
-  // Written as !(in range) so that NaN, which compares false, is rejected too. `alternative`
-  // names an accepted value outside the range ("0 or ").
-  void checkDouble(double v, const std::string& path, double lo, bool loInclusive, double hi,
-                   const std::string& alternative = "") const {
-    const bool ok = (loInclusive ? v >= lo : v > lo) && v <= hi;
-    if (ok) return;
-    if (loInclusive)
-      m_context.fail(path, "must be " + alternative + "between " + formatDouble(lo) + " and " +
-                               formatDouble(hi) + ", got " + formatDouble(v));
-    m_context.fail(path, "must be greater than " + formatDouble(lo) + " and at most " +
-                             formatDouble(hi) + ", got " + formatDouble(v));
-  }
-
   const Context& m_context;
   bool m_deviceArrayForm;
 };
+
+// ---------------------------------------------------------------------------------------------
+// The key tables of docs/scenario-format.md.
+
+// 16777216 as "16 777 216" (4096 stays 4096); a fraction or a huge value as the shortest
+// round-trip form.
+std::string docNumber(double v) {
+  if (std::trunc(v) != v || std::fabs(v) >= 1e15) return formatDouble(v);
+  if (std::fabs(v) < 10'000) return std::to_string(static_cast<std::int64_t>(v));
+  std::string digits = std::to_string(static_cast<std::int64_t>(std::fabs(v)));
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ' ';
+    out += digits[i];
+  }
+  return v < 0 ? "-" + out : out;
+}
+
+template <class V>
+std::string docType() {
+  if constexpr (std::is_same_v<V, bool>)
+    return "boolean";
+  else if constexpr (std::is_same_v<V, double>)
+    return "number";
+  else if constexpr (std::is_integral_v<V>)
+    return "integer";
+  else
+    return "string";
+}
+
+template <class V>
+std::string docValue(const V& v) {
+  if constexpr (std::is_same_v<V, bool>)
+    return v ? "`true`" : "`false`";
+  else if constexpr (std::is_same_v<V, std::string>)
+    return "`\"" + v + "\"`";
+  else if constexpr (std::is_enum_v<V>)
+    return "`\"" + std::string(toString(v)) + "\"`";
+  else if constexpr (std::is_same_v<V, double>)
+    return "`" + formatDouble(v) + "`";
+  else
+    return "`" + std::to_string(v) + "`";
+}
+
+template <class V, class T>
+std::string docAllowed(const Key<T>& k) {
+  const Range& r = k.range;
+  if constexpr (std::is_same_v<V, bool>) {
+    return "";
+  } else if constexpr (std::is_same_v<V, std::uint64_t>) {
+    return "0 … " + std::to_string(std::numeric_limits<std::uint64_t>::max());
+  } else if constexpr (std::is_same_v<V, std::string>) {
+    if (r.hi == 0) return "any";
+    return docNumber(r.lo) + "–" + docNumber(r.hi) + " characters, no control characters";
+  } else if constexpr (std::is_enum_v<V>) {
+    std::string names;
+    for (const V e : EnumInfo<V>::kAll)
+      names += (names.empty() ? "`\"" : ", `\"") + std::string(toString(e)) + "\"`";
+    return names;
+  } else {
+    const std::string range = docNumber(r.lo) + " … " + docNumber(r.hi);
+    if (r.loOpen) return "> " + docNumber(r.lo) + ", ≤ " + docNumber(r.hi);
+    return k.zeroOr.empty() ? range : "0, or " + range;
+  }
+}
+
+template <class T, std::size_t N>
+std::string docTable(const Key<T> (&keys)[N]) {
+  static const T defaults{};
+  std::string out =
+      "| Key | Type | Unit | Default | Allowed | Meaning |\n"
+      "|---|---|---|---|---|---|\n";
+  for (const Key<T>& k : keys) {
+    std::string type, value, allowed;
+    if (k.kind == FieldKind::Object) type = "object";
+    if (k.kind == FieldKind::ObjectArray) type = "array of objects";
+    std::visit(
+        [&](auto m) {
+          if constexpr (!std::is_same_v<decltype(m), std::monostate>) {
+            using V = std::remove_cvref_t<decltype(defaults.*m)>;
+            type = docType<V>();
+            value = docValue(defaults.*m);
+            allowed = docAllowed<V>(k);
+          }
+        },
+        k.member);
+    if (!k.defaultText.empty()) value = k.defaultText;
+    if (!k.allowed.empty()) allowed = k.allowed;
+    out += "| `" + std::string(k.name) + "` | " + type + " | " + std::string(k.unit) + " | " +
+           value + " | " + allowed + " | " + std::string(k.meaning) + " |\n";
+  }
+  return out;
+}
+
+std::string docTable(std::string_view section) {
+  if (section == "top") return docTable(kRootKeys);
+  if (section == "machine") return docTable(kMachineKeys);
+  if (section == "device") return docTable(kDeviceKeys);
+  if (section == "vm") return docTable(kVmKeys);
+  if (section == "tasks") return docTable(kTaskKeys);
+  throw std::invalid_argument("no scenario key table named '" + printable(section) +
+                              "' (known: top, machine, device, vm, tasks)");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing: every key in its table's order.
+
+template <class T>
+void writeKey(OrderedJson& j, const T& obj, const Key<T>& k) {
+  std::visit(
+      [&](auto m) {
+        if constexpr (!std::is_same_v<decltype(m), std::monostate>) {
+          const auto& v = obj.*m;
+          using V = std::remove_cvref_t<decltype(v)>;
+          if constexpr (std::is_enum_v<V>) {
+            j[std::string(k.name)] = std::string(toString(v));
+          } else if constexpr (std::is_same_v<V, std::string>) {
+            if (!(k.omitWhenEmpty && v.empty())) j[std::string(k.name)] = v;
+          } else {
+            j[std::string(k.name)] = v;
+          }
+        }
+      },
+      k.member);
+}
+
+template <class T, std::size_t N>
+OrderedJson objectToJson(const T& obj, const Key<T> (&keys)[N]) {
+  OrderedJson j = OrderedJson::object();
+  for (const Key<T>& k : keys) writeKey(j, obj, k);
+  return j;
+}
+
+template <class T, std::size_t N>
+OrderedJson arrayToJson(const std::vector<T>& objects, const Key<T> (&keys)[N]) {
+  OrderedJson j = OrderedJson::array();
+  for (const T& obj : objects) j.push_back(objectToJson(obj, keys));
+  return j;
+}
 
 }  // namespace
 
@@ -1120,74 +1530,20 @@ void validateScenario(const Scenario& s) {
 }
 
 std::string scenarioToJson(const Scenario& s) {
-  const auto device = [](const DeviceConfig& d) {
-    OrderedJson j;
-    j["name"] = d.name;
-    j["writeMBps"] = d.writeMBps;
-    j["readMBps"] = d.readMBps;
-    j["seekMs"] = d.seekMs;
-    j["maxRequestKiB"] = d.maxRequestKiB;
-    j["nrRequests"] = d.nrRequests;
-    j["minRatio"] = d.minRatio;
-    j["maxRatio"] = d.maxRatio;
-    j["strictLimit"] = d.strictLimit;
-    return j;
-  };
-  OrderedJson j;
-  j["schemaVersion"] = s.schemaVersion;
-  j["name"] = s.name;
-  j["description"] = s.description;
-  j["seed"] = s.seed;
-  j["durationS"] = s.durationS;
-  j["sampleIntervalS"] = s.sampleIntervalS;
-  OrderedJson machine;
-  machine["memoryMiB"] = s.machine.memoryMiB;
-  machine["cpus"] = s.machine.cpus;
-  machine["hz"] = s.machine.hz;
-  machine["swapMiB"] = s.machine.swapMiB;
-  if (!s.machine.swapDevice.empty()) machine["swapDevice"] = s.machine.swapDevice;
-  machine["allocator"] = s.machine.allocator;
-  j["machine"] = std::move(machine);
-  if (s.devices.size() == 1) {
-    j["device"] = device(s.devices.front());
-  } else {
-    j["devices"] = OrderedJson::array();
-    for (const auto& d : s.devices) j["devices"].push_back(device(d));
-  }
-  j["vm"] = {{"dirty_ratio", s.vm.dirtyRatio},
-             {"dirty_background_ratio", s.vm.dirtyBackgroundRatio},
-             {"dirty_bytes", s.vm.dirtyBytes},
-             {"dirty_background_bytes", s.vm.dirtyBackgroundBytes},
-             {"dirty_expire_centisecs", s.vm.dirtyExpireCentisecs},
-             {"dirty_writeback_centisecs", s.vm.dirtyWritebackCentisecs},
-             {"swappiness", s.vm.swappiness},
-             {"min_free_kbytes", s.vm.minFreeKbytes},
-             {"watermark_scale_factor", s.vm.watermarkScaleFactor}};
-  j["policy"] = s.policy;
-  j["tasks"] = OrderedJson::array();
-  for (const auto& t : s.tasks) {
-    OrderedJson tj;
-    tj["name"] = t.name;
-    tj["count"] = t.count;
-    tj["kind"] = std::string(toString(t.kind));
-    tj["blockKiB"] = t.blockKiB;
-    tj["fileMiB"] = t.fileMiB;
-    tj["loop"] = t.loop;
-    tj["copyMBps"] = t.copyMBps;
-    tj["thinkMs"] = t.thinkMs;
-    tj["startS"] = t.startS;
-    tj["sched"] = std::string(toString(t.sched));
-    tj["rtPriority"] = t.rtPriority;
-    tj["nice"] = t.nice;
-    if (!t.device.empty()) tj["device"] = t.device;
-    tj["runs"] = t.runs;
-    tj["anonMiB"] = t.anonMiB;
-    tj["allocMBps"] = t.allocMBps;
-    tj["cpuS"] = t.cpuS;
-    tj["holdS"] = t.holdS;
-    tj["lessThrottle"] = t.lessThrottle;
-    tj["oomScoreAdj"] = t.oomScoreAdj;
-    j["tasks"].push_back(std::move(tj));
+  OrderedJson j = OrderedJson::object();
+  for (const Key<Scenario>& k : kRootKeys) {
+    if (k.kind == FieldKind::Scalar)
+      writeKey(j, s, k);
+    else if (k.name == "machine")
+      j["machine"] = objectToJson(s.machine, kMachineKeys);
+    else if (k.name == "device" && s.devices.size() == 1)
+      j["device"] = objectToJson(s.devices.front(), kDeviceKeys);
+    else if (k.name == "devices" && s.devices.size() != 1)
+      j["devices"] = arrayToJson(s.devices, kDeviceKeys);
+    else if (k.name == "vm")
+      j["vm"] = objectToJson(s.vm, kVmKeys);
+    else if (k.name == "tasks")
+      j["tasks"] = arrayToJson(s.tasks, kTaskKeys);
   }
   // `replace` keeps a name with invalid UTF-8 (possible in a scenario built in code) from
   // throwing; parsed scenarios are valid UTF-8 already.
@@ -1251,6 +1607,36 @@ std::size_t deviceIndexOf(const Scenario& s, const TaskSpec& t) {
     if (&s.tasks[i] == &t) key = taskJsonPath(i) + ".device";
   throw ScenarioError(
       key, printable(s.name) + ": " + key + ": no device named \"" + printable(t.device) + "\"");
+}
+
+std::string withScenarioKeyTables(std::string_view markdown) {
+  static constexpr std::string_view kBegin = "<!-- scenario-keys: ";
+  static constexpr std::string_view kEnd = "<!-- /scenario-keys -->";
+  std::string out;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t begin = markdown.find(kBegin, pos);
+    if (begin == std::string_view::npos) break;
+    const std::size_t nameEnd = markdown.find(" -->\n", begin);
+    if (nameEnd == std::string_view::npos)
+      throw std::invalid_argument("a '" + std::string(kBegin) + "' line without ' -->'");
+    const std::string_view section =
+        markdown.substr(begin + kBegin.size(), nameEnd - begin - kBegin.size());
+    const std::size_t end = markdown.find(kEnd, nameEnd);
+    if (end == std::string_view::npos)
+      throw std::invalid_argument("the table '" + printable(section) + "' has no '" +
+                                  std::string(kEnd) + "' line");
+    out += markdown.substr(pos, nameEnd + 5 - pos);
+    out += docTable(section);
+    pos = end;
+  }
+  out += markdown.substr(pos);
+  for (const std::string_view section : {"top", "machine", "device", "vm", "tasks"})
+    if (markdown.find(std::string(kBegin) + std::string(section) + " -->") ==
+        std::string_view::npos)
+      throw std::invalid_argument("no '" + std::string(kBegin) + std::string(section) +
+                                  " -->' line: every key table belongs in the document");
+  return out;
 }
 
 }  // namespace throttlelab::engine

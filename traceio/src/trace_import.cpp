@@ -20,6 +20,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "throttlelab/engine/tracepoints.h"
+
 namespace throttlelab::traceio {
 
 namespace te = throttlelab::engine;
@@ -1334,30 +1336,20 @@ std::string describe(const ImportStats& s) {
              s.problems[i].reason;
     out += ".";
   }
-  const auto absent = [&](std::uint32_t bits, std::initializer_list<std::string_view> names,
-                          std::string_view event) {
+  // The missing-field bits are the rows of the tracepoint tables.
+  // The missing-field bits are the rows of the tracepoint's table.
+  const auto absent = [&]<class Record>(std::uint32_t bits, te::Tracepoint<Record>) {
+    const auto& fields = te::Tracepoint<Record>::kFields;
     std::string list;
-    std::uint32_t i = 0;
-    for (const auto n : names) {
-      if (bits & (1u << i)) list += (list.empty() ? "" : ", ") + std::string(n);
-      ++i;
-    }
+    for (std::size_t i = 0; i < std::size(fields); ++i)
+      if (bits & (1u << i)) list += (list.empty() ? "" : ", ") + std::string(fields[i].name);
     if (!list.empty())
-      out += " Some " + std::string(event) + " lines have no " + list +
-             " (an older kernel; read as 0).";
+      out += " Some " + std::string(te::Tracepoint<Record>::kInfo.event) + " lines have no " +
+             list + " (an older kernel; read as 0).";
   };
-  absent(
-      s.balanceDirtyPagesMissing,
-      {"limit", "setpoint", "dirty", "wb_setpoint", "wb_dirty", "dirty_ratelimit", "task_ratelimit",
-       "dirtied", "dirtied_pause", "paused", "pause", "period", "think", "cgroup_ino"},
-      "balance_dirty_pages");
-  absent(s.bdiDirtyRatelimitMissing,
-         {"write_bw", "awrite_bw", "dirty_rate", "dirty_ratelimit", "task_ratelimit",
-          "balanced_dirty_ratelimit", "cgroup_ino"},
-         "bdi_dirty_ratelimit");
-  absent(s.globalDirtyStateMissing,
-         {"dirty", "writeback", "bg_thresh", "thresh", "limit", "dirtied", "written"},
-         "global_dirty_state");
+  absent(s.balanceDirtyPagesMissing, te::Tracepoint<te::BalanceDirtyPages>{});
+  absent(s.bdiDirtyRatelimitMissing, te::Tracepoint<te::BdiDirtyRatelimit>{});
+  absent(s.globalDirtyStateMissing, te::Tracepoint<te::GlobalDirtyState>{});
   if (s.truncatedLastLine)
     out += " The last line had no newline (cut off while the trace was written?) and was left out.";
   out += describeTimeline(s);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <exception>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <thread>
 
@@ -125,32 +126,6 @@ std::string offPct(const traceio::ComparisonRow& r) {
   return (r.offPct > 0 ? "+" : "") + number(r.offPct, 1);
 }
 
-std::string jsonText(std::string_view s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\u00";
-      out += kHex[u >> 4];
-      out += kHex[u & 0xf];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
-std::string jsonNumber(double v) {
-  if (!std::isfinite(v)) return "null";
-  std::array<char, 64> buf{};
-  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
-  return std::string(buf.data(), r.ptr);
-}
-
 std::string comparisonTable(const std::vector<traceio::ComparisonRow>& rows) {
   std::string text = "| metric | measured | simulated | off % |\n|---|---:|---:|---:|\n";
   for (const auto& r : rows)
@@ -181,21 +156,22 @@ std::string simulationMarkdown(const std::string& traceName, const te::Scenario&
 std::string simulationJson(const std::string& traceName, const te::Scenario& scenario,
                            const std::vector<traceio::ComparisonRow>& rows,
                            const std::vector<std::string>& notes, double warmupS) {
-  std::string text =
-      "{\n  \"trace\": " + jsonText(traceName) + ",\n  \"warmupS\": " + jsonNumber(warmupS) +
-      ",\n  \"scenario\": " + te::scenarioToJson(scenario) + ",\n  \"comparison\": [";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const auto& r = rows[i];
-    text += std::string(i ? "," : "") + "\n    {\"metric\": " + jsonText(r.metric) +
-            ", \"measured\": " + jsonNumber(r.measured) +
-            ", \"simulated\": " + jsonNumber(r.simulated) +
-            ", \"offPct\": " + (r.measured == 0 ? std::string("null") : jsonNumber(r.offPct)) + "}";
-  }
-  text += "\n  ],\n  \"notes\": [";
-  for (std::size_t i = 0; i < notes.size(); ++i)
-    text += std::string(i ? "," : "") + "\n    " + jsonText(notes[i]);
-  text += "\n  ]\n}\n";
-  return text;
+  using Json = nlohmann::ordered_json;
+  // Non-finite figures (a trace without pauses has no pause median) are written as null.
+  const auto number = [](double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); };
+  Json comparison = Json::array();
+  for (const auto& r : rows)
+    comparison.push_back({{"metric", r.metric},
+                          {"measured", number(r.measured)},
+                          {"simulated", number(r.simulated)},
+                          {"offPct", r.measured == 0 ? Json(nullptr) : number(r.offPct)}});
+  const Json doc = {{"trace", traceName},
+                    {"warmupS", number(warmupS)},
+                    {"scenario", Json::parse(te::scenarioToJson(scenario))},
+                    {"comparison", std::move(comparison)},
+                    {"notes", notes}};
+  // `replace`: a trace's file name need not be UTF-8.
+  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 /// The derivation note behind a ScenarioError ("trace: machine.memoryMiB: must be ..."): the

@@ -122,8 +122,8 @@ std::string value(double v) {
 }
 
 std::string offPct(const traceio::ComparisonRow& r) {
-  if (r.measured == 0) return "-";
-  return (r.offPct > 0 ? "+" : "") + number(r.offPct, 1);
+  if (!r.offPct) return "-";
+  return (*r.offPct > 0 ? "+" : "") + number(*r.offPct, 1);
 }
 
 std::string comparisonTable(const std::vector<traceio::ComparisonRow>& rows) {
@@ -164,7 +164,7 @@ std::string simulationJson(const std::string& traceName, const te::Scenario& sce
     comparison.push_back({{"metric", r.metric},
                           {"measured", number(r.measured)},
                           {"simulated", number(r.simulated)},
-                          {"offPct", r.measured == 0 ? Json(nullptr) : number(r.offPct)}});
+                          {"offPct", r.offPct ? number(*r.offPct) : Json(nullptr)}});
   const Json doc = {{"trace", traceName},
                     {"warmupS", number(warmupS)},
                     {"scenario", Json::parse(te::scenarioToJson(scenario))},

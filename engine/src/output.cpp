@@ -349,6 +349,27 @@ const std::vector<std::string>& taskCsvColumns() {
   return kColumns;
 }
 
+Provenance provenanceOf(const Scenario& s) {
+  return Provenance{
+      .scenarioName = s.name,
+      .seed = s.seed,
+      .version = THROTTLELAB_VERSION,
+      .policy = s.policy,
+      // Compact, in the file's key order.
+      .scenarioJson = nlohmann::ordered_json::parse(scenarioToJson(s))
+                          .dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)};
+}
+
+Provenance traceProvenance(std::string_view source) {
+  return Provenance{
+      .scenarioName =
+          "kernel trace " + (source == "-" ? std::string("(standard input)") : std::string(source)),
+      .seed = 0,
+      .version = THROTTLELAB_VERSION,
+      .policy = "measured",
+      .scenarioJson = {}};
+}
+
 void writeCsvProvenance(std::ostream& out, const Provenance& p) {
   std::string text = "# throttlelab " + oneLine(p.version) + "\n";
   text += "# scenario: " + oneLine(p.scenarioName) + "\n";

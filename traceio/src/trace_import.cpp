@@ -20,6 +20,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "throttlelab/engine/statistics.h"
 #include "throttlelab/engine/tracepoints.h"
 
 namespace throttlelab::traceio {
@@ -249,24 +250,6 @@ void addPause(auto& st, double ms) {
   }
 }
 
-void addTopPause(std::array<te::TopPause, 4>& top, int task, double ms) {
-  // One slot per task: its longest pause of the interval.
-  for (auto& slot : top)
-    if (slot.task == task) {
-      if (ms > slot.pauseMs) slot.pauseMs = ms;
-      std::sort(top.begin(), top.end(), [](const te::TopPause& a, const te::TopPause& b) {
-        return a.task >= 0 && (b.task < 0 || a.pauseMs > b.pauseMs);
-      });
-      return;
-    }
-  auto& weakest = top.back();
-  if (weakest.task >= 0 && weakest.pauseMs >= ms) return;
-  weakest = te::TopPause{.task = task, .pauseMs = ms};
-  std::sort(top.begin(), top.end(), [](const te::TopPause& a, const te::TopPause& b) {
-    return a.task >= 0 && (b.task < 0 || a.pauseMs > b.pauseMs);
-  });
-}
-
 void emitInterval(auto& st, ImportSink& sink, double intervalS) {
   te::Sample& s = st.sample;
   const std::int64_t endNs = (st.interval + 1) * st.intervalNs;
@@ -286,12 +269,11 @@ void emitInterval(auto& st, ImportSink& sink, double intervalS) {
   s.throttledTasks = st.pausedTasks;
   s.pauses =
       static_cast<int>(std::min<std::int64_t>(st.pauseCount, std::numeric_limits<int>::max()));
+  // The median as the simulation computes it, over the kept pauses (a busy interval keeps
+  // every second, fourth... one); the extremes are exact.
   s.pauseMsMin = s.pauseMsP50 = s.pauseMsMax = 0;
   if (!st.pauses.empty()) {
-    auto& p = st.pauses;
-    const auto mid = p.begin() + static_cast<std::ptrdiff_t>(p.size() / 2);
-    std::nth_element(p.begin(), mid, p.end());
-    s.pauseMsP50 = *mid;
+    s.pauseMsP50 = te::intervalPauses(st.pauses).p50Ms;
     s.pauseMsMin = st.pauseMin;
     s.pauseMsMax = st.pauseMax;
   }
@@ -398,7 +380,7 @@ void TraceConverter::add(const te::TraceRecord& record) {
               t.pausedStamp = st.interval;
               ++st.pausedTasks;
             }
-            addTopPause(st.top, index, ms);
+            te::addTopPause(st.top, index, ms);
             t.pauseEndNs = ns + r.pause * 1'000'000;
           }
         }

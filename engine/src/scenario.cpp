@@ -3,6 +3,7 @@
 // `--set` overrides, validation, serialisation and the built-in scenarios.
 #include "throttlelab/engine/scenario.h"
 #include "throttlelab/engine/scenario_doc.h"
+#include "throttlelab/engine/spelling.h"
 
 #include <algorithm>
 #include <array>
@@ -20,7 +21,7 @@
 #include <unordered_set>
 #include <variant>
 
-#include "throttlelab/engine/simulator.h"
+#include "policies/policy.h"
 
 namespace throttlelab::engine {
 
@@ -476,21 +477,6 @@ std::string keyPath(const std::string& prefix, std::string_view key) {
   return prefix.empty() ? std::string(key) : prefix + "." + std::string(key);
 }
 
-std::size_t editDistance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 // Well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
 // Names are saved as JSON, whose writer replaces anything else by U+FFFD: the saved file would
 // name something else, and could exceed the length limit that the name met.
@@ -547,19 +533,10 @@ std::string printable(std::string_view s, std::size_t maxLength = kMaxNameLength
 
 std::string unknownKeyReason(std::string_view key, std::span<const Field> known) {
   std::string reason = "unknown key '" + printable(key) + "'";
-  const Field* best = nullptr;
-  std::size_t bestDistance = 3;
-  // Long garbage keys cannot be within distance 2 of a schema key; skip the O(n·m) work.
-  if (key.size() <= 40) {
-    for (const auto& f : known) {
-      const std::size_t d = editDistance(key, f.key);
-      if (d < bestDistance) {
-        bestDistance = d;
-        best = &f;
-      }
-    }
-  }
-  if (best) reason += " (did you mean '" + std::string(best->key) + "'?)";
+  std::vector<std::string_view> names;
+  for (const auto& f : known) names.push_back(f.key);
+  if (const auto best = closestName(key, names))
+    reason += " (did you mean '" + std::string(names[*best]) + "'?)";
   return reason;
 }
 
@@ -1173,7 +1150,7 @@ class Validator {
 
     checkKeys(s.vm, "vm", kVmKeys);
 
-    const std::vector<std::string> policies = Simulator::policyNames();
+    const std::vector<std::string> policies = policyNames();
     if (std::find(policies.begin(), policies.end(), s.policy) == policies.end())
       m_context.fail("policy", "unknown policy '" + printable(s.policy) +
                                    "' (known: " + joinNames(policies) + ")");

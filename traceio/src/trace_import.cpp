@@ -146,10 +146,13 @@ struct TraceConverter::State {
 TraceConverter::TraceConverter(ImportSink& sink, double intervalS)
     : m_sink(sink),
       m_intervalS(intervalS > 0 ? intervalS : 0.1),
-      m_state(std::make_shared<State>()) {
+      m_state(std::make_unique<State>()) {
   m_state->intervalNs =
       std::max<std::int64_t>(1, static_cast<std::int64_t>(m_intervalS * 1e9 + 0.5));
 }
+
+TraceConverter::~TraceConverter() = default;
+TraceConverter::TraceConverter(TraceConverter&&) noexcept = default;
 
 int TraceConverter::taskCount() const {
   return static_cast<int>(m_state->tasks.size());

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /// The key tables of docs/scenario-format.md, generated from the scenario schema in
-/// engine/src/scenario.cpp (the rows parseScenario, validateScenario, scenarioToJson and
+/// engine/src/format/scenario.cpp (the rows parseScenario, validateScenario, scenarioToJson and
 /// `--set` follow). app/scenario_format_doc.cpp rewrites the document; a test checks it.
 #include <string>
 #include <string_view>

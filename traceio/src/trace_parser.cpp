@@ -768,9 +768,13 @@ constexpr bool rowsInMemberOrder(std::index_sequence<K...>) {
     r = Record{te::TraceHeader{}, static_cast<MemberType<Record, K>>(K + 1)...};
   return ((te::fieldValue(r, kFields<Record>[K]) == K + 1) && ...);
 }
-static_assert(rowsInMemberOrder<te::GlobalDirtyState>(std::make_index_sequence<7>{}));
-static_assert(rowsInMemberOrder<te::BdiDirtyRatelimit>(std::make_index_sequence<7>{}));
-static_assert(rowsInMemberOrder<te::BalanceDirtyPages>(std::make_index_sequence<14>{}));
+template <class Record>
+constexpr bool rowsInMemberOrder() {
+  return rowsInMemberOrder<Record>(std::make_index_sequence<kFieldCount<Record>>{});
+}
+static_assert(rowsInMemberOrder<te::GlobalDirtyState>());
+static_assert(rowsInMemberOrder<te::BdiDirtyRatelimit>());
+static_assert(rowsInMemberOrder<te::BalanceDirtyPages>());
 
 /// One event's fields after the header (and the bdi): the canonical reading, else the general
 /// one into a default record. Returns the problem, or empty.

@@ -67,15 +67,33 @@ bool reportConflicts(OutputFile& file, const std::vector<host::NamedPath>& input
   return false;
 }
 
+/// --report's format, or a message and nullopt when the name ends in neither .md nor .json.
+std::optional<ReportFormat> reportFormatFor(const std::string& path, std::ostream& err) {
+  const auto format = reportFormatOf(path);
+  if (!format)
+    err << "throttlelab: --report needs a file name ending in .md or .json, got '" << path << "'\n";
+  return format;
+}
+
+/// The optional --report of a trace simulation or an experiment, opened. False, with the
+/// message written, for bad input.
+bool openOptionalReport(const CliOptions& options, bool checkConflicts, std::ostream& out,
+                        std::ostream& err, std::unique_ptr<OutputFile>& file,
+                        std::optional<ReportFormat>& format) {
+  if (options.report.empty()) return true;
+  format = reportFormatFor(options.report, err);
+  if (!format) return false;
+  file = std::make_unique<OutputFile>("--report", options.report, out);
+  if (checkConflicts && reportConflicts(*file, {}, err)) return false;
+  return openReport(*file, err);
+}
+
 }  // namespace
 
 int runCompare(const CliOptions& options, std::ostream& out, std::ostream& err) {
   const std::string path = options.report.empty() ? std::string("-") : options.report;
-  const auto format = reportFormatOf(path);
-  if (!format) {
-    err << "throttlelab: --report needs a file name ending in .md or .json, got '" << path << "'\n";
-    return kExitBadInput;
-  }
+  const auto format = reportFormatFor(path, err);
+  if (!format) return kExitBadInput;
   OutputFile file("--report", path, out);
   if (reportConflicts(file, {{"--scenario", options.scenario}}, err)) return kExitBadInput;
   const auto loaded = loadScenarioFor(options, err);
@@ -205,16 +223,7 @@ int runTraceSimulation(const CliOptions& options, const traceio::TraceStats::Res
                        const std::string& traceName, std::ostream& out, std::ostream& err) {
   std::unique_ptr<OutputFile> file;
   std::optional<ReportFormat> format;
-  if (!options.report.empty()) {
-    format = reportFormatOf(options.report);
-    if (!format) {
-      err << "throttlelab: --report needs a file name ending in .md or .json, got '"
-          << options.report << "'\n";
-      return kExitBadInput;
-    }
-    file = std::make_unique<OutputFile>("--report", options.report, out);
-    if (!openReport(*file, err)) return kExitBadInput;
-  }
+  if (!openOptionalReport(options, false, out, err, file, format)) return kExitBadInput;
   if (measured.records == 0) {
     err << "throttlelab: --simulate: the trace has no writeback record to compare with\n";
     return kExitBadInput;
@@ -297,17 +306,7 @@ int runExperimentCommand(const CliOptions& options, std::ostream& out, std::ostr
   }
   std::optional<ReportFormat> format;
   std::unique_ptr<OutputFile> file;
-  if (!options.report.empty()) {
-    format = reportFormatOf(options.report);
-    if (!format) {
-      err << "throttlelab: --report needs a file name ending in .md or .json, got '"
-          << options.report << "'\n";
-      return kExitBadInput;
-    }
-    file = std::make_unique<OutputFile>("--report", options.report, out);
-    if (reportConflicts(*file, {}, err)) return kExitBadInput;
-    if (!openReport(*file, err)) return kExitBadInput;
-  }
+  if (!openOptionalReport(options, true, out, err, file, format)) return kExitBadInput;
   try {
     te::ExperimentRunOptions run;
     run.seeds = options.seeds.value_or(3);

@@ -7,9 +7,11 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <string_view>
 
 #include "throttlelab/engine/compare.h"
+#include "throttlelab/engine/spelling.h"
 
 namespace throttlelab::cli {
 
@@ -69,33 +71,12 @@ constexpr std::array<std::string_view, 2> kQtFlags{"-reverse", "-widgetcount"};
 
 constexpr int kMaxSeeds = 1000;
 
-std::size_t editDistance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 std::string unknownOption(std::string_view arg) {
   std::string message = "unknown option '" + std::string(arg) + "'";
-  std::string_view best;
-  std::size_t bestDistance = 3;
-  for (const auto& o : kOptions) {
-    const std::size_t d = editDistance(arg, o.name);
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = o.name;
-    }
-  }
-  if (!best.empty()) message += " (did you mean '" + std::string(best) + "'?)";
+  std::vector<std::string_view> names;
+  for (const auto& o : kOptions) names.push_back(o.name);
+  if (const auto best = engine::closestName(arg, names))
+    message += " (did you mean '" + std::string(names[*best]) + "'?)";
   return message;
 }
 
@@ -109,23 +90,9 @@ std::optional<double> parsePositiveSeconds(const std::string& text) {
 }
 
 std::string jsonString(std::string_view s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\u00";
-      out += kHex[u >> 4];
-      out += kHex[u & 0xf];
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-  return out;
+  // `replace`: a name that is not UTF-8 becomes one that the scenario's checks then refuse.
+  return nlohmann::json(std::string(s))
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string shortestNumber(double v) {

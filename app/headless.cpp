@@ -239,12 +239,7 @@ int runImportTrace(const CliOptions& options, std::ostream& out, std::ostream& e
       err << "throttlelab: --csv: cannot create a temporary file: " << std::strerror(errno) << '\n';
       return kExitBadInput;
     }
-    te::Provenance provenance{
-        .scenarioName = "kernel trace " + (path == "-" ? std::string("(standard input)") : path),
-        .seed = 0,
-        .version = THROTTLELAB_VERSION,
-        .policy = "measured",
-        .scenarioJson = {}};
+    const te::Provenance provenance = te::traceProvenance(path);
     if (taskCsv) {
       te::writeCsvProvenance(taskCsv->stream(), provenance);
       te::writeTaskCsvHeader(taskCsv->stream());
@@ -342,11 +337,7 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
   try {
     te::Simulator simulator(scenario);
     const std::size_t devices = scenario.devices.size();
-    te::Provenance provenance{.scenarioName = scenario.name,
-                              .seed = scenario.seed,
-                              .version = THROTTLELAB_VERSION,
-                              .policy = scenario.policy,
-                              .scenarioJson = te::scenarioToJson(scenario)};
+    const te::Provenance provenance = te::provenanceOf(scenario);
     if (csv) {
       te::writeCsvProvenance(csv->stream(), provenance);
       te::writeSampleCsvHeader(csv->stream(), devices);

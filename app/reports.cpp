@@ -7,6 +7,7 @@
 #include <cmath>
 #include <exception>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <thread>
 
@@ -66,15 +67,33 @@ bool reportConflicts(OutputFile& file, const std::vector<host::NamedPath>& input
   return false;
 }
 
+/// --report's format, or a message and nullopt when the name ends in neither .md nor .json.
+std::optional<ReportFormat> reportFormatFor(const std::string& path, std::ostream& err) {
+  const auto format = reportFormatOf(path);
+  if (!format)
+    err << "throttlelab: --report needs a file name ending in .md or .json, got '" << path << "'\n";
+  return format;
+}
+
+/// The optional --report of a trace simulation or an experiment, opened. False, with the
+/// message written, for bad input.
+bool openOptionalReport(const CliOptions& options, bool checkConflicts, std::ostream& out,
+                        std::ostream& err, std::unique_ptr<OutputFile>& file,
+                        std::optional<ReportFormat>& format) {
+  if (options.report.empty()) return true;
+  format = reportFormatFor(options.report, err);
+  if (!format) return false;
+  file = std::make_unique<OutputFile>("--report", options.report, out);
+  if (checkConflicts && reportConflicts(*file, {}, err)) return false;
+  return openReport(*file, err);
+}
+
 }  // namespace
 
 int runCompare(const CliOptions& options, std::ostream& out, std::ostream& err) {
   const std::string path = options.report.empty() ? std::string("-") : options.report;
-  const auto format = reportFormatOf(path);
-  if (!format) {
-    err << "throttlelab: --report needs a file name ending in .md or .json, got '" << path << "'\n";
-    return kExitBadInput;
-  }
+  const auto format = reportFormatFor(path, err);
+  if (!format) return kExitBadInput;
   OutputFile file("--report", path, out);
   if (reportConflicts(file, {{"--scenario", options.scenario}}, err)) return kExitBadInput;
   const auto loaded = loadScenarioFor(options, err);
@@ -121,34 +140,8 @@ std::string value(double v) {
 }
 
 std::string offPct(const traceio::ComparisonRow& r) {
-  if (r.measured == 0) return "-";
-  return (r.offPct > 0 ? "+" : "") + number(r.offPct, 1);
-}
-
-std::string jsonText(std::string_view s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\u00";
-      out += kHex[u >> 4];
-      out += kHex[u & 0xf];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
-std::string jsonNumber(double v) {
-  if (!std::isfinite(v)) return "null";
-  std::array<char, 64> buf{};
-  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
-  return std::string(buf.data(), r.ptr);
+  if (!r.offPct) return "-";
+  return (*r.offPct > 0 ? "+" : "") + number(*r.offPct, 1);
 }
 
 std::string comparisonTable(const std::vector<traceio::ComparisonRow>& rows) {
@@ -181,21 +174,22 @@ std::string simulationMarkdown(const std::string& traceName, const te::Scenario&
 std::string simulationJson(const std::string& traceName, const te::Scenario& scenario,
                            const std::vector<traceio::ComparisonRow>& rows,
                            const std::vector<std::string>& notes, double warmupS) {
-  std::string text =
-      "{\n  \"trace\": " + jsonText(traceName) + ",\n  \"warmupS\": " + jsonNumber(warmupS) +
-      ",\n  \"scenario\": " + te::scenarioToJson(scenario) + ",\n  \"comparison\": [";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const auto& r = rows[i];
-    text += std::string(i ? "," : "") + "\n    {\"metric\": " + jsonText(r.metric) +
-            ", \"measured\": " + jsonNumber(r.measured) +
-            ", \"simulated\": " + jsonNumber(r.simulated) +
-            ", \"offPct\": " + (r.measured == 0 ? std::string("null") : jsonNumber(r.offPct)) + "}";
-  }
-  text += "\n  ],\n  \"notes\": [";
-  for (std::size_t i = 0; i < notes.size(); ++i)
-    text += std::string(i ? "," : "") + "\n    " + jsonText(notes[i]);
-  text += "\n  ]\n}\n";
-  return text;
+  using Json = nlohmann::ordered_json;
+  // Non-finite figures (a trace without pauses has no pause median) are written as null.
+  const auto number = [](double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); };
+  Json comparison = Json::array();
+  for (const auto& r : rows)
+    comparison.push_back({{"metric", r.metric},
+                          {"measured", number(r.measured)},
+                          {"simulated", number(r.simulated)},
+                          {"offPct", r.offPct ? number(*r.offPct) : Json(nullptr)}});
+  const Json doc = {{"trace", traceName},
+                    {"warmupS", number(warmupS)},
+                    {"scenario", Json::parse(te::scenarioToJson(scenario))},
+                    {"comparison", std::move(comparison)},
+                    {"notes", notes}};
+  // `replace`: a trace's file name need not be UTF-8.
+  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 /// The derivation note behind a ScenarioError ("trace: machine.memoryMiB: must be ..."): the
@@ -229,16 +223,7 @@ int runTraceSimulation(const CliOptions& options, const traceio::TraceStats::Res
                        const std::string& traceName, std::ostream& out, std::ostream& err) {
   std::unique_ptr<OutputFile> file;
   std::optional<ReportFormat> format;
-  if (!options.report.empty()) {
-    format = reportFormatOf(options.report);
-    if (!format) {
-      err << "throttlelab: --report needs a file name ending in .md or .json, got '"
-          << options.report << "'\n";
-      return kExitBadInput;
-    }
-    file = std::make_unique<OutputFile>("--report", options.report, out);
-    if (!openReport(*file, err)) return kExitBadInput;
-  }
+  if (!openOptionalReport(options, false, out, err, file, format)) return kExitBadInput;
   if (measured.records == 0) {
     err << "throttlelab: --simulate: the trace has no writeback record to compare with\n";
     return kExitBadInput;
@@ -321,17 +306,7 @@ int runExperimentCommand(const CliOptions& options, std::ostream& out, std::ostr
   }
   std::optional<ReportFormat> format;
   std::unique_ptr<OutputFile> file;
-  if (!options.report.empty()) {
-    format = reportFormatOf(options.report);
-    if (!format) {
-      err << "throttlelab: --report needs a file name ending in .md or .json, got '"
-          << options.report << "'\n";
-      return kExitBadInput;
-    }
-    file = std::make_unique<OutputFile>("--report", options.report, out);
-    if (reportConflicts(*file, {}, err)) return kExitBadInput;
-    if (!openReport(*file, err)) return kExitBadInput;
-  }
+  if (!openOptionalReport(options, true, out, err, file, format)) return kExitBadInput;
   try {
     te::ExperimentRunOptions run;
     run.seeds = options.seeds.value_or(3);

@@ -6,6 +6,7 @@
 #include "kernel.h"
 #include "kernel_math.h"
 #include "position_control.h"
+#include "throttlelab/engine/statistics.h"
 
 namespace throttlelab::engine {
 
@@ -97,14 +98,11 @@ Sample Kernel::makeSample(CpuTotals* totals) const {
     }
   }
   if (!m_intervalPauses.empty()) {
-    std::vector<double>& p = m_intervalPauses;  // reordered in place: only its values matter
-    const auto mid = p.begin() + static_cast<std::ptrdiff_t>(p.size() / 2);
-    std::nth_element(p.begin(), mid, p.end());
-    s.pauseMsP50 = *mid;
-    const auto [mn, mx] = std::minmax_element(p.begin(), p.end());
-    s.pauseMsMin = *mn;
-    s.pauseMsMax = *mx;
-    s.pauses = static_cast<int>(p.size());
+    const IntervalPauses p = intervalPauses(m_intervalPauses);  // reorders them
+    s.pauseMsMin = p.minMs;
+    s.pauseMsP50 = p.p50Ms;
+    s.pauseMsMax = p.maxMs;
+    s.pauses = static_cast<int>(m_intervalPauses.size());
   }
   s.topPauses = m_intervalTop;
   s.maxPauseMs = m_devices.empty() ? 0 : static_cast<double>(m_devices[0]->lastMaxPause) * 1000.0 / hz();

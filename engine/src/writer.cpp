@@ -6,6 +6,7 @@
 #include "cost_model.h"
 #include "kernel.h"
 #include "kernel_math.h"
+#include "throttlelab/engine/statistics.h"
 
 namespace throttlelab::engine {
 
@@ -306,22 +307,7 @@ void Kernel::recordPause(Task& t, double ms) {
   m_allPauses.add(ms);
   m_intervalPauses.push_back(ms);
   t.intervalMaxPauseMs = std::max(t.intervalMaxPauseMs, ms);
-  // Keep the four largest pauses of the interval, one slot per task. A pause no longer than
-  // the smallest kept one changes nothing (most of them, with thousands of writers).
-  auto& top = m_intervalTop;
-  if (top.back().task >= 0 && ms <= top.back().pauseMs) return;
-  const auto byPause = [](const TopPause& a, const TopPause& b) { return a.pauseMs > b.pauseMs; };
-  for (auto& slot : top) {
-    if (slot.task == t.info.index) {
-      slot.pauseMs = std::max(slot.pauseMs, ms);
-      std::sort(top.begin(), top.end(), byPause);
-      return;
-    }
-  }
-  if (top.back().task < 0 || ms > top.back().pauseMs) {
-    top.back() = TopPause{t.info.index, ms};
-    std::sort(top.begin(), top.end(), byPause);
-  }
+  addTopPause(m_intervalTop, t.info.index, ms);
 }
 
 }  // namespace throttlelab::engine

@@ -529,3 +529,28 @@ TEST_F(Executable, TraceOptionsRejectBadCombinations) {
   expectBadInput(run({"--record-trace", "t.txt", "--duration", "1", "--csv", "x.csv"}),
                  {"--csv cannot be combined with --record-trace"});
 }
+
+// A CSV exported from the window and one from --headless, for the same scenario and seed,
+// carry the same provenance, line for line. The window's used to pass the scenario through
+// QJsonDocument, which sorts its keys, so its `# scenario_json:` line differed.
+TEST_F(Executable, WindowAndHeadlessCsvHaveTheSameHeaderLines) {
+  const auto commentLines = [](const std::string& text) {
+    std::vector<std::string> out;
+    for (const auto& line : lines(text))
+      if (line.starts_with('#')) out.push_back(line);
+    return out;
+  };
+  const Result window = run({"--scenario", "one-dd", "--seed", "7", "--duration", "1", "--run-for",
+                             "1", "--export-csv", "window.csv", "--quit"},
+                            {"QT_QPA_PLATFORM=offscreen"});
+  ASSERT_EQ(window.status, 0) << window.err;
+  const Result headless = run(
+      {"--headless", "--scenario", "one-dd", "--seed", "7", "--duration", "1", "--csv", "cli.csv"});
+  ASSERT_EQ(headless.status, 0) << headless.err;
+  const auto fromWindow = commentLines(readFile(m_dir / "window.csv"));
+  const auto fromHeadless = commentLines(readFile(m_dir / "cli.csv"));
+  ASSERT_GE(fromHeadless.size(), 5u);  // version, scenario, seed, policy, scenario_json
+  EXPECT_TRUE(fromHeadless.back().starts_with("# scenario_json: {\"schemaVersion\":1,"))
+      << fromHeadless.back();
+  EXPECT_EQ(fromWindow, fromHeadless);
+}

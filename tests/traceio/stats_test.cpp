@@ -206,10 +206,19 @@ TEST(TraceStats, ComparesMeasuredAndSimulated) {
     EXPECT_NE(it, rows.end()) << metric;
     return it == rows.end() ? ti::ComparisonRow{} : *it;
   };
-  EXPECT_DOUBLE_EQ(find("pause p50 (ms)").offPct, 20.0);
-  EXPECT_DOUBLE_EQ(find("awrite_bw 8:0 (KB/s)").offPct, -10.0);
-  EXPECT_DOUBLE_EQ(find("writers").offPct, 0.0);
-  EXPECT_DOUBLE_EQ(find("dirty pages p50").offPct, 0.0);  // measured 0: no percentage
+  EXPECT_DOUBLE_EQ(find("pause p50 (ms)").offPct.value_or(0), 20.0);
+  EXPECT_DOUBLE_EQ(find("awrite_bw 8:0 (KB/s)").offPct.value_or(0), -10.0);
+  EXPECT_DOUBLE_EQ(find("writers").offPct.value_or(-1), 0.0);
+  EXPECT_DOUBLE_EQ(find("dirty pages p50").offPct.value_or(-1), 0.0);  // both 0: no change
+  // Measured 0 and simulated not: no finite percentage.
+  m.pauseMs.p90 = 0;
+  s.pauseMs.p90 = 5;
+  const auto again = ti::compare(m, s);
+  const auto p90 = std::find_if(again.begin(), again.end(), [](const ti::ComparisonRow& r) {
+    return r.metric == "pause p90 (ms)";
+  });
+  ASSERT_NE(p90, again.end());
+  EXPECT_FALSE(p90->offPct.has_value());
 }
 
 TEST(TraceStats, TheSimulationOfADerivedScenarioFeedsTheSameAccumulator) {

@@ -233,7 +233,7 @@ TEST(TraceOverlay, SimulateThisTraceOverlaysARunAndComparesLikeForLike) {
                      e.simulated)
         << e.metric;
     EXPECT_DOUBLE_EQ(table.index(r, TraceComparisonModel::OffPct).data(Qt::EditRole).toDouble(),
-                     e.offPct)
+                     e.offPct.value_or(0))
         << e.metric;
   }
   // The dirty-pages median of the measured side is the file's.

@@ -20,6 +20,9 @@
 #include <unordered_set>
 #include <utility>
 
+#include "throttlelab/engine/statistics.h"
+#include "throttlelab/engine/tracepoints.h"
+
 namespace throttlelab::traceio {
 
 namespace te = throttlelab::engine;
@@ -143,10 +146,13 @@ struct TraceConverter::State {
 TraceConverter::TraceConverter(ImportSink& sink, double intervalS)
     : m_sink(sink),
       m_intervalS(intervalS > 0 ? intervalS : 0.1),
-      m_state(std::make_shared<State>()) {
+      m_state(std::make_unique<State>()) {
   m_state->intervalNs =
       std::max<std::int64_t>(1, static_cast<std::int64_t>(m_intervalS * 1e9 + 0.5));
 }
+
+TraceConverter::~TraceConverter() = default;
+TraceConverter::TraceConverter(TraceConverter&&) noexcept = default;
 
 int TraceConverter::taskCount() const {
   return static_cast<int>(m_state->tasks.size());
@@ -247,24 +253,6 @@ void addPause(auto& st, double ms) {
   }
 }
 
-void addTopPause(std::array<te::TopPause, 4>& top, int task, double ms) {
-  // One slot per task: its longest pause of the interval.
-  for (auto& slot : top)
-    if (slot.task == task) {
-      if (ms > slot.pauseMs) slot.pauseMs = ms;
-      std::sort(top.begin(), top.end(), [](const te::TopPause& a, const te::TopPause& b) {
-        return a.task >= 0 && (b.task < 0 || a.pauseMs > b.pauseMs);
-      });
-      return;
-    }
-  auto& weakest = top.back();
-  if (weakest.task >= 0 && weakest.pauseMs >= ms) return;
-  weakest = te::TopPause{.task = task, .pauseMs = ms};
-  std::sort(top.begin(), top.end(), [](const te::TopPause& a, const te::TopPause& b) {
-    return a.task >= 0 && (b.task < 0 || a.pauseMs > b.pauseMs);
-  });
-}
-
 void emitInterval(auto& st, ImportSink& sink, double intervalS) {
   te::Sample& s = st.sample;
   const std::int64_t endNs = (st.interval + 1) * st.intervalNs;
@@ -284,12 +272,11 @@ void emitInterval(auto& st, ImportSink& sink, double intervalS) {
   s.throttledTasks = st.pausedTasks;
   s.pauses =
       static_cast<int>(std::min<std::int64_t>(st.pauseCount, std::numeric_limits<int>::max()));
+  // The median as the simulation computes it, over the kept pauses (a busy interval keeps
+  // every second, fourth... one); the extremes are exact.
   s.pauseMsMin = s.pauseMsP50 = s.pauseMsMax = 0;
   if (!st.pauses.empty()) {
-    auto& p = st.pauses;
-    const auto mid = p.begin() + static_cast<std::ptrdiff_t>(p.size() / 2);
-    std::nth_element(p.begin(), mid, p.end());
-    s.pauseMsP50 = *mid;
+    s.pauseMsP50 = te::intervalPauses(st.pauses).p50Ms;
     s.pauseMsMin = st.pauseMin;
     s.pauseMsMax = st.pauseMax;
   }
@@ -396,7 +383,7 @@ void TraceConverter::add(const te::TraceRecord& record) {
               t.pausedStamp = st.interval;
               ++st.pausedTasks;
             }
-            addTopPause(st.top, index, ms);
+            te::addTopPause(st.top, index, ms);
             t.pauseEndNs = ns + r.pause * 1'000'000;
           }
         }
@@ -1334,30 +1321,20 @@ std::string describe(const ImportStats& s) {
              s.problems[i].reason;
     out += ".";
   }
-  const auto absent = [&](std::uint32_t bits, std::initializer_list<std::string_view> names,
-                          std::string_view event) {
+  // The missing-field bits are the rows of the tracepoint tables.
+  // The missing-field bits are the rows of the tracepoint's table.
+  const auto absent = [&]<class Record>(std::uint32_t bits, te::Tracepoint<Record>) {
+    const auto& fields = te::Tracepoint<Record>::kFields;
     std::string list;
-    std::uint32_t i = 0;
-    for (const auto n : names) {
-      if (bits & (1u << i)) list += (list.empty() ? "" : ", ") + std::string(n);
-      ++i;
-    }
+    for (std::size_t i = 0; i < std::size(fields); ++i)
+      if (bits & (1u << i)) list += (list.empty() ? "" : ", ") + std::string(fields[i].name);
     if (!list.empty())
-      out += " Some " + std::string(event) + " lines have no " + list +
-             " (an older kernel; read as 0).";
+      out += " Some " + std::string(te::Tracepoint<Record>::kInfo.event) + " lines have no " +
+             list + " (an older kernel; read as 0).";
   };
-  absent(
-      s.balanceDirtyPagesMissing,
-      {"limit", "setpoint", "dirty", "wb_setpoint", "wb_dirty", "dirty_ratelimit", "task_ratelimit",
-       "dirtied", "dirtied_pause", "paused", "pause", "period", "think", "cgroup_ino"},
-      "balance_dirty_pages");
-  absent(s.bdiDirtyRatelimitMissing,
-         {"write_bw", "awrite_bw", "dirty_rate", "dirty_ratelimit", "task_ratelimit",
-          "balanced_dirty_ratelimit", "cgroup_ino"},
-         "bdi_dirty_ratelimit");
-  absent(s.globalDirtyStateMissing,
-         {"dirty", "writeback", "bg_thresh", "thresh", "limit", "dirtied", "written"},
-         "global_dirty_state");
+  absent(s.balanceDirtyPagesMissing, te::Tracepoint<te::BalanceDirtyPages>{});
+  absent(s.bdiDirtyRatelimitMissing, te::Tracepoint<te::BdiDirtyRatelimit>{});
+  absent(s.globalDirtyStateMissing, te::Tracepoint<te::GlobalDirtyState>{});
   if (s.truncatedLastLine)
     out += " The last line had no newline (cut off while the trace was written?) and was left out.";
   out += describeTimeline(s);

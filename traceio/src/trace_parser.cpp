@@ -21,6 +21,9 @@
 #include <memory>
 #include <type_traits>
 #include <utility>
+#include <variant>
+
+#include "throttlelab/engine/tracepoints.h"
 
 namespace throttlelab::traceio {
 
@@ -92,254 +95,98 @@ bool isCommentLine(std::string_view s) {
   return false;
 }
 
-// Field slots per event, in the order of the members in records.h (the bit positions of
-// ParsedLine::missingFields). kIgnored: a field we know and skip (unstable, the 4.2-era
-// cgroup path, 2011's avg_dirty); -1: unknown, skipped too.
+// A field name a kernel printed that the model has no member for (unstable, the 4.2-era
+// cgroup path, 2011's avg_dirty): skipped like an unknown name (-1), but known.
 constexpr int kIgnored = 100;
 
-int gdsField(std::string_view n) {
-  switch (n.size()) {
-    case 5:
-      if (is(n, "dirty")) return 0;
-      if (is(n, "limit")) return 4;
-      break;
-    case 6:
-      if (is(n, "thresh")) return 3;
-      break;
-    case 7:
-      if (is(n, "dirtied")) return 5;
-      if (is(n, "written")) return 6;
-      break;
-    case 8:
-      if (is(n, "unstable")) return kIgnored;
-      break;
-    case 9:
-      if (is(n, "writeback")) return 1;
-      if (is(n, "bg_thresh")) return 2;
-      break;
-    default:
-      break;
+template <class Record>
+constexpr const auto& kFields = te::Tracepoint<Record>::kFields;
+template <class Record>
+constexpr std::size_t kFieldCount = std::size(kFields<Record>);
+
+/// The slot (row of the tracepoint's table, bit of ParsedLine::missingFields) of a field
+/// name, under its current or an older name; kIgnored or -1 for a name to skip. Only lines
+/// that the canonical reading does not take come here.
+template <class Record>
+int fieldSlot(std::string_view n) {
+  const auto& fields = kFields<Record>;
+  for (std::size_t i = 0; i < std::size(fields); ++i) {
+    if (fields[i].name == n) return static_cast<int>(i);
+    for (const std::string_view old : fields[i].oldNames)
+      if (!old.empty() && old == n) return static_cast<int>(i);
   }
+  for (const std::string_view ignored : te::Tracepoint<Record>::kInfo.ignored)
+    if (!ignored.empty() && ignored == n) return kIgnored;
   return -1;
 }
 
-int bdrField(std::string_view n) {
-  switch (n.size()) {
-    case 6:
-      if (is(n, "cgroup")) return kIgnored;
-      break;
-    case 8:
-      if (is(n, "write_bw")) return 0;
-      break;
-    case 9:
-      if (is(n, "awrite_bw")) return 1;
-      break;
-    case 10:
-      if (is(n, "dirty_rate")) return 2;
-      if (is(n, "cgroup_ino")) return 6;
-      break;
-    case 12:
-      // `trace-cmd report -R` and raw perf output print the struct member, not the label.
-      if (is(n, "avg_write_bw")) return 1;
-      break;
-    case 14:
-      if (is(n, "task_ratelimit")) return 4;
-      break;
-    case 15:
-      if (is(n, "dirty_ratelimit")) return 3;
-      break;
-    case 24:
-      if (is(n, "balanced_dirty_ratelimit")) return 5;
-      break;
-    default:
-      break;
+/// A text made at compile time, so that ParsedLine::problem (a string_view) can point at it.
+struct FixedText {
+  std::array<char, 64> chars{};
+  std::size_t size = 0;
+  constexpr void append(std::string_view s) {
+    for (const char c : s) {
+      if (size == chars.size()) throw "FixedText too short";  // stops the compilation
+      chars[size++] = c;
+    }
   }
-  return -1;
+  constexpr std::string_view view() const { return {chars.data(), size}; }
+};
+
+/// "no number in dirty=" for each field of Record, by slot.
+template <class Record>
+constexpr auto kNoNumber = [] {
+  std::array<FixedText, kFieldCount<Record>> texts{};
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    texts[i].append("no number in ");
+    texts[i].append(kFields<Record>[i].name);
+    texts[i].append("=");
+  }
+  return texts;
+}();
+
+/// The fields that must be there for the record to mean anything, as missingFields bits.
+template <class Record>
+constexpr std::uint32_t kRequired = [] {
+  std::uint32_t bits = 0;
+  for (std::size_t i = 0; i < kFieldCount<Record>; ++i)
+    if (kFields<Record>[i].required) bits |= 1u << i;
+  return bits;
+}();
+
+/// "no dirty= or no writeback= field": the problem of a line without a required field.
+template <class Record>
+constexpr FixedText kMissingRequired = [] {
+  FixedText text;
+  bool first = true;
+  for (const auto& f : kFields<Record>) {
+    if (!f.required) continue;
+    text.append(first ? "no " : " or no ");
+    text.append(f.name);
+    text.append("=");
+    first = false;
+  }
+  text.append(" field");
+  return text;
+}();
+
+/// Field K's value into its member, cast as the kernel's types convert.
+template <class Record, std::size_t K>
+void storeField(Record& r, std::uint64_t v) {
+  constexpr const auto& f = kFields<Record>[K];
+  constexpr auto member = std::get<f.member.index()>(f.member);
+  r.*member = static_cast<std::remove_reference_t<decltype(r.*member)>>(v);
 }
 
-int bdpField(std::string_view n) {
-  switch (n.size()) {
-    case 4:
-      if (is(n, "goal")) return 1;  // 2011 patch name of setpoint
-      break;
-    case 5:
-      if (is(n, "dirty")) return 2;
-      if (is(n, "pause")) return 10;
-      if (is(n, "limit")) return 0;
-      if (is(n, "think")) return 12;
-      break;
-    case 6:
-      if (is(n, "paused")) return 9;
-      if (is(n, "period")) return 11;
-      if (is(n, "cgroup")) return kIgnored;
-      break;
-    case 7:
-      if (is(n, "dirtied")) return 7;
-      if (is(n, "base_bw")) return 5;  // 2011 patch name of dirty_ratelimit
-      if (is(n, "task_bw")) return 6;  // 2011 patch name of task_ratelimit
-      break;
-    case 8:
-      if (is(n, "setpoint")) return 1;
-      if (is(n, "wb_dirty")) return 4;
-      if (is(n, "bdi_goal")) return 3;  // 2011 patch name of bdi_setpoint
-      break;
-    case 9:
-      if (is(n, "bdi_dirty")) return 4;  // 3.2 .. 4.2 name of wb_dirty
-      if (is(n, "base_rate")) return 5;  // 2011 patch name of dirty_ratelimit
-      if (is(n, "avg_dirty")) return kIgnored;
-      break;
-    case 10:
-      if (is(n, "cgroup_ino")) return 13;
-      break;
-    case 11:
-      if (is(n, "wb_setpoint")) return 3;
-      break;
-    case 12:
-      if (is(n, "bdi_setpoint")) return 3;  // 3.2 .. 4.2 name of wb_setpoint
-      break;
-    case 13:
-      if (is(n, "dirtied_pause")) return 8;
-      break;
-    case 14:
-      if (is(n, "task_ratelimit")) return 6;
-      break;
-    case 15:
-      if (is(n, "dirty_ratelimit")) return 5;
-      break;
-    default:
-      break;
-  }
-  return -1;
+template <class Record, std::size_t... K>
+constexpr auto storesOf(std::index_sequence<K...>) {
+  return std::array<void (*)(Record&, std::uint64_t), sizeof...(K)>{&storeField<Record, K>...};
 }
 
-// Problems name the field; they are literals because ParsedLine::problem is a string_view.
-constexpr std::string_view kGdsBad[] = {
-    "no number in dirty=",  "no number in writeback=", "no number in bg_thresh=",
-    "no number in thresh=", "no number in limit=",     "no number in dirtied=",
-    "no number in written="};
-constexpr std::string_view kBdrBad[] = {
-    "no number in write_bw=",       "no number in awrite_bw=",
-    "no number in dirty_rate=",     "no number in dirty_ratelimit=",
-    "no number in task_ratelimit=", "no number in balanced_dirty_ratelimit=",
-    "no number in cgroup_ino="};
-constexpr std::string_view kBdpBad[] = {
-    "no number in limit=",          "no number in setpoint=",  "no number in dirty=",
-    "no number in wb_setpoint=",    "no number in wb_dirty=",  "no number in dirty_ratelimit=",
-    "no number in task_ratelimit=", "no number in dirtied=",   "no number in dirtied_pause=",
-    "no number in paused=",         "no number in pause=",     "no number in period=",
-    "no number in think=",          "no number in cgroup_ino="};
-
-// Which fields must be there for the record to mean anything.
-constexpr std::uint32_t kGdsRequired = (1u << 0) | (1u << 1);   // dirty, writeback
-constexpr std::uint32_t kBdrRequired = (1u << 3);               // dirty_ratelimit
-constexpr std::uint32_t kBdpRequired = (1u << 2) | (1u << 10);  // dirty, pause
-
-void store(te::GlobalDirtyState& r, int slot, std::uint64_t v) {
-  const auto p = static_cast<te::Pages>(v);
-  switch (slot) {
-    case 0:
-      r.dirty = p;
-      break;
-    case 1:
-      r.writeback = p;
-      break;
-    case 2:
-      r.bgThresh = p;
-      break;
-    case 3:
-      r.thresh = p;
-      break;
-    case 4:
-      r.limit = p;
-      break;
-    case 5:
-      r.dirtied = p;
-      break;
-    case 6:
-      r.written = p;
-      break;
-    default:
-      break;
-  }
-}
-
-void store(te::BdiDirtyRatelimit& r, int slot, std::uint64_t v) {
-  const auto i = static_cast<std::int64_t>(v);
-  switch (slot) {
-    case 0:
-      r.writeBw = i;
-      break;
-    case 1:
-      r.awriteBw = i;
-      break;
-    case 2:
-      r.dirtyRate = i;
-      break;
-    case 3:
-      r.dirtyRatelimit = i;
-      break;
-    case 4:
-      r.taskRatelimit = i;
-      break;
-    case 5:
-      r.balancedDirtyRatelimit = i;
-      break;
-    case 6:
-      r.cgroupIno = v;
-      break;
-    default:
-      break;
-  }
-}
-
-void store(te::BalanceDirtyPages& r, int slot, std::uint64_t v) {
-  const auto i = static_cast<std::int64_t>(v);
-  switch (slot) {
-    case 0:
-      r.limit = i;
-      break;
-    case 1:
-      r.setpoint = i;
-      break;
-    case 2:
-      r.dirty = i;
-      break;
-    case 3:
-      r.wbSetpoint = i;
-      break;
-    case 4:
-      r.wbDirty = i;
-      break;
-    case 5:
-      r.dirtyRatelimit = i;
-      break;
-    case 6:
-      r.taskRatelimit = i;
-      break;
-    case 7:
-      r.dirtied = static_cast<std::uint32_t>(v);
-      break;
-    case 8:
-      r.dirtiedPause = static_cast<std::uint32_t>(v);
-      break;
-    case 9:
-      r.paused = i;
-      break;
-    case 10:
-      r.pause = i;
-      break;
-    case 11:
-      r.period = i;
-      break;
-    case 12:
-      r.think = i;
-      break;
-    case 13:
-      r.cgroupIno = v;
-      break;
-    default:
-      break;
-  }
+template <class Record>
+void store(Record& r, int slot, std::uint64_t v) {
+  static constexpr auto kStores = storesOf<Record>(std::make_index_sequence<kFieldCount<Record>>{});
+  kStores[static_cast<std::size_t>(slot)](r, v);
 }
 
 /// The first '=' or ' ' at or after `p` (or `end`). Names are most of a line's bytes, so they
@@ -361,13 +208,8 @@ inline const char* findEqualsOrSpace(const char* p, const char* end) {
   return p;
 }
 
-/// What a field is in the tracepoint's TP_STRUCT__entry and TP_printk
-/// (include/trace/events/writeback.h), and so which values the kernel can print there:
-/// page counts, the cumulative NR_DIRTIED/NR_WRITTEN counters and the KBps() rates are
-/// unsigned long (%lu), dirtied and dirtied_pause unsigned int (%u), paused and period
-/// unsigned long milliseconds, pause and think long milliseconds (%ld; both go negative when a
-/// task comes back before its last pause was due), cgroup_ino an ino_t printed as %lu.
-enum class FieldKind : std::uint8_t { Pages, Counter, Rate, UInt, Ms, SignedMs, Ino };
+// A field's kind is its type in the tracepoint's TP_STRUCT__entry (te::TraceFieldType).
+using FieldKind = te::TraceFieldType;
 
 /// The values a kind can take and what the problem says about one that it cannot.
 /// The bounds sit far above anything a real machine prints (2^48 pages are 1 EiB of 4 KiB
@@ -427,26 +269,26 @@ struct ExpectedName {
   int count = 0;  ///< words to compare
   int length = 0;
   std::uint64_t tail = 0;  ///< the last 8 bytes, for a name of 8 or more near the line's end
-  FieldKind kind = FieldKind::Pages;  ///< for a field: the values it can take
+  FieldKind kind = FieldKind::PageCount;  ///< for a field: the values it can take
 };
 
-constexpr ExpectedName expected(std::string_view nameWithEquals,
-                                FieldKind kind = FieldKind::Pages) {
+/// `name` followed by `suffix` ("=" after a field, ":" after an event).
+constexpr ExpectedName expected(std::string_view name, std::string_view suffix,
+                                FieldKind kind = FieldKind::PageCount) {
   ExpectedName e;
   e.kind = kind;
-  e.length = static_cast<int>(nameWithEquals.size());
+  e.length = static_cast<int>(name.size() + suffix.size());
   e.count = (e.length + 7) / 8;
+  const auto byte = [&](int i) {
+    const auto k = static_cast<std::size_t>(i);
+    return static_cast<std::uint64_t>(
+        static_cast<unsigned char>(k < name.size() ? name[k] : suffix[k - name.size()]));
+  };
   for (int i = 0; i < e.length; ++i) {
     const auto shift = static_cast<unsigned>(8 * (i % 8));
-    e.words[static_cast<std::size_t>(i / 8)] |=
-        static_cast<std::uint64_t>(
-            static_cast<unsigned char>(nameWithEquals[static_cast<std::size_t>(i)]))
-        << shift;
+    e.words[static_cast<std::size_t>(i / 8)] |= byte(i) << shift;
     e.masks[static_cast<std::size_t>(i / 8)] |= std::uint64_t{0xff} << shift;
-    if (i >= e.length - 8)
-      e.tail |= static_cast<std::uint64_t>(
-                    static_cast<unsigned char>(nameWithEquals[static_cast<std::size_t>(i)]))
-                << (8 * (i - (e.length - 8)));
+    if (i >= e.length - 8) e.tail |= byte(i) << (8 * (i - (e.length - 8)));
   }
   return e;
 }
@@ -462,36 +304,13 @@ inline bool matches(const char* p, const char* end, const ExpectedName& e) {
   return true;
 }
 
-// Slot k's name and kind; an older kernel's name for a slot (bdi_dirty, base_rate) has the
-// slot's kind.
-constexpr FieldKind kPages = FieldKind::Pages;
-constexpr FieldKind kRate = FieldKind::Rate;
-constexpr std::array<ExpectedName, 7> kGdsOrder{expected("dirty=", kPages),
-                                                expected("writeback=", kPages),
-                                                expected("bg_thresh=", kPages),
-                                                expected("thresh=", kPages),
-                                                expected("limit=", kPages),
-                                                expected("dirtied=", FieldKind::Counter),
-                                                expected("written=", FieldKind::Counter)};
-constexpr std::array<ExpectedName, 7> kBdrOrder{
-    expected("write_bw=", kRate),           expected("awrite_bw=", kRate),
-    expected("dirty_rate=", kRate),         expected("dirty_ratelimit=", kRate),
-    expected("task_ratelimit=", kRate),     expected("balanced_dirty_ratelimit=", kRate),
-    expected("cgroup_ino=", FieldKind::Ino)};
-constexpr std::array<ExpectedName, 14> kBdpOrder{expected("limit=", kPages),
-                                                 expected("setpoint=", kPages),
-                                                 expected("dirty=", kPages),
-                                                 expected("wb_setpoint=", kPages),
-                                                 expected("wb_dirty=", kPages),
-                                                 expected("dirty_ratelimit=", kRate),
-                                                 expected("task_ratelimit=", kRate),
-                                                 expected("dirtied=", FieldKind::UInt),
-                                                 expected("dirtied_pause=", FieldKind::UInt),
-                                                 expected("paused=", FieldKind::Ms),
-                                                 expected("pause=", FieldKind::SignedMs),
-                                                 expected("period=", FieldKind::Ms),
-                                                 expected("think=", FieldKind::SignedMs),
-                                                 expected("cgroup_ino=", FieldKind::Ino)};
+/// The names of Record's fields in slot order, as today's kernels print them.
+template <class Record, std::size_t... K>
+constexpr std::array<ExpectedName, sizeof...(K)> orderOf(std::index_sequence<K...>) {
+  return {expected(kFields<Record>[K].name, "=", kFields<Record>[K].type)...};
+}
+template <class Record>
+constexpr auto kOrder = orderOf<Record>(std::make_index_sequence<kFieldCount<Record>>{});
 
 /// Reads the run of up to eight decimal digits at p (eight bytes must be readable) into v and
 /// returns the first byte after it. Byte i of x = w - '0'·0x0101… is digit i's value as long
@@ -734,10 +553,9 @@ inline bool readCanonical(const char* p, const char* end, std::uint64_t* values)
   return readCanonical<Order>(p, end, values, std::make_index_sequence<N>{});
 }
 
-constexpr ExpectedName kPerfSystem = expected("writeback:");
-constexpr ExpectedName kBdpEvent = expected("balance_dirty_pages:");
-constexpr ExpectedName kGdsEvent = expected("global_dirty_state:");
-constexpr ExpectedName kBdrEvent = expected("bdi_dirty_ratelimit:");
+constexpr ExpectedName kPerfSystem = expected("writeback", ":");
+template <class Record>
+constexpr ExpectedName kEventName = expected(te::Tracepoint<Record>::kInfo.event, ":");
 
 /// Reads `name=value` pairs from `p` to `end` into `rec`. Returns the problem, or empty.
 /// `order[k]` is the name expected in position k; it is also slot k.
@@ -762,12 +580,11 @@ bool looksLikeFractionOrExponent(const char* p, const char* end) {
   return digit;
 }
 
-template <typename Record, typename Lookup, std::size_t N>
-std::string_view readFields(const char* p, const char* end, Record& rec, Lookup lookup,
-                            const std::array<ExpectedName, N>& order,
-                            const std::string_view (&bad)[N], std::uint32_t required,
-                            std::string_view missingRequired, std::uint32_t& missing,
+template <typename Record>
+std::string_view readFields(const char* p, const char* end, Record& rec, std::uint32_t& missing,
                             std::string_view& problemField) {
+  constexpr std::size_t N = kFieldCount<Record>;
+  constexpr const auto& order = kOrder<Record>;
   constexpr std::uint32_t all = (1u << N) - 1;
   std::uint32_t present = 0;
   std::size_t next = 0;  // the slot expected next
@@ -784,7 +601,7 @@ std::string_view readFields(const char* p, const char* end, Record& rec, Lookup 
       if (p == end || *p != '=') continue;  // a bare word: not a field
       const std::string_view name(nameStart, static_cast<std::size_t>(p - nameStart));
       ++p;
-      slot = lookup(name);
+      slot = fieldSlot<Record>(name);
       if (slot < 0 || slot == kIgnored) {
         while (p < end && *p != ' ') ++p;
         continue;
@@ -811,14 +628,16 @@ std::string_view readFields(const char* p, const char* end, Record& rec, Lookup 
         overflow |= __builtin_add_overflow(v, static_cast<unsigned>(*q - '0'), &v);
       }
     }
-    if (p == digits) return bad[slot];
+    if (p == digits) return kNoNumber<Record>[static_cast<std::size_t>(slot)].view();
     const KindRange& range = rangeOf(order[static_cast<std::size_t>(slot)].kind);
     const auto outOfRange = [&](std::string_view why) {
       problemField = fieldText(nameStart, digits, end);
       return why;
     };
     if (p < end && *p != ' ')
-      return looksLikeFractionOrExponent(p, end) ? outOfRange(range.notWhole) : bad[slot];
+      return looksLikeFractionOrExponent(p, end)
+                 ? outOfRange(range.notWhole)
+                 : kNoNumber<Record>[static_cast<std::size_t>(slot)].view();
     if (negative && !range.isSigned) return outOfRange(range.negative);
     if (overflow || v > range.max) return outOfRange(range.tooLarge);
     // A negative number read as its magnitude: the two's complement is what a cast from
@@ -828,7 +647,7 @@ std::string_view readFields(const char* p, const char* end, Record& rec, Lookup 
   }
   missing = all & ~present;
   if (present == 0) return "no name=value fields";
-  if (missing & required) return missingRequired;
+  if (missing & kRequired<Record>) return kMissingRequired<Record>.view();
   return {};
 }
 
@@ -897,17 +716,9 @@ std::string_view bdiProblem(std::string_view bdi) {
 }
 
 Event eventNamed(std::string_view name) {
-  switch (name.size()) {
-    case 18:
-      if (is(name, "global_dirty_state")) return Event::GlobalDirtyState;
-      break;
-    case 19:
-      if (is(name, "bdi_dirty_ratelimit")) return Event::BdiDirtyRatelimit;
-      if (is(name, "balance_dirty_pages")) return Event::BalanceDirtyPages;
-      break;
-    default:
-      break;
-  }
+  if (name == te::Tracepoint<te::GlobalDirtyState>::kInfo.event) return Event::GlobalDirtyState;
+  if (name == te::Tracepoint<te::BdiDirtyRatelimit>::kInfo.event) return Event::BdiDirtyRatelimit;
+  if (name == te::Tracepoint<te::BalanceDirtyPages>::kInfo.event) return Event::BalanceDirtyPages;
   return Event::None;
 }
 
@@ -927,29 +738,68 @@ T& recordAs(te::TraceRecord& v) {
 }
 
 // A canonical line's record, built in place member by member from its values (slot order is
-// member order, the casts are store()'s). Value-initialising the record first, as recordAs
+// member order, the casts are storeField's). Value-initialising the record first, as recordAs
 // does, zeroes its ~150 bytes with `rep stos`, whose start-up cost was 8 % of the parse.
-void emplaceRecord(te::TraceRecord& v, const te::TraceHeader& h, const std::uint64_t* f,
-                   std::in_place_type_t<te::GlobalDirtyState> type) {
-  const auto i = [&](int slot) { return static_cast<te::Pages>(f[slot]); };
+template <class Record, std::size_t K>
+using MemberType = std::remove_reference_t<decltype(std::declval<Record&>().*
+                                                    std::get<kFields<Record>[K].member.index()>(
+                                                        kFields<Record>[K].member))>;
+
+template <class Record, std::size_t... K>
+void emplaceRecord(te::TraceRecord& v, const te::TraceHeader& h, std::string_view bdi,
+                   const std::uint64_t* f, std::index_sequence<K...>) {
   std::destroy_at(&v);
-  std::construct_at(&v, type, h, i(0), i(1), i(2), i(3), i(4), i(5), i(6));
+  if constexpr (te::Tracepoint<Record>::kInfo.hasBdi)
+    std::construct_at(&v, std::in_place_type<Record>, h, bdi,
+                      static_cast<MemberType<Record, K>>(f[K])...);
+  else
+    std::construct_at(&v, std::in_place_type<Record>, h,
+                      static_cast<MemberType<Record, K>>(f[K])...);
 }
 
-void emplaceRecord(te::TraceRecord& v, const te::TraceHeader& h, std::string_view bdi,
-                   const std::uint64_t* f, std::in_place_type_t<te::BdiDirtyRatelimit> type) {
-  const auto i = [&](int slot) { return static_cast<std::int64_t>(f[slot]); };
-  std::destroy_at(&v);
-  std::construct_at(&v, type, h, bdi, i(0), i(1), i(2), i(3), i(4), i(5), f[6]);
+// The rows must be in member order for that: a record built from the values 1, 2, 3... has
+// them in its rows' members in turn.
+template <class Record, std::size_t... K>
+constexpr bool rowsInMemberOrder(std::index_sequence<K...>) {
+  Record r;
+  if constexpr (te::Tracepoint<Record>::kInfo.hasBdi)
+    r = Record{te::TraceHeader{}, std::string_view{}, static_cast<MemberType<Record, K>>(K + 1)...};
+  else
+    r = Record{te::TraceHeader{}, static_cast<MemberType<Record, K>>(K + 1)...};
+  return ((te::fieldValue(r, kFields<Record>[K]) == K + 1) && ...);
 }
+template <class Record>
+constexpr bool rowsInMemberOrder() {
+  return rowsInMemberOrder<Record>(std::make_index_sequence<kFieldCount<Record>>{});
+}
+static_assert(rowsInMemberOrder<te::GlobalDirtyState>());
+static_assert(rowsInMemberOrder<te::BdiDirtyRatelimit>());
+static_assert(rowsInMemberOrder<te::BalanceDirtyPages>());
 
-void emplaceRecord(te::TraceRecord& v, const te::TraceHeader& h, std::string_view bdi,
-                   const std::uint64_t* f, std::in_place_type_t<te::BalanceDirtyPages> type) {
-  const auto i = [&](int slot) { return static_cast<std::int64_t>(f[slot]); };
-  const auto u = [&](int slot) { return static_cast<std::uint32_t>(f[slot]); };
-  std::destroy_at(&v);
-  std::construct_at(&v, type, h, bdi, i(0), i(1), i(2), i(3), i(4), i(5), i(6), u(7), u(8), i(9),
-                    i(10), i(11), i(12), f[13]);
+/// One event's fields after the header (and the bdi): the canonical reading, else the general
+/// one into a default record. Returns the problem, or empty.
+template <class Record>
+std::string_view readEvent(const char* p, const char* end, const te::TraceHeader& header,
+                           ParsedLine& r) {
+  constexpr auto kSlots = std::make_index_sequence<kFieldCount<Record>>{};
+  std::string_view bdi;
+  if constexpr (te::Tracepoint<Record>::kInfo.hasBdi) {
+    if (!readBdi(p, end, bdi) || bdi.size() > kMaxBdiNameBytes) {
+      auto& rec = recordAs<Record>(r.record);
+      rec.header = header;
+      rec.bdi = bdi;
+      return bdiProblem(bdi);
+    }
+  }
+  std::uint64_t values[kFieldCount<Record>];
+  if (readCanonical<kOrder<Record>>(p, end, values)) {
+    emplaceRecord<Record>(r.record, header, bdi, values, kSlots);
+    return {};
+  }
+  auto& rec = recordAs<Record>(r.record);
+  rec.header = header;
+  if constexpr (te::Tracepoint<Record>::kInfo.hasBdi) rec.bdi = bdi;
+  return readFields(p, end, rec, r.missingFields, r.problemField);
 }
 
 }  // namespace
@@ -1043,15 +893,15 @@ void parseTraceLine(std::string_view line, ParsedLine& r) {
   while (p < end && isBlank(*p)) ++p;
   if (matches(p, end, kPerfSystem)) p += kPerfSystem.length;
   Event event = Event::None;
-  if (matches(p, end, kBdpEvent)) {
+  if (matches(p, end, kEventName<te::BalanceDirtyPages>)) {
     event = Event::BalanceDirtyPages;
-    tokenEnd = p + kBdpEvent.length;
-  } else if (matches(p, end, kGdsEvent)) {
+    tokenEnd = p + kEventName<te::BalanceDirtyPages>.length;
+  } else if (matches(p, end, kEventName<te::GlobalDirtyState>)) {
     event = Event::GlobalDirtyState;
-    tokenEnd = p + kGdsEvent.length;
-  } else if (matches(p, end, kBdrEvent)) {
+    tokenEnd = p + kEventName<te::GlobalDirtyState>.length;
+  } else if (matches(p, end, kEventName<te::BdiDirtyRatelimit>)) {
     event = Event::BdiDirtyRatelimit;
-    tokenEnd = p + kBdrEvent.length;
+    tokenEnd = p + kEventName<te::BdiDirtyRatelimit>.length;
   }
   if (event == Event::None || (tokenEnd < end && !isBlank(*tokenEnd))) {
     tokenEnd = p;
@@ -1094,50 +944,16 @@ void parseTraceLine(std::string_view line, ParsedLine& r) {
   p = tokenEnd;
   while (p < end && isBlank(*p)) ++p;
   std::string_view problem;
-  std::uint64_t values[kBdpOrder.size()];  // the canonical reading's, by slot
-  std::string_view bdi;
-  // Each event: the canonical reading, else the general one into a default record.
   switch (event) {
-    case Event::GlobalDirtyState: {
-      if (readCanonical<kGdsOrder>(p, end, values)) {
-        emplaceRecord(r.record, header, values, std::in_place_type<te::GlobalDirtyState>);
-        break;
-      }
-      auto& rec = recordAs<te::GlobalDirtyState>(r.record);
-      rec.header = header;
-      problem = readFields(p, end, rec, gdsField, kGdsOrder, kGdsBad, kGdsRequired,
-                           "no dirty= or no writeback= field", r.missingFields, r.problemField);
+    case Event::GlobalDirtyState:
+      problem = readEvent<te::GlobalDirtyState>(p, end, header, r);
       break;
-    }
-    case Event::BdiDirtyRatelimit: {
-      const bool haveBdi = readBdi(p, end, bdi) && bdi.size() <= kMaxBdiNameBytes;
-      if (haveBdi && readCanonical<kBdrOrder>(p, end, values)) {
-        emplaceRecord(r.record, header, bdi, values, std::in_place_type<te::BdiDirtyRatelimit>);
-        break;
-      }
-      auto& rec = recordAs<te::BdiDirtyRatelimit>(r.record);
-      rec.header = header;
-      rec.bdi = bdi;
-      problem = haveBdi ? readFields(p, end, rec, bdrField, kBdrOrder, kBdrBad, kBdrRequired,
-                                     "no dirty_ratelimit= field", r.missingFields, r.problemField)
-                        : bdiProblem(bdi);
+    case Event::BdiDirtyRatelimit:
+      problem = readEvent<te::BdiDirtyRatelimit>(p, end, header, r);
       break;
-    }
-    case Event::BalanceDirtyPages: {
-      const bool haveBdi = readBdi(p, end, bdi) && bdi.size() <= kMaxBdiNameBytes;
-      if (haveBdi && readCanonical<kBdpOrder>(p, end, values)) {
-        emplaceRecord(r.record, header, bdi, values, std::in_place_type<te::BalanceDirtyPages>);
-        break;
-      }
-      auto& rec = recordAs<te::BalanceDirtyPages>(r.record);
-      rec.header = header;
-      rec.bdi = bdi;
-      problem = haveBdi
-                    ? readFields(p, end, rec, bdpField, kBdpOrder, kBdpBad, kBdpRequired,
-                                 "no dirty= or no pause= field", r.missingFields, r.problemField)
-                    : bdiProblem(bdi);
+    case Event::BalanceDirtyPages:
+      problem = readEvent<te::BalanceDirtyPages>(p, end, header, r);
       break;
-    }
     case Event::None:
       break;
   }

@@ -12,6 +12,8 @@
 #include <set>
 #include <unordered_map>
 
+#include "throttlelab/engine/statistics.h"
+
 namespace throttlelab::traceio {
 
 namespace te = throttlelab::engine;
@@ -402,7 +404,7 @@ std::vector<ComparisonRow> compare(const TraceStats::Result& measured,
     rows.push_back(ComparisonRow{.metric = std::move(metric),
                                  .measured = m,
                                  .simulated = s,
-                                 .offPct = m != 0 ? (s - m) / m * 100.0 : 0.0});
+                                 .offPct = te::percentChange(s, m)});
   };
   const auto medianRate = [](const TraceStats::Result& r) {
     std::vector<double> v;

@@ -7,6 +7,7 @@
 
 #include "series_spec.h"
 #include "throttlelab/engine/compare.h"
+#include "throttlelab/engine/statistics.h"
 
 namespace throttlelab::ui {
 
@@ -37,8 +38,7 @@ double writerKBps(const engine::Summary& s) {
 CompareTableModel::CompareTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 std::optional<double> CompareTableModel::deltaPct(double a, double b) {
-  if (a == 0) return b == 0 ? std::optional<double>(0) : std::nullopt;
-  return (b - a) / std::abs(a) * 100;
+  return engine::percentChange(b, a);
 }
 
 std::vector<DeltaRow> CompareTableModel::deltaRows(const engine::Summary& a,

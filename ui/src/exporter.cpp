@@ -3,7 +3,6 @@
 
 #include <QBuffer>
 #include <QImageWriter>
-#include <QJsonDocument>
 #include <QPageSize>
 #include <QPdfWriter>
 #include <QRegularExpression>
@@ -41,15 +40,8 @@ QString Exporter::softwareName() {
 }
 
 engine::Provenance Exporter::provenanceFor(const engine::Scenario& scenario) {
-  engine::Provenance p;
-  p.scenarioName = scenario.name;
-  p.seed = scenario.seed;
-  p.version = THROTTLELAB_VERSION;
-  p.policy = scenario.policy;
-  const QJsonDocument doc =
-      QJsonDocument::fromJson(QByteArray::fromStdString(engine::scenarioToJson(scenario)));
-  p.scenarioJson = doc.toJson(QJsonDocument::Compact).toStdString();
-  return p;
+  // The engine's, as the headless CSV has it (a QJsonDocument would sort the keys).
+  return engine::provenanceOf(scenario);
 }
 
 QString Exporter::title() const {

@@ -41,9 +41,9 @@ QVariant TraceComparisonModel::data(const QModelIndex& index, int role) const {
     case Simulated:
       return edit ? QVariant(r.simulated) : QVariant(formatValue(r.simulated));
     case OffPct:
-      if (edit) return r.offPct;
-      if (r.measured == 0) return QStringLiteral("—");
-      return QStringLiteral("%1%2 %").arg(r.offPct >= 0 ? "+" : "").arg(r.offPct, 0, 'f', 0);
+      if (!r.offPct) return edit ? QVariant() : QVariant(QStringLiteral("—"));
+      if (edit) return *r.offPct;
+      return QStringLiteral("%1%2 %").arg(*r.offPct >= 0 ? "+" : "").arg(*r.offPct, 0, 'f', 0);
   }
   return {};
 }

@@ -28,6 +28,14 @@ std::vector<std::string> sampleCsvColumns(std::size_t deviceCount = 1);
 /// Column names of the task CSV.
 const std::vector<std::string>& taskCsvColumns();
 
+/// The provenance of a run of `s` with this build: its name, seed and policy, the version,
+/// and scenarioToJson(s). The headless CSVs and the window's exports both use it, so their
+/// `#` header lines are the same for the same scenario.
+Provenance provenanceOf(const Scenario& s);
+/// The provenance of an imported kernel trace read from `source` (a path, or "-" for
+/// standard input): no scenario, seed 0, policy "measured".
+Provenance traceProvenance(std::string_view source);
+
 void writeCsvProvenance(std::ostream& out, const Provenance& p);
 void writeSampleCsvHeader(std::ostream& out, std::size_t deviceCount = 1);
 /// Writes exactly the columns of sampleCsvColumns(deviceCount): devices missing from the

@@ -127,6 +127,11 @@ struct ImportStats {
 class TraceConverter {
  public:
   explicit TraceConverter(ImportSink& sink, double intervalS = 0.1);
+  ~TraceConverter();
+  /// Not copyable: a copy would share (and so corrupt) the state of the one copied.
+  TraceConverter(const TraceConverter&) = delete;
+  TraceConverter& operator=(const TraceConverter&) = delete;
+  TraceConverter(TraceConverter&&) noexcept;
   void add(const engine::TraceRecord& record);
   /// Emits the last, partial interval. Call once at the end.
   void finish();
@@ -153,7 +158,7 @@ class TraceConverter {
   struct State;
   ImportSink& m_sink;
   double m_intervalS;
-  std::shared_ptr<State> m_state;
+  std::unique_ptr<State> m_state;
 };
 
 /// How much of the input is checked for binary data before it is read as text.

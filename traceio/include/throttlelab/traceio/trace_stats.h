@@ -111,7 +111,9 @@ struct ComparisonRow {
   std::string metric;  ///< "dirty pages p50", "pause p90 (ms)", "rate per task p50 (KB/s)"…
   double measured = 0;
   double simulated = 0;
-  double offPct = 0;  ///< (simulated − measured) / measured · 100; 0 when measured is 0
+  /// engine::percentChange(simulated, measured): (simulated − measured) / |measured| · 100;
+  /// 0 when both are 0, none when only measured is 0.
+  std::optional<double> offPct;
 };
 std::vector<ComparisonRow> compare(const TraceStats::Result& measured,
                                    const TraceStats::Result& simulated);

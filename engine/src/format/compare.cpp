@@ -12,6 +12,7 @@
 #include "experiments/report_format.h"
 #include "experiments/run_loop.h"
 #include "throttlelab/engine/simulator.h"
+#include "throttlelab/engine/statistics.h"
 
 namespace throttlelab::engine {
 
@@ -26,12 +27,6 @@ std::string joinNames(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
   return out;
-}
-
-std::optional<double> changePct(double value, double base) {
-  if (std::isnan(value) || std::isnan(base)) return std::nullopt;
-  if (base == 0) return value == 0 ? std::optional<double>(0.0) : std::nullopt;
-  return (value - base) / std::fabs(base) * 100.0;
 }
 
 std::size_t metricIndex(std::string_view key) {
@@ -130,7 +125,7 @@ CompareResult comparePolicies(const Scenario& scenario, const CompareOptions& op
       row.max.push_back(sp.max);
     }
     for (std::size_t p = 0; p < options.policies.size(); ++p)
-      row.changePct.push_back(changePct(row.mean[p], row.mean[0]));
+      row.changePct.push_back(percentChange(row.mean[p], row.mean[0]));
     result.comparison.push_back(std::move(row));
   }
   return result;

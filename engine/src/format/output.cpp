@@ -12,6 +12,10 @@
 #include <ostream>
 #include <string_view>
 #include <type_traits>
+#include <utility>
+#include <variant>
+
+#include "throttlelab/engine/tracepoints.h"
 
 namespace throttlelab::engine {
 
@@ -301,22 +305,26 @@ void appendTraceHeader(std::string& out, const TraceHeader& h, std::string_view 
   out += ": ";
 }
 
-// The tracepoints print with %lu, %u and %ld; casting the same way keeps a (buggy) negative
-// count looking exactly as the kernel would show it.
-void field(std::string& out, std::string_view name, std::uint64_t v, bool last = false) {
-  out += name;
+// Field K of a tracepoint as the kernel prints it: %ld for a signed type, else %lu or %u of
+// the value cast the same way, which keeps a (buggy) negative count looking exactly as the
+// kernel would show it. One space between fields, none after the last.
+template <class Record, std::size_t K>
+void appendTraceField(std::string& out, const Record& rec) {
+  constexpr const auto& fields = Tracepoint<Record>::kFields;
+  constexpr const TraceField<Record>& f = fields[K];
+  constexpr auto member = std::get<f.member.index()>(f.member);
+  out += f.name;
   out += '=';
-  appendUnsigned(out, v);
-  if (!last) out += ' ';
+  if constexpr (isSigned(f.type))
+    appendInt(out, static_cast<std::int64_t>(rec.*member));
+  else
+    appendUnsigned(out, static_cast<std::uint64_t>(rec.*member));
+  if constexpr (K + 1 < std::size(fields)) out += ' ';
 }
-void fieldLu(std::string& out, std::string_view name, std::int64_t v, bool last = false) {
-  field(out, name, static_cast<std::uint64_t>(v), last);
-}
-void fieldLd(std::string& out, std::string_view name, std::int64_t v) {
-  out += name;
-  out += '=';
-  appendInt(out, v);
-  out += ' ';
+
+template <class Record, std::size_t... K>
+void appendTraceFields(std::string& out, const Record& rec, std::index_sequence<K...>) {
+  (appendTraceField<Record, K>(out, rec), ...);
 }
 
 }  // namespace
@@ -339,6 +347,27 @@ const std::vector<std::string>& taskCsvColumns() {
       "time_s",   "task", "pid", "sched", "dirtied_pages", "write_kbps", "task_ratelimit_kbps",
       "pause_ms", "state"};
   return kColumns;
+}
+
+Provenance provenanceOf(const Scenario& s) {
+  return Provenance{
+      .scenarioName = s.name,
+      .seed = s.seed,
+      .version = THROTTLELAB_VERSION,
+      .policy = s.policy,
+      // Compact, in the file's key order.
+      .scenarioJson = nlohmann::ordered_json::parse(scenarioToJson(s))
+                          .dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)};
+}
+
+Provenance traceProvenance(std::string_view source) {
+  return Provenance{
+      .scenarioName =
+          "kernel trace " + (source == "-" ? std::string("(standard input)") : std::string(source)),
+      .seed = 0,
+      .version = THROTTLELAB_VERSION,
+      .policy = "measured",
+      .scenarioJson = {}};
 }
 
 void writeCsvProvenance(std::ostream& out, const Provenance& p) {
@@ -427,49 +456,16 @@ std::string formatTraceLine(const TraceRecord& r) {
   out.reserve(320);
   std::visit(
       [&](const auto& rec) {
-        using T = std::decay_t<decltype(rec)>;
-        if constexpr (std::is_same_v<T, GlobalDirtyState>) {
-          appendTraceHeader(out, rec.header, "global_dirty_state");
-          fieldLu(out, "dirty", rec.dirty);
-          fieldLu(out, "writeback", rec.writeback);
-          fieldLu(out, "bg_thresh", rec.bgThresh);
-          fieldLu(out, "thresh", rec.thresh);
-          fieldLu(out, "limit", rec.limit);
-          fieldLu(out, "dirtied", rec.dirtied);
-          fieldLu(out, "written", rec.written, true);
-        } else if constexpr (std::is_same_v<T, BdiDirtyRatelimit>) {
-          appendTraceHeader(out, rec.header, "bdi_dirty_ratelimit");
+        using Record = std::decay_t<decltype(rec)>;
+        constexpr const TracepointInfo& info = Tracepoint<Record>::kInfo;
+        appendTraceHeader(out, rec.header, info.event);
+        if constexpr (info.hasBdi) {
           out += "bdi ";
           out += rec.bdi;
           out += ": ";
-          fieldLu(out, "write_bw", rec.writeBw);
-          fieldLu(out, "awrite_bw", rec.awriteBw);
-          fieldLu(out, "dirty_rate", rec.dirtyRate);
-          fieldLu(out, "dirty_ratelimit", rec.dirtyRatelimit);
-          fieldLu(out, "task_ratelimit", rec.taskRatelimit);
-          fieldLu(out, "balanced_dirty_ratelimit", rec.balancedDirtyRatelimit);
-          field(out, "cgroup_ino", rec.cgroupIno, true);
-        } else {
-          static_assert(std::is_same_v<T, BalanceDirtyPages>);
-          appendTraceHeader(out, rec.header, "balance_dirty_pages");
-          out += "bdi ";
-          out += rec.bdi;
-          out += ": ";
-          fieldLu(out, "limit", rec.limit);
-          fieldLu(out, "setpoint", rec.setpoint);
-          fieldLu(out, "dirty", rec.dirty);
-          fieldLu(out, "wb_setpoint", rec.wbSetpoint);
-          fieldLu(out, "wb_dirty", rec.wbDirty);
-          fieldLu(out, "dirty_ratelimit", rec.dirtyRatelimit);
-          fieldLu(out, "task_ratelimit", rec.taskRatelimit);
-          field(out, "dirtied", rec.dirtied);
-          field(out, "dirtied_pause", rec.dirtiedPause);
-          fieldLu(out, "paused", rec.paused);
-          fieldLd(out, "pause", rec.pause);
-          fieldLu(out, "period", rec.period);
-          fieldLd(out, "think", rec.think);
-          field(out, "cgroup_ino", rec.cgroupIno, true);
         }
+        appendTraceFields(out, rec,
+                          std::make_index_sequence<std::size(Tracepoint<Record>::kFields)>{});
       },
       r);
   return out;

@@ -11,17 +11,14 @@
 #include <vector>
 
 #include "throttlelab/engine/simulator.h"
+#include "sanitized.h"
 
 namespace throttlelab::engine {
 namespace {
 
 // Under AddressSanitizer (a Debug build, some 30 times slower) the cases run for memory
 // errors: shorter, where the point they make does not need the length.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
+// (kSanitized: sanitized.h)
 
 struct Samples : RecordSink {
   std::vector<Sample> all;

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "throttlelab/engine/simulator.h"
 #include "sanitized.h"
+#include "throttlelab/engine/simulator.h"
 
 namespace throttlelab::engine {
 namespace {

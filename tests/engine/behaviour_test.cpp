@@ -214,6 +214,27 @@ TEST(Behaviour, ChangingDirtyRatioWhileRunningMovesTheThresholdAtOnce) {
   EXPECT_EQ(rec.samples.back().limitPages, rec.samples.back().threshPages);  // dirty_limit reset
 }
 
+TEST(Behaviour, ChangingSwapOrMinFreeKbytesWhileRunningTakesEffectWithoutResizingMemory) {
+  Simulator sim(wuBox(2, 30));
+  Recorder rec;
+  sim.setSink(&rec);
+  sim.runUntil(atSeconds(2));
+  const Sample before = rec.samples.back();
+  Scenario s = sim.scenario();
+  s.machine.swapMiB += 256;
+  // 16 MiB: four times the min watermark any boot default gives a 4 GiB machine.
+  s.vm.minFreeKbytes = 16384;
+  ASSERT_NE(before.wmarkMinPages, s.vm.minFreeKbytes / 4);
+  sim.reconfigure(s);
+  sim.runUntil(atSeconds(2.5));
+  const Sample& after = rec.samples.back();
+  EXPECT_EQ(after.swapTotalPages, before.swapTotalPages + 256 * 1024 / 4);
+  EXPECT_EQ(after.wmarkMinPages, s.vm.minFreeKbytes / 4);  // min_free_kbytes in 4 KiB pages
+  EXPECT_GT(after.wmarkLowPages, after.wmarkMinPages);
+  EXPECT_EQ(after.totalPages, before.totalPages);
+  EXPECT_EQ(after.freePages + after.filePages + after.anonPages, after.totalPages);
+}
+
 // Wu Fengguang's 2010 comparison of 2.6.37's IO-ful per-device throttling with
 // IO-less throttling, on his box as the wu2010 experiment writes it down, measured as it
 // measures (the last 30 s of 60), averaged over three seeds.

@@ -15,20 +15,15 @@
 #include <utility>
 #include <vector>
 
-#include "kernel.h"
+#include "kernel_test_access.h"
+#include "sanitized.h"
 
 namespace throttlelab::engine {
 namespace {
 
 // Under AddressSanitizer (a Debug build, some 30 times slower) the cases run for memory
 // errors, not for coverage: shorter, and under one policy.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr double kRunScale = 0.05;
-constexpr bool kSanitized = true;
-#else
-constexpr double kRunScale = 1;
-constexpr bool kSanitized = false;
-#endif
+constexpr double kRunScale = kSanitized ? 0.05 : 1;  // (kSanitized: sanitized.h)
 
 constexpr const char* kBase = R"({ "schemaVersion": 1, "name": "bounds", "seed": 7, "durationS": 60,
   "machine": { "memoryMiB": 512, "cpus": 2, "hz": 250, "swapMiB": 256 },
@@ -126,9 +121,9 @@ std::string runCase(const Case& c, const std::string& policy) {
   for (int step = 1; step <= 10; ++step) {
     const double t = end * step / 10;
     k.runUntil(atSeconds(t));
-    if (const std::string err = k.checkInvariants(); !err.empty()) return err;
+    if (const std::string err = KernelTestAccess::checkInvariants(k); !err.empty()) return err;
     if (!sink.problem.empty()) return sink.problem;
-    const double cpuS = k.totalCpuSystemS() + k.totalCpuUserS();
+    const double cpuS = KernelTestAccess::cpuSystemS(k) + KernelTestAccess::cpuUserS(k);
     if (cpuS > s.machine.cpus * t * (1 + 1e-9) + 1e-9)
       return "CPU time " + std::to_string(cpuS) + " s in " + std::to_string(t) + " s";
     const double written = static_cast<double>(k.device(0).device.counters().bytesWritten);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sanitized.h"
 #include "throttlelab/engine/simulator.h"
 
 namespace throttlelab::engine {
@@ -17,11 +18,7 @@ namespace {
 
 // Under AddressSanitizer (a Debug build, some 30 times slower) the cases run for memory
 // errors: shorter, where the point they make does not need the length.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
+// (kSanitized: sanitized.h)
 
 struct Samples : RecordSink {
   std::vector<Sample> all;

@@ -14,20 +14,17 @@
 #include <variant>
 #include <vector>
 
-#include "kernel.h"
+#include "kernel_test_access.h"
 #include "policies/policy.h"
 #include "rng.h"
+#include "sanitized.h"
 
 namespace throttlelab::engine {
 namespace {
 
 // Under AddressSanitizer (a Debug build, some 30 times slower) the suite runs again to find
 // memory errors, not for coverage: a few scenarios of each kind keep it within its time.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
+// (kSanitized: sanitized.h)
 
 Scenario randomScenario(Rng& rng, std::uint64_t seed, const std::string& policy) {
   Scenario s;
@@ -199,9 +196,9 @@ class RunChecker : public RecordSink {
   /// The kernel's state now.
   void checkpoint() {
     const SimTime now = m_k.now();
-    const std::string err = m_k.checkInvariants();
+    const std::string err = KernelTestAccess::checkInvariants(m_k);
     if (!err.empty()) fail(now, err);
-    const double used = m_k.totalCpuSystemS() + m_k.totalCpuUserS();
+    const double used = KernelTestAccess::cpuSystemS(m_k) + KernelTestAccess::cpuUserS(m_k);
     const double capacity = m_cpuCapacityS + m_cpus * toSeconds(now - m_lastSampleTime);
     if (used > capacity * (1 + 1e-9) + 1e-9)
       fail(now, "CPU time " + std::to_string(used) + " s, more than CPUs x time " + std::to_string(capacity));
@@ -211,7 +208,7 @@ class RunChecker : public RecordSink {
     double taskCpuS = 0;
     for (std::size_t i = 0; i < stats.size(); ++i) {
       const TaskStats& st = stats[i];
-      const Task& t = m_k.task(static_cast<int>(i));
+      const Task& t = KernelTestAccess::task(m_k, static_cast<int>(i));
       taskCpuS += st.cpuS;
       // A task dirties a page only once its CPU has copied it.
       const double copied = st.cpuS * t.spec.copyMBps * 1e6 / static_cast<double>(kPageBytes);
@@ -256,8 +253,9 @@ class RunChecker : public RecordSink {
                             (1 + s.devices[0].seekMs * 1e-3 * m_writeMBps * 1e6 / (1024.0 * kPageBytes));
       const double bound = s.vm.dirtyExpireCentisecs / 100.0 + s.vm.dirtyWritebackCentisecs / 100.0 +
                            4 * drainS + 10;
-      if (toSeconds(m_k.oldestDirtyAge()) > bound)
-        fail(now, "a page has been dirty for " + std::to_string(toSeconds(m_k.oldestDirtyAge())) +
+      if (toSeconds(KernelTestAccess::oldestDirtyAge(m_k)) > bound)
+        fail(now, "a page has been dirty for " +
+                      std::to_string(toSeconds(KernelTestAccess::oldestDirtyAge(m_k))) +
                       " s (bound " + std::to_string(bound) + " s)");
     }
   }
@@ -358,7 +356,8 @@ TEST(Invariants, HoldAcrossRandomLiveReconfigurationUnderEveryPolicy) {
       if (t >= next && t < changesUntilS) {  // the last 10 s run on, to see everyone recover
         k.reconfigure(randomChange(rng, k.scenario()));
         check.configured();
-        ASSERT_EQ(k.checkInvariants(), "") << "scenario " << i << " after a change at " << t << " s";
+        ASSERT_EQ(KernelTestAccess::checkInvariants(k), "")
+            << "scenario " << i << " after a change at " << t << " s";
         next = t + 0.5 + rng.uniform();
       }
     }
@@ -394,7 +393,7 @@ TEST(LiveReconfiguration, SwitchingPoliciesNeverStrandsADirtyFile) {
     k.runUntil(atSeconds(end + 60));
     EXPECT_GT(k.taskStats()[3].dirtiedPages, before) << "seed " << seed << ": rt-dd dirtied nothing in 60 s";
     // Periodic writeback reaches every inode: nothing stays dirty for minutes.
-    EXPECT_LT(toSeconds(k.oldestDirtyAge()), 60.0) << "seed " << seed;
+    EXPECT_LT(toSeconds(KernelTestAccess::oldestDirtyAge(k)), 60.0) << "seed " << seed;
   }
 }
 

@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "dirty_limits.h"
-#include "kernel.h"
+#include "kernel_test_access.h"
 #include "policies/policy.h"
 #include "throttlelab/engine/simulator.h"
 
@@ -245,7 +245,7 @@ TEST(Policies, InvariantsHoldUnderEveryPolicyWithSwapAndCompilers) {
     Kernel k(s);
     for (double t = 0.5; t <= 10; t += 0.5) {
       k.runUntil(atSeconds(t));
-      ASSERT_EQ(k.checkInvariants(), "") << policy << " at " << t << " s";
+      ASSERT_EQ(KernelTestAccess::checkInvariants(k), "") << policy << " at " << t << " s";
     }
   }
 }

@@ -60,7 +60,7 @@ TEST(SimulationWorker, ReconfigureReachesTheEngine) {
   worker.post(command::Reset{s});
   s.tasks[0].count = 7;
   s.vm.dirtyRatio = 35;
-  const auto seq = worker.post(command::Reconfigure{s});
+  const auto seq = worker.post(command::Reconfigure{engine::CheckedScenario(s)});
   ASSERT_TRUE(waitApplied(worker, seq));
   const auto snap = worker.latestSnapshot();
   EXPECT_EQ(snap->scenario.tasks[0].count, 7);
@@ -73,12 +73,24 @@ TEST(SimulationWorker, InvalidReconfigureReportsTheKeyAndChangesNothing) {
   worker.post(command::Reset{s});
   engine::Scenario bad = s;
   bad.vm.dirtyRatio = 500;
-  const auto seq = worker.post(command::Reconfigure{bad});
+  // An invalid scenario never reaches the worker: the check names the key at once.
+  try {
+    engine::CheckedScenario{bad};
+    ADD_FAILURE() << "dirty_ratio 500 accepted";
+  } catch (const engine::ScenarioError& e) {
+    EXPECT_NE(std::string(e.key()).find("dirty_ratio"), std::string::npos) << e.key();
+  }
+  // A valid one that the running kernel refuses is reported by the worker, and changes nothing.
+  engine::Scenario refused = s;
+  refused.vm.dirtyRatio = 35;
+  refused.machine.hz = s.machine.hz == 1000 ? 250 : 1000;
+  const auto seq = worker.post(command::Reconfigure{engine::CheckedScenario(refused)});
   ASSERT_TRUE(waitApplied(worker, seq));
   const WorkerStatus status = worker.status();
   EXPECT_EQ(status.errorSeq, seq);
-  EXPECT_NE(status.error.find("dirty_ratio"), std::string::npos) << status.error;
+  EXPECT_NE(status.error.find("machine.hz"), std::string::npos) << status.error;
   EXPECT_EQ(worker.latestSnapshot()->scenario.vm.dirtyRatio, s.vm.dirtyRatio);
+  EXPECT_EQ(worker.latestSnapshot()->scenario.machine.hz, s.machine.hz);
 }
 
 TEST(SimulationWorker, ResetStartsANewGenerationWithoutOldSamples) {

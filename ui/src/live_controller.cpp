@@ -64,15 +64,16 @@ void LiveController::reset() {
 
 QString LiveController::reconfigure(const engine::Scenario& scenario) {
   try {
-    engine::validateScenario(scenario);
+    // Validated once, here, for the message; the worker applies it without validating again.
+    engine::CheckedScenario checked(scenario);
+    m_scenario = scenario;
+    // Sent on the next frame, so a dragged slider costs one reconfiguration per frame at most.
+    m_pendingReconfigure = std::move(checked);
   } catch (const engine::ScenarioError& e) {
     return e.key().empty() ? QString::fromUtf8(e.what())
                            : QStringLiteral("%1: %2").arg(QString::fromStdString(e.key()),
                                                           QString::fromUtf8(e.what()));
   }
-  m_scenario = scenario;
-  // Sent on the next frame, so a dragged slider costs one reconfiguration per frame at most.
-  m_pendingReconfigure = scenario;
   return {};
 }
 

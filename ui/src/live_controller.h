@@ -119,7 +119,7 @@ class LiveController : public QObject {
   Dashboard* m_dashboard = nullptr;
   TaskTableModel* m_taskModel = nullptr;
   engine::Scenario m_scenario;
-  std::optional<engine::Scenario> m_pendingReconfigure;
+  std::optional<engine::CheckedScenario> m_pendingReconfigure;
   std::map<int, engine::TaskInfo> m_taskInfos;
   std::shared_ptr<const WorkerSnapshot> m_snapshot;
   WorkerStatus m_status;

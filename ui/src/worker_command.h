@@ -6,6 +6,7 @@
 
 #include "throttlelab/engine/scenario.h"
 #include "throttlelab/engine/sim_time.h"
+#include "throttlelab/engine/simulator.h"
 
 namespace throttlelab::ui {
 
@@ -28,7 +29,7 @@ struct Reset {
 };
 /// Apply an edited scenario to the running simulator (Simulator::reconfigure).
 struct Reconfigure {
-  engine::Scenario scenario;
+  engine::CheckedScenario scenario;
 };
 /// Tasks (beyond the first kDrawnTasks) whose TaskSamples the GUI wants, e.g. the selection.
 struct SampleTasks {

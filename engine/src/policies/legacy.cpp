@@ -83,11 +83,7 @@ class LegacyPolicy final : public ThrottlePolicy {
     if (m_variant == RtVariant::Break && isRealTime(task)) return done(host, task, g, false);
     if (g.nrReclaimable > 0) {
       task.balancePhase = kAfterWriteback;
-      BalanceOutcome out;
-      out.action = BalanceOutcome::Action::Writeback;
-      out.writebackPages = writeChunk;
-      out.recheck = true;
-      return out;
+      return BalanceOutcome::writebackThenRecheck(writeChunk);
     }
     task.balancePhase = kAfterWait;
     return congestionWait();

@@ -76,11 +76,7 @@ class PerBdiPolicy final : public ThrottlePolicy {
     wb.dirtyExceeded = true;
     if (wb.reclaimable > tth) {
       task.balancePhase = kAfterWriteback;
-      BalanceOutcome out;
-      out.action = BalanceOutcome::Action::Writeback;
-      out.writebackPages = writeChunk;
-      out.recheck = true;
-      return out;
+      return BalanceOutcome::writebackThenRecheck(writeChunk);
     }
     return sleep(host, task);
   }

@@ -29,6 +29,15 @@ struct BalanceOutcome {
   SimDuration sleep{};
   Pages writebackPages = 0;
   bool recheck = false;  ///< afterwards call balance() again: the loop goes on
+
+  /// Write back `pages` of the device's dirty pages, then call balance() again.
+  static BalanceOutcome writebackThenRecheck(Pages pages) {
+    BalanceOutcome out;
+    out.action = Action::Writeback;
+    out.writebackPages = pages;
+    out.recheck = true;
+    return out;
+  }
 };
 
 class ThrottlePolicy {

@@ -45,6 +45,19 @@ struct ThrottleCurve {
   bool throttling = false;          ///< false if the policy has no position control
 };
 
+/// A scenario that validateScenario() has accepted. A caller that must know at once whether
+/// a change is valid (the window, as a slider moves) checks it here and hands it to a
+/// simulator, perhaps on another thread, which does not validate it again.
+class CheckedScenario {
+ public:
+  /// Validates `scenario`: throws ScenarioError, naming the key, if it is invalid.
+  explicit CheckedScenario(Scenario scenario);
+  const Scenario& scenario() const { return m_scenario; }
+
+ private:
+  Scenario m_scenario;
+};
+
 class Simulator {
  public:
   /// Validates the scenario (throws ScenarioError) and sets up tasks at their start times.
@@ -72,6 +85,9 @@ class Simulator {
   /// device speed, policy. Validates first (throws ScenarioError and changes nothing).
   /// The seed, name and duration are ignored here.
   void reconfigure(const Scenario& changed);
+  /// The same for a scenario validated already: throws ScenarioError only for what the
+  /// running kernel refuses (devices added or renamed, HZ, a shrink below what is in use).
+  void reconfigure(const CheckedScenario& changed);
 
   const std::vector<TaskInfo>& tasks() const;
   std::vector<TaskStats> taskStats() const;

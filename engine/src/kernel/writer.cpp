@@ -6,7 +6,6 @@
 #include "cost_model.h"
 #include "kernel.h"
 #include "kernel_math.h"
-#include "throttlelab/engine/statistics.h"
 
 namespace throttlelab::engine {
 
@@ -65,9 +64,9 @@ void Kernel::continueWriting(Task& t) {
     // it copies, which adds to this CPU's bdp_ratelimits; whichever task brings the CPU's
     // count to the ratelimit checks in. The writers copying on one CPU advance together, so
     // this one copies its share of what the CPU has left before the check.
-    const auto c = static_cast<std::size_t>(cpuOf(t));
-    const Pages left = std::max<Pages>(1, ratelimit - m_cpuDirtied[c]);
-    const Pages n = m_cpuCopiers[c] + 1;
+    const CpuScheduler::PerCpuDirty& c = m_cpu.perCpuDirty(cpuOf(t));
+    const Pages left = std::max<Pages>(1, ratelimit - c.dirtied);
+    const Pages n = c.copiers + 1;
     piece = (left + n - 1) / n;
   }
   piece = std::min({piece, t.runLeft, kMaxCopyPiece});
@@ -107,7 +106,7 @@ void Kernel::continueWriting(Task& t) {
   t.firstPageCopied = false;
   if (m_era.perCpuRatelimit) {
     t.copying = true;
-    ++m_cpuCopiers[static_cast<std::size_t>(cpuOf(t))];
+    ++m_cpu.perCpuDirty(cpuOf(t)).copiers;
   }
   if (t.info.kind == TaskKind::Writer)
     runCpu(t, copyS, 0, AfterCpu::Write);
@@ -156,7 +155,7 @@ void Kernel::recordDirtied(Task& t, Pages n) {
 void Kernel::stopCopying(Task& t) {
   if (!t.copying) return;
   t.copying = false;
-  --m_cpuCopiers[static_cast<std::size_t>(cpuOf(t))];
+  --m_cpu.perCpuDirty(cpuOf(t)).copiers;
 }
 
 void Kernel::pieceDone(Task& t) {
@@ -171,19 +170,13 @@ void Kernel::pieceDone(Task& t) {
     // balance_dirty_pages_ratelimited_nr() (<= 3.1): the CPU's count, not the task's; once it
     // reaches the ratelimit it starts again from zero and this task calls balance_dirty_pages()
     // with write_chunk = sync_writeback_pages(count).
-    Pages& count = m_cpuDirtied[static_cast<std::size_t>(cpuOf(t))];
+    Pages& count = m_cpu.perCpuDirty(cpuOf(t)).dirtied;
     count += copied;
     t.nrDirtied = 0;
     if (count >= m_policy->ratelimit(*this, t)) {
       const Pages n = count;
       count = 0;
-      t.balancePhase = 0;
-      t.balanceWritten = 0;
-      t.balanceBackoff = 0;
-      t.balanceBlocked = false;
-      t.balanceCallStart = m_now;
-      t.balancePages = 0;
-      callBalance(t, n);
+      enterBalance(t, n);
       return;
     }
     proceed(t);
@@ -191,13 +184,7 @@ void Kernel::pieceDone(Task& t) {
   }
   // balance_dirty_pages_ratelimited(): check in once the quota is used up.
   if (t.nrDirtied >= m_policy->ratelimit(*this, t)) {
-    t.balancePhase = 0;
-    t.balanceWritten = 0;
-    t.balanceBackoff = 0;
-    t.balanceBlocked = false;
-    t.balanceCallStart = m_now;
-    t.balancePages = 0;
-    callBalance(t, t.nrDirtied);
+    enterBalance(t, t.nrDirtied);
     return;
   }
   proceed(t);
@@ -210,6 +197,17 @@ void Kernel::proceed(Task& t) {
     return;
   }
   continueWriting(t);
+}
+
+void Kernel::enterBalance(Task& t, Pages pages) {
+  // A new balance_dirty_pages() call: the loop of the IO-ful policies starts from its top.
+  t.balancePhase = 0;
+  t.balanceWritten = 0;
+  t.balanceBackoff = 0;
+  t.balanceBlocked = false;
+  t.balanceCallStart = m_now;
+  t.balancePages = 0;
+  callBalance(t, pages);
 }
 
 void Kernel::callBalance(Task& t, Pages pages) {
@@ -304,10 +302,8 @@ void Kernel::endRun(Task& t) {
 
 void Kernel::recordPause(Task& t, double ms) {
   t.pauses.add(ms);
-  m_allPauses.add(ms);
-  m_intervalPauses.push_back(ms);
   t.intervalMaxPauseMs = std::max(t.intervalMaxPauseMs, ms);
-  addTopPause(m_intervalTop, t.info.index, ms);
+  m_stats.pause(t.info.index, ms);
 }
 
 }  // namespace throttlelab::engine

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include "kernel_math.h"
 
@@ -20,8 +22,8 @@ Kernel::Kernel(Scenario scenario)
   m_policy = makePolicy(m_scenario.policy);
   if (!m_policy) throw ScenarioError("policy", "policy: unknown policy '" + m_scenario.policy + "'");
   m_era = m_policy->era();
-  m_allocEra = allocatorEra(m_scenario.machine.allocator);
-  setupMemory();
+  m_pages.configure(m_scenario);
+  m_pages.resize(*this);
   for (std::size_t i = 0; i < m_scenario.devices.size(); ++i) {
     auto d = std::make_unique<DeviceState>(m_scenario.devices[i],
                                            m_scenario.seed ^ (kDeviceSeedSalt * (i + 1)));
@@ -29,8 +31,7 @@ Kernel::Kernel(Scenario scenario)
     m_devices.push_back(std::move(d));
   }
   m_domain.completions.resize(m_devices.size());
-  m_cpuDirtied.assign(static_cast<std::size_t>(std::max(1, cpus())), 0);
-  m_cpuCopiers.assign(static_cast<std::size_t>(std::max(1, cpus())), 0);
+  m_cpu.resetPerCpuDirty();
   m_domain.dirtyLimit = globalViewFor(LimitBonus::None).thresh;  // boot: dirty_limit = thresh
   m_domain.dirtyLimitStamp = jiffies();
   for (std::size_t g = 0; g < m_scenario.tasks.size(); ++g)
@@ -50,15 +51,6 @@ std::int64_t Kernel::jiffies() const {
   if (!__builtin_mul_overflow(ns, static_cast<std::int64_t>(hz()), &product))
     return kJiffiesOffset + product / 1'000'000'000;
   return kJiffiesOffset + static_cast<std::int64_t>(static_cast<Int128>(ns) * hz() / 1'000'000'000);
-}
-
-void Kernel::setupMemory() {
-  const Pages total = mibToPages(static_cast<double>(m_scenario.machine.memoryMiB));
-  const Pages used = m_mem.file + m_mem.anon;
-  m_mem.total = total;
-  m_mem.free = total - used;
-  m_mem.swapTotal = mibToPages(static_cast<double>(m_scenario.machine.swapMiB));
-  setupWatermarks();
 }
 
 void Kernel::addTask(std::size_t group, const TaskSpec& spec) {
@@ -123,7 +115,7 @@ void Kernel::removeTask(Task& t) {
     CachedFile& f = m_files[static_cast<std::size_t>(t.file)];
     m_mem.copying -= f.copying();
     f.abandonCopy();
-    noteClean(f);
+    m_pages.noteClean(f);
   }
   t.piece = 0;
   stopCopying(t);
@@ -238,12 +230,10 @@ void Kernel::dispatch(const Event& e) {
       break;
     }
     case EventKind::KswapdRun:
-      m_kswapd.scheduled = false;
-      kswapdRun();
+      m_pages.kswapdRun(*this);
       break;
     case EventKind::OomExit:
-      m_oomPending = 0;
-      wakeMemoryWaiters();
+      m_pages.oomExited(*this);
       break;
     case EventKind::Sample:
       takeSample();
@@ -412,13 +402,22 @@ TraceHeader Kernel::traceHeader(const Task& t) const {
 
 std::string_view Kernel::deviceName(int dev) const { return device(dev).device.config().name; }
 
-void Kernel::reconfigure(const Scenario& in) {
-  Scenario changed = in;
-  changed.seed = m_scenario.seed;
-  changed.name = m_scenario.name;
-  changed.durationS = m_scenario.durationS;
-  changed.description = m_scenario.description;
-  // Check everything that can refuse before changing anything.
+// --- live reconfiguration, by groups of fields ---
+
+namespace {
+// The node's size, swap and watermark settings: a change of any of them resizes
+// the node (and so recomputes free memory, swap and the watermarks).
+auto memoryFields(const Scenario& s) {
+  return std::tie(s.machine.memoryMiB, s.machine.swapMiB, s.machine.allocator, s.vm.minFreeKbytes,
+                  s.vm.watermarkScaleFactor);
+}
+// Writing vm.dirty_ratio or vm.dirty_bytes resets the following limit (docs/model.md, Eq. 8).
+auto dirtyLimitFields(const Scenario& s) {
+  return std::tie(s.vm.dirtyRatio, s.vm.dirtyBytes);
+}
+}  // namespace
+
+std::unique_ptr<ThrottlePolicy> Kernel::checkReconfigurable(const Scenario& changed) const {
   if (changed.devices.size() != m_scenario.devices.size())
     throw ScenarioError("devices", "devices: devices cannot be added or removed while running; reset to apply");
   for (std::size_t i = 0; i < changed.devices.size(); ++i)
@@ -432,92 +431,153 @@ void Kernel::reconfigure(const Scenario& in) {
     policy = makePolicy(changed.policy);
     if (!policy) throw ScenarioError("policy", "policy: unknown policy '" + changed.policy + "'");
   }
-  const Pages newTotal = mibToPages(static_cast<double>(changed.machine.memoryMiB));
-  const Pages pinned = m_mem.anon + m_mem.nrDirty + m_mem.nrWriteback + m_mem.copying;
   if (changed.machine.swapMiB != m_scenario.machine.swapMiB &&
       mibToPages(static_cast<double>(changed.machine.swapMiB)) < m_mem.swapUsed)
     throw ScenarioError("machine.swapMiB", "machine.swapMiB: cannot shrink swap below the " +
                                                std::to_string(pagesToMiB(static_cast<double>(m_mem.swapUsed))) +
                                                " MiB in use");
-  // (Only a shrink can be refused: memory full of dirty or anonymous pages must not stop a
-  // change of the policy or a slider that leaves memory as it is.)
+  // Only a shrink can be refused: memory full of dirty or anonymous pages must not stop a
+  // change of the policy or a slider that leaves memory as it is.
+  const Pages newTotal = mibToPages(static_cast<double>(changed.machine.memoryMiB));
+  const Pages pinned = m_mem.anon + m_mem.nrDirty + m_mem.nrWriteback + m_mem.copying;
   if (newTotal < m_mem.total && newTotal < pinned + m_mem.wmarkHigh)
     throw ScenarioError("machine.memoryMiB",
                         "machine.memoryMiB: cannot shrink to " + std::to_string(changed.machine.memoryMiB) +
                             " MiB while " + std::to_string(pagesToMiB(static_cast<double>(pinned))) +
                             " MiB are dirty, under writeback or anonymous");
+  return policy;
+}
 
-  const Scenario old = m_scenario;
-  m_scenario = changed;
+void Kernel::reconfigure(const Scenario& in) {
+  Scenario changed = in;
+  changed.seed = m_scenario.seed;
+  changed.name = m_scenario.name;
+  changed.durationS = m_scenario.durationS;
+  changed.description = m_scenario.description;
+  // Check everything that can refuse before changing anything.
+  std::unique_ptr<ThrottlePolicy> policy = checkReconfigurable(changed);
+
+  const Scenario old = std::exchange(m_scenario, std::move(changed));
+  const Scenario& cur = m_scenario;
   ++m_configVersion;  // thresholds remembered by globalViewFor() are stale
-  m_allocEra = allocatorEra(m_scenario.machine.allocator);
+  m_pages.configure(cur);
+  // Policy: its era brings the flusher's style.
   const bool policyChanged = policy != nullptr;
-  if (policy) {
+  if (policyChanged) {
     const FlusherStyle oldFlusher = m_era.flusher;
     m_policy = std::move(policy);
     m_era = m_policy->era();
     if (oldFlusher != m_era.flusher) adoptFlusherStyle();
   }
-
-  // Memory: reclaim clean cache first if the machine shrinks.
-  if (newTotal != m_mem.total) {
-    const Pages delta = newTotal - m_mem.total;
-    if (delta < 0 && m_mem.free + delta < 0) reclaimClean(-delta - m_mem.free);
-    m_mem.total = newTotal;
-    m_mem.free += delta;
-    if (m_mem.free < 0) {  // not enough clean cache: take what is left from the file count
-      m_mem.free = 0;
-    }
-    setupMemory();
-  }
-  if (changed.machine.cpus != old.machine.cpus) m_cpu.setCpus(changed.machine.cpus, m_now);
-  if (changed.machine.cpus != old.machine.cpus || policyChanged) {
-    // Tasks map to CPUs by index: recount the per-CPU entry-check state.
-    m_cpuDirtied.assign(static_cast<std::size_t>(std::max(1, cpus())), 0);
-    m_cpuCopiers.assign(m_cpuDirtied.size(), 0);
+  // Memory: the node's size, swap and watermarks.
+  if (memoryFields(cur) != memoryFields(old)) m_pages.resize(*this);
+  // CPUs. Tasks map to CPUs by index: the per-CPU entry-check state is recounted, also when
+  // the policy changes whether there is one.
+  if (cur.machine.cpus != old.machine.cpus) m_cpu.setCpus(cur.machine.cpus, m_now);
+  if (cur.machine.cpus != old.machine.cpus || policyChanged) {
+    m_cpu.resetPerCpuDirty();
     for (auto& t : m_tasks) {
       t.copying = t.copying && m_era.perCpuRatelimit && !t.removed;
-      if (t.copying) ++m_cpuCopiers[static_cast<std::size_t>(cpuOf(t))];
+      if (t.copying) ++m_cpu.perCpuDirty(cpuOf(t)).copiers;
     }
   }
+  // Devices: speed, seeks, queue, ratios.
   for (std::size_t i = 0; i < m_devices.size(); ++i) {
-    m_devices[i]->device.configure(changed.devices[i]);
+    if (cur.devices[i] == old.devices[i]) continue;
+    m_devices[i]->device.configure(cur.devices[i]);
     scheduleDevice(static_cast<int>(i));
   }
-  // Writing dirty_ratio or dirty_bytes resets the slowly following limit (docs/model.md, Eq. 8).
-  if (changed.vm.dirtyRatio != old.vm.dirtyRatio || changed.vm.dirtyBytes != old.vm.dirtyBytes) {
+  // Dirty limits: the other vm.dirty_* sysctls take effect through m_configVersion.
+  if (dirtyLimitFields(cur) != dirtyLimitFields(old)) {
     m_domain.dirtyLimit = globalViewFor(LimitBonus::None).thresh;
     m_domain.dirtyLimitStamp = jiffies();
   }
-  if (changed.vm.dirtyWritebackCentisecs != old.vm.dirtyWritebackCentisecs) {
-    const auto interval = millis(changed.vm.dirtyWritebackCentisecs * 10.0);
+  // The flushers' periodic timer.
+  if (cur.vm.dirtyWritebackCentisecs != old.vm.dirtyWritebackCentisecs) {
+    const auto interval = millis(cur.vm.dirtyWritebackCentisecs * 10.0);
     for (int d = 0; d < static_cast<int>(m_devices.size()); ++d) {
       auto& f = device(d).flusher;
       ++f.timerGeneration;
       if (interval.count() > 0) m_queue.push(m_now + interval, EventKind::FlusherTimer, d, f.timerGeneration);
     }
   }
-  // Tasks: update specs, add or remove tasks per group.
-  for (std::size_t g = 0; g < std::max(changed.tasks.size(), old.tasks.size()); ++g) {
-    std::vector<Task*> alive;
-    for (auto& t : m_tasks)
-      if (!t.removed && t.info.group == static_cast<int>(g)) alive.push_back(&t);
-    const int want = g < changed.tasks.size() ? changed.tasks[g].count : 0;
-    if (g < changed.tasks.size()) {
-      const TaskSpec& spec = changed.tasks[g];
-      for (Task* t : alive) {
-        t->spec = spec;
-        t->lessThrottle = spec.lessThrottle;
-        t->info.name = spec.name;
-        t->info.sched = spec.sched;
-        t->info.rtPriority = spec.rtPriority;
-        t->info.nice = spec.nice;
-        m_infos[static_cast<std::size_t>(t->info.index)] = t->info;
-      }
+  // Tasks: a group's spec, then its count.
+  for (std::size_t g = 0; g < std::max(cur.tasks.size(), old.tasks.size()); ++g)
+    reconfigureGroup(g, old);
+}
+
+void Kernel::reconfigureGroup(std::size_t g, const Scenario& old) {
+  std::vector<Task*> alive;
+  for (auto& t : m_tasks)
+    if (!t.removed && t.info.group == static_cast<int>(g)) alive.push_back(&t);
+  const bool exists = g < m_scenario.tasks.size();
+  const int want = exists ? m_scenario.tasks[g].count : 0;
+  if (exists && (g >= old.tasks.size() || !(m_scenario.tasks[g] == old.tasks[g]))) {
+    const TaskSpec& spec = m_scenario.tasks[g];
+    for (Task* t : alive) {
+      t->spec = spec;
+      t->lessThrottle = spec.lessThrottle;
+      t->info.name = spec.name;
+      t->info.sched = spec.sched;
+      t->info.rtPriority = spec.rtPriority;
+      t->info.nice = spec.nice;
+      m_infos[static_cast<std::size_t>(t->info.index)] = t->info;
     }
-    for (int i = static_cast<int>(alive.size()) - 1; i >= want; --i) removeTask(*alive[static_cast<std::size_t>(i)]);
-    for (int i = static_cast<int>(alive.size()); i < want; ++i) addTask(g, changed.tasks[g]);
   }
+  for (int i = static_cast<int>(alive.size()) - 1; i >= want; --i)
+    removeTask(*alive[static_cast<std::size_t>(i)]);
+  for (int i = static_cast<int>(alive.size()); i < want; ++i) addTask(g, m_scenario.tasks[g]);
+}
+
+// --- the tasks' side of page allocation ---
+
+Pages Kernel::allocatePages(Task& t, Pages n) {
+  const Pages got = m_pages.allocate(*this, t, n);
+  if (got == 0 && n > 0) directReclaim(t);  // the slow path: the task stalls
+  return got;
+}
+
+void Kernel::directReclaim(Task& t) {
+  const PageAllocator::DirectReclaim r = m_pages.directReclaim(*this, t);
+  switch (r.next) {
+    case PageAllocator::DirectReclaim::Next::Retry:
+      runCpu(t, r.cpuS, 0, AfterCpu::Alloc);
+      break;
+    case PageAllocator::DirectReclaim::Next::Wait:
+      // The scan's CPU time is taken with the task's next piece of work.
+      t.owedSystemS += r.cpuS;
+      sleepTask(t, r.wait, TaskState::IoWait);
+      break;
+    case PageAllocator::DirectReclaim::Next::Gone:
+      break;
+  }
+}
+
+void Kernel::retryAllocation(Task& t) {
+  if (t.removed) return;
+  if (!t.allocWaiting) {
+    t.state = TaskState::Runnable;
+    return;
+  }
+  if (m_pages.canAllocate(m_mem, t)) {
+    finishAllocWait(t);
+    if (t.info.kind == TaskKind::Writer || t.anonPhase == AnonPhase::WriteObject) {
+      t.holdsCpu = true;  // it takes its pages now that it has them, and then queues to copy
+      continueWriting(t);
+    } else {
+      continueAnon(t);
+    }
+    return;
+  }
+  directReclaim(t);
+}
+
+void Kernel::finishAllocWait(Task& t) {
+  const double ms = toMs(m_now - t.allocStart);
+  t.allocLatency.add(ms);
+  m_stats.allocStallEnded(ms);
+  t.allocWaiting = false;
+  t.state = TaskState::Runnable;
 }
 
 bool Kernel::allTasksExited() const {

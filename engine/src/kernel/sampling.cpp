@@ -6,7 +6,6 @@
 #include "kernel.h"
 #include "kernel_math.h"
 #include "position_control.h"
-#include "throttlelab/engine/statistics.h"
 
 namespace throttlelab::engine {
 
@@ -97,34 +96,14 @@ Sample Kernel::makeSample(CpuTotals* totals) const {
       default: break;
     }
   }
-  if (!m_intervalPauses.empty()) {
-    const IntervalPauses p = intervalPauses(m_intervalPauses);  // reorders them
-    s.pauseMsMin = p.minMs;
-    s.pauseMsP50 = p.p50Ms;
-    s.pauseMsMax = p.maxMs;
-    s.pauses = static_cast<int>(m_intervalPauses.size());
-  }
-  s.topPauses = m_intervalTop;
   s.maxPauseMs = m_devices.empty() ? 0 : static_cast<double>(m_devices[0]->lastMaxPause) * 1000.0 / hz();
-  const double intervalS = toSeconds(m_now - m_lastSample);
-  for (int d = 0; d < static_cast<int>(m_devices.size()); ++d) s.devices.push_back(makeDeviceSample(d, intervalS));
-  if (intervalS > 0) {
-    const double cpuSpan = intervalS * std::max(1, m_scenario.machine.cpus) / 100.0;
-    // Each total is a fresh sum over tasks and kernel threads (charged minus not yet done):
-    // an interval without CPU work may come out an ulp below the last one, never more.
-    s.systemPct = std::max(0.0, (systemS - m_cpuSystemAtSample) / cpuSpan);
-    s.userPct = std::max(0.0, (userS - m_cpuUserAtSample) / cpuSpan);
-    s.pgscanKswapdPerS = static_cast<double>(m_mem.pgscanKswapd - m_pgscanKswapdAtSample) / intervalS;
-    s.pgscanDirectPerS = static_cast<double>(m_mem.pgscanDirect - m_pgscanDirectAtSample) / intervalS;
-    s.pgstealPerS = static_cast<double>(m_mem.pgsteal - m_pgstealAtSample) / intervalS;
-    s.swapOutKBps = pagesToKBps(static_cast<double>(m_mem.swapOutPages - m_swapOutAtSample)) / intervalS;
-    s.swapInKBps = pagesToKBps(static_cast<double>(m_mem.swapInPages - m_swapInAtSample)) / intervalS;
-  }
+  const double intervalS = m_stats.intervalS(m_now);
+  for (int d = 0; d < static_cast<int>(m_devices.size()); ++d)
+    s.devices.push_back(makeDeviceSample(d, intervalS));
   s.swapTotalPages = m_mem.swapTotal;
   s.swapUsedPages = m_mem.swapUsed;
-  s.allocStalls = static_cast<int>(m_mem.allocStalls - m_allocStallsAtSample);
-  s.allocStallMsMax = std::max(s.allocStallMsMax, m_intervalAllocMsMax);  // ended or still going
-  s.kswapdActive = m_kswapd.active;
+  m_stats.fillInterval(s, m_mem, systemS, userS, m_scenario.machine.cpus, m_now);
+  s.kswapdActive = m_pages.kswapdActive();
   s.oomKills = m_mem.oomKills;
   if (totals) *totals = CpuTotals{systemS, userS};
   return s;
@@ -161,18 +140,8 @@ double Kernel::totalCpuUserS() const {
 void Kernel::takeSample() {
   CpuTotals totals;
   const Sample s = makeSample(&totals);
-  ++m_samples;
-  const Pages dirty = s.dirtyPages + s.writebackPages;
-  if (dirty > s.freerunPages) ++m_samplesAboveFreerun;
-  if (dirty > s.limitPages) ++m_samplesAboveLimit;
-  // Keep at most ~100k samples for the median, thinning by two when full.
-  if (m_samples % m_dirtySampleStride == 0) m_dirtySamples.push_back(dirty);
-  if (m_dirtySamples.size() >= 100'000) {
-    for (std::size_t i = 0; i < m_dirtySamples.size() / 2; ++i) m_dirtySamples[i] = m_dirtySamples[2 * i];
-    m_dirtySamples.resize(m_dirtySamples.size() / 2);
-    m_dirtySampleStride *= 2;
-  }
-  const double intervalS = toSeconds(m_now - m_lastSample);
+  m_stats.countSample(s);
+  const double intervalS = m_stats.intervalS(m_now);
   if (m_sink) {
     m_sink->onSample(s);
     if (m_options.taskSamples) {
@@ -194,59 +163,13 @@ void Kernel::takeSample() {
       }
     }
   }
-  // One snapshot of every task's dirtied count per sample, kept for about a second: the task
-  // table's "rate over the last second". One array for all tasks rather than a deque in each
-  // keeps a sample with 10,000 tasks to one sequential write.
-  DirtiedSnapshot snap;
-  if (!m_spareSnapshots.empty()) {
-    snap = std::move(m_spareSnapshots.back());
-    m_spareSnapshots.pop_back();
-  }
-  snap.time = m_now;
-  snap.index = m_snapshotCount++;
-  snap.dirtied.resize(m_tasks.size());
-  for (auto& t : m_tasks) {
-    t.dirtiedAtSample = t.dirtiedTotal;
-    t.intervalMaxPauseMs = 0;
-    if (t.state == TaskState::NotStarted) continue;
-    if (t.firstSnapshot < 0) t.firstSnapshot = snap.index;
-    snap.dirtied[static_cast<std::size_t>(t.info.index)] = t.dirtiedTotal;
-  }
-  m_recentDirtied.push_back(std::move(snap));
-  // Keep the newest snapshot at least a second old, and the ones after it.
-  while (m_recentDirtied.size() > 2 && m_recentDirtied[1].time <= m_now - std::chrono::seconds(1)) {
-    m_spareSnapshots.push_back(std::move(m_recentDirtied.front()));
-    m_recentDirtied.pop_front();
-  }
+  m_stats.snapshotTasks(taskTable(), m_now);
   for (auto& d : m_devices) {
     d->atSample = d->device.counters();
     d->busyAtSample = d->device.busyUntil(m_now);
   }
-  m_intervalPauses.clear();
-  m_intervalTop = {};
-  m_intervalAllocMsMax = 0;
-  m_allocStallsAtSample = m_mem.allocStalls;
-  m_pgscanKswapdAtSample = m_mem.pgscanKswapd;
-  m_pgscanDirectAtSample = m_mem.pgscanDirect;
-  m_pgstealAtSample = m_mem.pgsteal;
-  m_swapOutAtSample = m_mem.swapOutPages;
-  m_swapInAtSample = m_mem.swapInPages;
-  m_cpuSystemAtSample = totals.system;  // nothing since makeSample() changed them
-  m_cpuUserAtSample = totals.user;
-  m_lastSample = m_now;
-}
-
-double Kernel::recentWriteKBps(const Task& t) const {
-  // From the task's first snapshot, or the oldest one kept if that is later, to the newest.
-  if (t.firstSnapshot < 0 || m_recentDirtied.empty()) return 0;
-  const std::int64_t oldest = m_recentDirtied.front().index;
-  const std::int64_t from = std::max(oldest, t.firstSnapshot);
-  const DirtiedSnapshot& last = m_recentDirtied.back();
-  if (last.index <= from) return 0;
-  const DirtiedSnapshot& first = m_recentDirtied[static_cast<std::size_t>(from - oldest)];
-  const auto i = static_cast<std::size_t>(t.info.index);
-  const double dt = toSeconds(last.time - first.time);
-  return dt > 0 ? pagesToKBps(static_cast<double>(last.dirtied[i] - first.dirtied[i])) / dt : 0;
+  m_stats.startInterval(m_mem, totals.system, totals.user,
+                        m_now);  // nothing since makeSample() changed them
 }
 
 std::vector<TaskStats> Kernel::taskStats() const {
@@ -258,7 +181,7 @@ std::vector<TaskStats> Kernel::taskStats() const {
     s.info.device = t.info.device;
     s.state = t.state;
     s.dirtiedPages = t.dirtiedTotal;
-    s.writeKBps = recentWriteKBps(t);
+    s.writeKBps = m_stats.recentWriteKBps(t);
     const double endS = t.exitedS >= 0 ? t.exitedS : toSeconds(m_now);
     if (t.startedS >= 0 && endS > t.startedS)
       s.avgWriteKBps = pagesToKBps(static_cast<double>(t.dirtiedTotal)) / (endS - t.startedS);
@@ -310,13 +233,6 @@ Summary Kernel::summary() const {
     s.seeksPerS = static_cast<double>(seeks) / s.simulatedS;
   }
   s.avgRequestKiB = reqs > 0 ? static_cast<double>(bytes) / 1024.0 / static_cast<double>(reqs) : 0;
-  if (m_samples > 0) {
-    s.shareAboveFreerun = static_cast<double>(m_samplesAboveFreerun) / static_cast<double>(m_samples);
-    s.shareAboveLimit = static_cast<double>(m_samplesAboveLimit) / static_cast<double>(m_samples);
-  }
-  s.pauseMsP50 = m_allPauses.quantile(0.5);
-  s.pauseMsP99 = m_allPauses.quantile(0.99);
-  s.pauseMsMax = m_allPauses.max();
   s.events = m_events;
   if (s.simulatedS > 0) {
     const double span = s.simulatedS * std::max(1, m_scenario.machine.cpus) / 100.0;
@@ -326,19 +242,7 @@ Summary Kernel::summary() const {
   std::int64_t sectors = 0;
   for (const auto& d : m_devices) sectors += d->device.counters().sectors;
   s.avgrqSzSectors = reqs > 0 ? static_cast<double>(sectors) / static_cast<double>(reqs) : 0;
-  if (!m_dirtySamples.empty()) {
-    std::vector<Pages> v = m_dirtySamples;
-    const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
-    std::nth_element(v.begin(), mid, v.end());
-    s.dirtyPagesP50 = static_cast<double>(*mid);
-  }
-  // Stalls still in progress count, up to now.
-  PauseHistogram stalls = m_allAllocLatency;
-  for (const auto& t : m_tasks)
-    if (t.allocWaiting && !t.removed) stalls.add(toMs(m_now - t.allocStart));
-  s.allocMsP50 = stalls.quantile(0.5);
-  s.allocMsP99 = stalls.quantile(0.99);
-  s.allocMsMax = stalls.max();
+  m_stats.fillSummary(s, {m_tasks.data(), m_tasks.size()}, m_now);
   s.allocStalls = m_mem.allocStalls;
   s.oomKills = m_mem.oomKills;
   s.swapOutKiB = pagesToKBps(static_cast<double>(m_mem.swapOutPages));

@@ -5,28 +5,39 @@
 // Simulator (the public API) owns one Kernel. Its member functions are spread over files by
 // concern: kernel.cpp (events, tasks, limits, reconfiguration), writer.cpp (the dd writer and
 // the balance_dirty_pages() entry), task_writeback.cpp (IO-ful policies: dirtiers writing
-// back and waiting for congestion), anon.cpp (Compiler and Allocator tasks), allocator.cpp
-// (page allocation, reclaim, kswapd, swap, OOM), flusher.cpp (writeback), sampling.cpp
-// (samples and statistics).
+// back and waiting for congestion), anon.cpp (Compiler and Allocator tasks), flusher.cpp
+// (writeback), sampling.cpp (samples, task rows, the summary). Parts with state of their own
+// are classes beside it: PageAllocator (watermarks, kswapd, reclaim, swap, OOM), RunStatistics
+// (what a run measures), CpuScheduler (CPU time and per-CPU counters), BlockDevice.
+//
+// The parts hold no pointers to each other or to the Kernel: each call that needs the rest
+// of the kernel is handed the Kernel as its host, so the parts copy as plain values. What
+// keeps a Kernel from being copied today: ThrottleHost deletes copying, the policy and the
+// devices are behind unique_ptr, and the sink is a pointer the caller owns. A copy of a run
+// would need ThrottleHost's copy allowed, the policy made again by name (makePolicy(); policies
+// keep no state of the run), the devices copied by value, and the sink left unset.
 #include <algorithm>
 #include <array>
 #include <deque>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "cpu_scheduler.h"
 #include "event_queue.h"
 #include "huge_page_allocator.h"
+#include "page_allocator.h"
 #include "policies/policy.h"
 #include "rng.h"
+#include "run_statistics.h"
 #include "throttle_host.h"
 #include "throttlelab/engine/simulator.h"
 #include "world.h"
 
 namespace throttlelab::engine {
 
-class Kernel final : public ThrottleHost {
+class Kernel final : public ThrottleHost, private PageAllocatorHost {
  public:
   explicit Kernel(Scenario scenario);
 
@@ -69,17 +80,23 @@ class Kernel final : public ThrottleHost {
   std::size_t taskCount() const { return m_tasks.size(); }
   bool allTasksExited() const;
 
+ private:
+  /// The tests' view of the internals (tests/engine/kernel_test_access.h).
+  friend class KernelTestAccess;
   /// Invariants the tests check (pages conserved, counters non-negative); empty if all hold.
   std::string checkInvariants() const;
   /// How long the oldest dirty page has been dirty (0 when nothing is dirty).
   SimDuration oldestDirtyAge() const;
 
- private:
   // kernel.cpp
   void dispatch(const Event& e);
-  void setupMemory();
   void addTask(std::size_t group, const TaskSpec& spec);
-  void removeTask(Task& t);
+  void removeTask(Task& t) override;
+  /// Throws ScenarioError if `changed` cannot be applied to the running kernel; the new
+  /// policy if it names another one.
+  std::unique_ptr<ThrottlePolicy> checkReconfigurable(const Scenario& changed) const;
+  /// Task group `g` after reconfigure(): its spec, then as many tasks as it counts.
+  void reconfigureGroup(std::size_t g, const Scenario& old);
   void scheduleCpu();
   GlobalView globalViewFor(LimitBonus bonus) const;
   GlobalView globalViewForTask(const Task* task) const;
@@ -88,7 +105,7 @@ class Kernel final : public ThrottleHost {
     return t.info.sched == SchedClass::Other ? 0 : std::max(1, t.info.rtPriority);
   }
   void sleepTask(Task& t, SimDuration d, TaskState state);
-  void wakeTaskNow(Task& t);
+  void wakeTaskNow(Task& t) override;
 
   // writer.cpp
   void taskStart(Task& t);
@@ -96,6 +113,8 @@ class Kernel final : public ThrottleHost {
   void continueWriting(Task& t);
   void pieceDone(Task& t);
   void endCopy(Task& t);
+  /// Enters balance_dirty_pages() for `pages` dirtied pages, the loop state fresh.
+  void enterBalance(Task& t, Pages pages);
   void callBalance(Task& t, Pages pages);
   void balanceDone(Task& t);
   void taskWake(Task& t);
@@ -103,7 +122,7 @@ class Kernel final : public ThrottleHost {
   void proceed(Task& t);
   void recordPause(Task& t, double ms);
   void recordDirtied(Task& t, Pages n);
-  int cpuOf(const Task& t) const { return t.info.index % std::max(1, cpus()); }
+  int cpuOf(const Task& t) const { return m_cpu.cpuOf(t.info.index); }
   void stopCopying(Task& t);
 
   // task_writeback.cpp
@@ -121,40 +140,27 @@ class Kernel final : public ThrottleHost {
   void releaseAnon(Task& t);
   void swapInDone(Task& t, Pages pages);
 
-  // allocator.cpp
-  void setupWatermarks();
-  /// Allocates up to `n` pages for `t`, one order-0 allocation each: returns how many it got
-  /// (at least 1), or 0 when even the first must wait: the task is then in direct reclaim
-  /// (or OOM-killed) and its continuation will be called again.
+  // kernel.cpp: the tasks' side of page allocation (PageAllocator does the rest)
+  /// Allocates up to `n` pages for `t`: how many it got (at least 1), or 0 when even the
+  /// first must wait: the task is then in direct reclaim (or OOM-killed) and its continuation
+  /// will be called again.
   Pages allocatePages(Task& t, Pages n);
-  Pages allocMark(const Task& t, bool lowPass) const;
-  void wakeKswapd();
-  void kswapdRun();
-  /// Reclaims towards `target` free pages: clean cache at once, anonymous pages by swap-out
-  /// (freed when the write completes). Returns pages freed at once; adds to *scanned.
-  Pages reclaim(Pages target, std::int64_t* scanned, bool kswapd);
-  Pages reclaimClean(Pages target);
-  /// `f` may have clean pages now: it joins the end of the reclaim order if it is not on it.
-  void noteClean(CachedFile& f);
-  /// Starts swap-out of up to `target` anonymous pages; kswapd waits for a request slot when
-  /// the queue is full (kswapdSlotFree() continues it).
-  Pages startSwapOut(Pages target, bool kswapd);
-  Pages kswapdTarget() const;
-  void kswapdSlotFree();
-  void swapOutDone(const IoRequest& r);
   void directReclaim(Task& t);
   void retryAllocation(Task& t);
-  void wakeMemoryWaiters();
-  bool oomKill();
   void finishAllocWait(Task& t);
-  Pages reclaimableNow() const;
-  int swapDeviceIndex() const;
+
+  // --- PageAllocatorHost ---
+  Memory& nodeCounters() override { return m_mem; }
+  std::span<Task> taskTable() override { return {m_tasks.data(), m_tasks.size()}; }
+  CachedFile& file(int id) override { return m_files[static_cast<std::size_t>(id)]; }
+  int deviceCount() const override { return static_cast<int>(m_devices.size()); }
+  void scheduleAt(SimTime when, EventKind kind) override { m_queue.push(when, kind); }
 
   // flusher.cpp
   void flusherTimer(int dev);
   void flusherRun(int dev);
   void kickFlusher(int dev);
-  void startReclaimWriteback(int dev);
+  void startReclaimWriteback(int dev) override;
   void pdflushBackOff(int dev);
   /// After a policy change of flusher era: a flusher waiting for a request slot continues
   /// the way the new era's flusher waits.
@@ -163,19 +169,17 @@ class Kernel final : public ThrottleHost {
   bool submitChunk(int dev, int file, Pages pages);
   Pages submitPages(int dev, int file, Pages pages, Task* batcher = nullptr);
   void deviceDone(int dev);
-  void scheduleDevice(int dev);
+  void scheduleDevice(int dev) override;
   void fileDirtiedWhenChanged(CachedFile& f, SimTime oldWhen, bool wasDirty);
   void setSyncOwner(CachedFile& f, int owner);
   void queueIo(int dev, SimTime olderThan);
   Pages writebackChunk(int dev) const;
-  /// Kernel threads that take CPU time of their own (CpuScheduler kernel threads).
-  static constexpr int kKswapdThread = 0;
+  /// Kernel threads that take CPU time of their own (CpuScheduler kernel threads); kswapd is
+  /// PageAllocator::kKswapdThread (0).
   static constexpr int kIoCompletionThread = 1;  ///< IO completion (softirq), all devices
   static int flusherThread(int dev) { return 2 + dev; }
-  /// DeviceState::slotWaiters entry of kswapd (-1 is the device's flusher).
-  static constexpr int kKswapdSlotWaiter = -2;
   /// `seconds` of CPU work by a kernel thread: counted in %system as it is done on a CPU.
-  void chargeKernel(int thread, double seconds) {
+  void chargeKernel(int thread, double seconds) override {
     if (!(seconds > 0)) return;
     m_mem.systemS += seconds;
     m_cpu.addKernelWork(thread, seconds, m_now);
@@ -184,7 +188,6 @@ class Kernel final : public ThrottleHost {
   // sampling.cpp
   void takeSample();
   void prefetchTaskOf(const Event& next) const;
-  double recentWriteKBps(const Task& t) const;
   /// What wbView()'s thresholds depend on, beside the device's dirty count.
   struct WbThreshInputs {
     Pages thresh = 0, bgThresh = 0;
@@ -218,20 +221,13 @@ class Kernel final : public ThrottleHost {
   Scenario m_scenario;
   KernelEra m_era;
   Memory m_mem;
-  Kswapd m_kswapd;
+  PageAllocator m_pages;
   Domain m_domain;
   std::vector<std::unique_ptr<DeviceState>> m_devices;
   std::vector<CachedFile> m_files;
   std::vector<Task, HugePageAllocator<Task>> m_tasks;
   std::vector<TaskInfo> m_infos;
-  std::vector<int> m_memoryWaiters;
   int m_removedTasks = 0;  ///< tasks with `removed` set, which addTask() may reuse
-  /// machine.allocator parsed once: allocMark() runs for every waiter on every kswapd batch.
-  enum class AllocEra : std::uint8_t { V260, V269, V6x, V260NoRt, Other };
-  static AllocEra allocatorEra(const std::string& era);
-  AllocEra m_allocEra = AllocEra::Other;
-  std::deque<int> m_cleanFiles;  ///< files with clean pages, in the order they came clean
-  int m_oomPending = 0;   ///< an OOM victim whose memory is not yet freed
   CpuScheduler m_cpu;
   std::uint64_t m_cpuGeneration = 0;
   EventQueue m_queue;
@@ -247,50 +243,19 @@ class Kernel final : public ThrottleHost {
   std::int64_t m_taskPropEvents = 0;
   std::int64_t m_taskPropGlobal = 0;
   std::int64_t m_taskPropPeriod = 0;
-  // <= 3.1 entry check (perCpuRatelimit): bdp_ratelimits, the pages dirtied on each CPU since
-  // its last check, and how many writers are copying on each CPU right now
-  std::vector<Pages> m_cpuDirtied;
-  std::vector<int> m_cpuCopiers;
 
-  // sample-interval statistics
-  SimTime m_lastSample{};
-  mutable std::vector<double> m_intervalPauses;  ///< this interval's pauses (makeSample() reorders them)
-  /// Every task's dirtiedTotal at one sample (index = sample number), for recentWriteKBps().
-  struct DirtiedSnapshot {
-    SimTime time{};
-    std::int64_t index = 0;
-    std::vector<Pages> dirtied;  ///< by task index; valid from each task's firstSnapshot
-  };
-  std::deque<DirtiedSnapshot> m_recentDirtied;    ///< the last second of samples, oldest first
-  std::vector<DirtiedSnapshot> m_spareSnapshots;  ///< dropped ones, reused for their buffers
-  std::int64_t m_snapshotCount = 0;
   mutable std::vector<WbMemo> m_wbMemo;  ///< wbView()'s last thresholds, per device
   mutable std::array<ThreshMemo, 2> m_threshMemo;  ///< globalViewFor()'s, without and with the bonus
   std::uint64_t m_configVersion = 0;     ///< bumped by reconfigure()
-  std::array<TopPause, 4> m_intervalTop{};
-  double m_intervalAllocMsMax = 0;
-  std::int64_t m_allocStallsAtSample = 0;
-  std::int64_t m_pgscanKswapdAtSample = 0, m_pgscanDirectAtSample = 0, m_pgstealAtSample = 0;
-  std::int64_t m_swapOutAtSample = 0, m_swapInAtSample = 0;
-  double m_cpuSystemAtSample = 0, m_cpuUserAtSample = 0;
-  // whole-run statistics
-  std::int64_t m_samples = 0;
-  std::int64_t m_samplesAboveFreerun = 0;
-  std::int64_t m_samplesAboveLimit = 0;
-  PauseHistogram m_allPauses;
-  PauseHistogram m_allAllocLatency;
-  std::vector<Pages> m_dirtySamples;  ///< dirty + writeback per sample, for the median (bounded)
-  std::uint32_t m_dirtySampleStride = 1;
+  RunStatistics m_stats;
 
- public:
-  // Task ids, for the tests and the allocator
   Task& task(int id) { return m_tasks[static_cast<std::size_t>(id)]; }
   double totalCpuSystemS() const;
+  double totalCpuUserS() const;
   /// CPU time kernel threads have used so far (charged minus what is still to do).
   double kernelThreadCpuS() const;
   /// Adds the part of `t`'s running piece done by now to *systemS and *userS.
   void addRunningShare(const Task& t, double* systemS, double* userS) const;
-  double totalCpuUserS() const;
 };
 
 }  // namespace throttlelab::engine

@@ -80,8 +80,8 @@ void Kernel::wakeSlotWaiter(int dev) {
   while (!d.slotWaiters.empty() && !d.device.full()) {
     const int id = d.slotWaiters.front();
     d.slotWaiters.pop_front();
-    if (id == kKswapdSlotWaiter) {
-      kswapdSlotFree();
+    if (id == PageAllocator::kKswapdSlotWaiter) {
+      m_pages.kswapdSlotFree(*this);
       continue;
     }
     if (id < 0) {

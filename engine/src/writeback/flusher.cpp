@@ -292,12 +292,12 @@ void Kernel::deviceDone(int dev) {
     if (r.read) {
       if (r.owner >= 0) swapInDone(task(r.owner), r.pages);
     } else {
-      swapOutDone(r);
+      PageAllocator::swapOutDone(*this, r);
     }
   } else {
     CachedFile& f = m_files[static_cast<std::size_t>(r.file)];
     f.completeWriteback(r.pages);
-    noteClean(f);
+    m_pages.noteClean(f);
     m_mem.nrWriteback -= r.pages;
     m_mem.written += r.pages;
     d.writeback -= r.pages;
@@ -316,7 +316,7 @@ void Kernel::deviceDone(int dev) {
       flusherRun(dev);
     }
   }
-  wakeMemoryWaiters();
+  m_pages.wakeMemoryWaiters(*this);
 }
 
 }  // namespace throttlelab::engine

@@ -7,6 +7,10 @@
 
 namespace throttlelab::engine {
 
+CheckedScenario::CheckedScenario(Scenario scenario) : m_scenario(std::move(scenario)) {
+  validateScenario(m_scenario);
+}
+
 struct Simulator::Impl {
   explicit Impl(Scenario s) : kernel(std::move(s)) {}
   Kernel kernel;
@@ -27,8 +31,10 @@ SimTime Simulator::now() const { return m_impl->kernel.now(); }
 SimTime Simulator::nextEventTime() const { return m_impl->kernel.nextEventTime(); }
 const Scenario& Simulator::scenario() const { return m_impl->kernel.scenario(); }
 void Simulator::reconfigure(const Scenario& changed) {
-  validateScenario(changed);
-  m_impl->kernel.reconfigure(changed);
+  reconfigure(CheckedScenario(changed));
+}
+void Simulator::reconfigure(const CheckedScenario& changed) {
+  m_impl->kernel.reconfigure(changed.scenario());
 }
 const std::vector<TaskInfo>& Simulator::tasks() const { return m_impl->kernel.taskInfos(); }
 std::vector<TaskStats> Simulator::taskStats() const { return m_impl->kernel.taskStats(); }

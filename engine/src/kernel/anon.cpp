@@ -89,7 +89,7 @@ void Kernel::continueAnon(Task& t) {
           t.swapped -= k;
           t.rss += k;
           m_mem.anon += k;
-          const int dev = swapDeviceIndex();
+          const int dev = m_pages.swapDevice();
           // Major fault: a synchronous read from a scattered swap slot.
           const auto slot = static_cast<std::int64_t>(m_rng.uniform() * static_cast<double>(std::max<Pages>(m_mem.swapTotal, 1)));
           if (device(dev).device.submitSwap(slot, k, true, t.info.index, m_now)) {

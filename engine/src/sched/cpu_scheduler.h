@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "throttlelab/engine/sim_time.h"
+#include "throttlelab/engine/units.h"
 
 namespace throttlelab::engine {
 
@@ -67,6 +68,18 @@ class CpuScheduler {
 
   /// Bumped whenever the next completion may have moved (callers reschedule).
   std::uint64_t generation() const { return m_generation; }
+
+  /// The CPU task `id` counts on for per-CPU state: id modulo the CPUs (the fluid model has
+  /// no placement).
+  int cpuOf(int id) const { return id % m_cpus; }
+  /// Per-CPU counters of the <= 3.1 writeback entry check (KernelEra::perCpuRatelimit).
+  struct PerCpuDirty {
+    Pages dirtied = 0;  ///< bdp_ratelimits: pages dirtied on the CPU since its last check
+    int copiers = 0;    ///< writers copying into the page cache on it right now
+  };
+  PerCpuDirty& perCpuDirty(int cpu) { return m_perCpuDirty[static_cast<std::size_t>(cpu)]; }
+  /// Every CPU's counters back to zero, one entry per CPU (after setCpus() or a policy change).
+  void resetPerCpuDirty() { m_perCpuDirty.assign(static_cast<std::size_t>(m_cpus), PerCpuDirty{}); }
 
  private:
   enum class Kind : std::uint8_t { Normal, RealTime, Kernel };
@@ -142,6 +155,7 @@ class CpuScheduler {
   SimTime m_yieldedAt{};
   std::uint64_t m_serial = 0;
   std::uint64_t m_generation = 0;
+  std::vector<PerCpuDirty> m_perCpuDirty;
 };
 
 }  // namespace throttlelab::engine

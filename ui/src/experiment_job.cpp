@@ -8,7 +8,7 @@ namespace throttlelab::ui {
 ExperimentJob::ExperimentJob(QObject* parent) : QObject(parent) {}
 
 ExperimentJob::~ExperimentJob() {
-  m_cancel = true;
+  m_thread.request_stop();
   joinThread();
 }
 
@@ -19,21 +19,20 @@ void ExperimentJob::joinThread() {
 bool ExperimentJob::start(const engine::Experiment& experiment, int seeds) {
   if (m_running) return false;
   joinThread();  // a finished run's thread may not have returned yet
-  m_cancel = false;
   m_running = true;
   // Everything crosses back as a queued call on this object: dropped if it is gone by then
   // (the destructor joins first, so it cannot be gone while the thread runs).
   auto post = [this](auto&& fn) {
     QMetaObject::invokeMethod(this, std::forward<decltype(fn)>(fn), Qt::QueuedConnection);
   };
-  m_thread = std::jthread([this, experiment, seeds, post] {
+  m_thread = std::jthread([this, experiment, seeds, post](std::stop_token stop) {
     engine::ExperimentRunOptions options;
     options.seeds = seeds;
+    options.stop = std::move(stop);
     options.progress = [this, post](std::size_t done, std::size_t total) {
       post([this, done, total] {
         if (m_running) Q_EMIT progress(static_cast<int>(done), static_cast<int>(total));
       });
-      return !m_cancel.load();
     };
     try {
       auto result = std::make_shared<const engine::ExperimentResult>(
@@ -59,7 +58,7 @@ bool ExperimentJob::start(const engine::Experiment& experiment, int seeds) {
 }
 
 void ExperimentJob::cancel() {
-  m_cancel = true;
+  m_thread.request_stop();
 }
 
 }  // namespace throttlelab::ui

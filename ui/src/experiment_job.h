@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /// Runs one seed experiment (engine::runExperiment) off the GUI thread and delivers the result
-/// as a value on the GUI thread. Progress arrives after each case × seed; cancel() makes the
-/// next progress callback return false, so the engine throws RunCancelled and the job reports
+/// as a value on the GUI thread. Progress arrives after each case × seed; cancel() requests a
+/// stop, so the engine throws RunCancelled after the current run and the job reports
 /// cancelled(). Destroying a running job cancels it and waits for the thread.
 #include <QObject>
 #include <QString>
-#include <atomic>
 #include <memory>
 #include <thread>
 
@@ -35,7 +34,6 @@ class ExperimentJob final : public QObject {
  private:
   void joinThread();
 
-  std::atomic<bool> m_cancel{false};
   bool m_running = false;
   std::jthread m_thread;
 };

@@ -8,24 +8,23 @@ namespace throttlelab::ui {
 TraceImportJob::TraceImportJob(QObject* parent) : QObject(parent) {}
 
 TraceImportJob::~TraceImportJob() {
-  m_cancel = true;
+  m_thread.request_stop();
   if (m_thread.joinable()) m_thread.join();
 }
 
 bool TraceImportJob::start(const QString& path) {
   if (m_running) return false;
   if (m_thread.joinable()) m_thread.join();  // a finished import's thread may still be returning
-  m_cancel = false;
   m_running = true;
   // Results cross back as queued calls on this object; the destructor joins first, so the
   // object outlives the thread.
   auto post = [this](auto&& fn) {
     QMetaObject::invokeMethod(this, std::forward<decltype(fn)>(fn), Qt::QueuedConnection);
   };
-  m_thread = std::jthread([this, path, post] {
+  m_thread = std::jthread([this, path, post](std::stop_token stop) {
     TraceCollector collector;
     traceio::ImportOptions options;
-    options.cancel = &m_cancel;
+    options.stop = stop;
     options.progress = [this, post](std::int64_t done, std::int64_t total) {
       post([this, done, total] {
         if (m_running) Q_EMIT progress(done, total);
@@ -37,7 +36,7 @@ bool TraceImportJob::start(const QString& path) {
     } catch (const std::exception& e) {  // importTrace promises not to throw; be safe anyway
       result.error = e.what();
     }
-    if (result.cancelled || m_cancel) {
+    if (result.cancelled || stop.stop_requested()) {
       post([this] {
         m_running = false;
         Q_EMIT cancelled();
@@ -63,7 +62,7 @@ bool TraceImportJob::start(const QString& path) {
 }
 
 void TraceImportJob::cancel() {
-  m_cancel = true;
+  m_thread.request_stop();
 }
 
 }  // namespace throttlelab::ui

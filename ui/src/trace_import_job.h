@@ -7,7 +7,6 @@
 /// waits for its thread.
 #include <QObject>
 #include <QString>
-#include <atomic>
 #include <memory>
 #include <thread>
 
@@ -36,7 +35,6 @@ class TraceImportJob final : public QObject {
   void failed(const QString& message);
 
  private:
-  std::atomic<bool> m_cancel{false};
   bool m_running = false;
   std::jthread m_thread;
 };

@@ -217,7 +217,8 @@ ExperimentResult runExperiment(const Experiment& e, const ExperimentRunOptions& 
       for (std::size_t m = 0; m < c.metrics.size(); ++m)
         values[m].push_back(c.metrics[m].measure ? c.metrics[m].measure(run) : kNaN);
       ++done;
-      if (options.progress && !options.progress(done, total)) throw RunCancelled();
+      if (options.progress) options.progress(done, total);
+      if (options.stop.stop_requested()) throw RunCancelled();
     }
     for (std::size_t m = 0; m < c.metrics.size(); ++m) {
       const MetricSpec& spec = c.metrics[m];

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -152,7 +153,8 @@ std::optional<Experiment> makeExperiment(std::string_view name, bool quick = fal
 
 struct ExperimentRunOptions {
   int seeds = 3;              ///< seeds scenario.seed .. seed + seeds - 1 for every case
-  ProgressCallback progress;  ///< after each case × seed; false stops (RunCancelled)
+  ProgressCallback progress;  ///< after each case × seed
+  std::stop_token stop;       ///< a stop request ends the run (RunCancelled)
 };
 
 /// Runs every case for every seed, sequentially, then computes the rows and the verdicts.

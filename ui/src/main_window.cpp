@@ -19,7 +19,6 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
-#include <map>
 
 #include "compare_view.h"
 #include "dashboard.h"
@@ -549,15 +548,8 @@ void MainWindow::buildExperimentsMenu() {
 }
 
 const engine::ExperimentCase* MainWindow::liveCase(const engine::Experiment& e) {
-  // The case that shows the mail's point best when watched live.
-  static const std::map<std::string, std::vector<std::string>> kPreferred = {
-      {"morton2003", {"legacy-2.6.0-rt-break, 512 MiB, SCHED_FIFO"}},
-      {"wu2010", {"10dd ioless", "100dd ioless"}},
-      {"arcangeli2002", {"-j75", "-j100"}}};
-  if (auto it = kPreferred.find(e.name); it != kPreferred.end())
-    for (const std::string& want : it->second)
-      for (const auto& c : e.cases)
-        if (c.name == want) return &c;
+  for (const auto& c : e.cases)
+    if (c.name == e.liveCase) return &c;
   return e.cases.empty() ? nullptr : &e.cases.front();
 }
 

@@ -79,7 +79,8 @@ class MainWindow : public QMainWindow {
   /// starts it, and runs the whole experiment (quick form if asked) in the background into
   /// the report panel. False (with a message) if the name is unknown.
   bool runExperiment(const QString& name, bool quick = false, int seeds = 3);
-  /// The case of `experiment` to show live: the preferred one by name, else the first.
+  /// The case of `experiment` to show live: the one it names (Experiment::liveCase), else
+  /// the first.
   static const engine::ExperimentCase* liveCase(const engine::Experiment& experiment);
 
   /// A scenario file or built-in name. On error: a message naming the key and the reason,

@@ -140,6 +140,9 @@ struct Experiment {
   std::vector<MachineFact> machine;  ///< written down once, each with its source
   std::vector<std::string> method;   ///< how the cases are run and measured, what the model lacks
   std::vector<ExperimentCase> cases;
+  /// The case to watch live while the whole experiment runs (the window loads it): the one
+  /// that shows the mail's point best. A name in `cases`.
+  std::string liveCase;
   std::vector<ReportTable> tables;
   std::vector<Claim> claims;
   bool quick = false;  ///< this is the reduced form (shorter runs, fewer cases)

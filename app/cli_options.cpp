@@ -16,7 +16,7 @@ namespace throttlelab::cli {
 namespace {
 
 // Report: --seeds and --report, which belong to --compare or --experiment (--report also to
-// --import-trace --simulate). Import and Record: the trace options of issue #6.
+// --import-trace --simulate). Import and Record: the kernel-trace options.
 enum class Scope { Any, Headless, Window, Report, Experiment, Import, Record };
 
 struct OptionSpec {
@@ -513,7 +513,7 @@ Policy comparison (headless):
   --report FILE          FILE.md: Markdown tables; FILE.json: {"scenario", "runs",
                          "comparison"}; "-": Markdown on standard output (the default)
 
-Seed experiments (the mails of shared/seeds, reproduced; no --headless needed):
+Seed experiments (the mailing-list measurements of docs/model.md, reproduced; no --headless needed):
   --experiment list      list the experiments (name and title)
   --experiment NAME      run one: every case with each seed, then judge the mail's claims
                          from the simulated numbers; the verdicts are printed at the end

@@ -45,7 +45,7 @@ struct CliOptions {
   std::string experiment;                    ///< --experiment NAME|list
   bool quick = false;                        ///< --quick: the reduced form of an experiment
 
-  // Kernel traces (issue #6).
+  // Kernel traces.
   std::string importTrace;  ///< --import-trace FILE ("-" = standard input)
   bool simulate = false;    ///< --simulate: derive a scenario from the trace, run it, compare
   bool thisHost = false;    ///< --this-host: the trace is from this machine (CPUs, memory)

@@ -86,6 +86,11 @@ int main(int argc, char** argv) {
   // Our own buffer behind std::cout, so that a failed write is noticed and its errno known.
   cli::FdStreamBuf standardOutput(STDOUT_FILENO);
   std::cout.rdbuf(&standardOutput);
+  // Whatever way main returns, std::cout lets go of the buffer before the buffer goes away
+  // (the library flushes std::cout once more at exit).
+  struct ReleaseStandardOutput {
+    ~ReleaseStandardOutput() { std::cout.rdbuf(nullptr); }
+  } const releaseStandardOutput;
   // Every return below passes through here: the status stands only if standard output took
   // everything (a mode that already failed has said why; its status stands too).
   const auto finish = [&](int status) {
@@ -93,7 +98,6 @@ int main(int argc, char** argv) {
       std::cerr << "throttlelab: cannot write to standard output: " << *failure << '\n';
       status = cli::kExitWriteFailed;
     }
-    std::cout.rdbuf(nullptr);  // nothing more goes out through the buffer that is going away
     return status;
   };
 

@@ -5,6 +5,8 @@ option(THROTTLELAB_BUILD_BENCHMARKS "Build the Google Benchmark executables" ${P
 option(THROTTLELAB_BUILD_GUI "Build the Qt user interface" ON)
 option(THROTTLELAB_BUILD_APP "Build the throttlelab executable (needs the GUI)" ON)
 option(THROTTLELAB_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
+option(THROTTLELAB_TSAN "Build with ThreadSanitizer (not together with THROTTLELAB_SANITIZE)" OFF)
+option(THROTTLELAB_FUZZ "Build the libFuzzer targets in fuzz/ (clang; ASan+UBSan come with it)" OFF)
 option(THROTTLELAB_WERROR "Treat warnings as errors" OFF)
 option(THROTTLELAB_CCACHE "Compile through ccache when it is installed" ON)
 
@@ -30,12 +32,28 @@ if(THROTTLELAB_WERROR)
   target_compile_options(throttlelab_warnings INTERFACE -Werror)
 endif()
 
+if(THROTTLELAB_TSAN AND (THROTTLELAB_SANITIZE OR THROTTLELAB_FUZZ))
+  message(FATAL_ERROR "THROTTLELAB_TSAN cannot be combined with ASan (THROTTLELAB_SANITIZE, THROTTLELAB_FUZZ)")
+endif()
+if(THROTTLELAB_FUZZ AND NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  message(FATAL_ERROR "THROTTLELAB_FUZZ needs clang for -fsanitize=fuzzer (cmake --preset fuzz uses clang++-16)")
+endif()
+
 add_library(throttlelab_sanitizers INTERFACE)
 add_library(throttlelab::sanitizers ALIAS throttlelab_sanitizers)
-if(THROTTLELAB_SANITIZE)
+if(THROTTLELAB_SANITIZE OR THROTTLELAB_FUZZ)
   target_compile_options(throttlelab_sanitizers INTERFACE
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   target_link_options(throttlelab_sanitizers INTERFACE -fsanitize=address,undefined)
+endif()
+if(THROTTLELAB_FUZZ)
+  # Coverage feedback for every library the fuzzers reach; the fuzz executables themselves
+  # link the fuzzer runtime (fuzz/CMakeLists.txt).
+  target_compile_options(throttlelab_sanitizers INTERFACE -fsanitize=fuzzer-no-link)
+endif()
+if(THROTTLELAB_TSAN)
+  target_compile_options(throttlelab_sanitizers INTERFACE -fsanitize=thread -fno-omit-frame-pointer)
+  target_link_options(throttlelab_sanitizers INTERFACE -fsanitize=thread)
 endif()
 
 include(${CMAKE_CURRENT_LIST_DIR}/TestHelper.cmake)

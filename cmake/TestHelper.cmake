@@ -17,6 +17,10 @@ function(throttlelab_add_test name)
     list(APPEND props LABELS "${ARG_LABELS}")
   endif()
   # Prefix each test with its executable so `ctest -R engine_` or `-R cli_` selects a suite.
+  # The sanitized CI build compiles every suite but the window's (see sanitized_checks).
+  if(NOT "ui" IN_LIST ARG_LABELS)
+    set_property(GLOBAL APPEND PROPERTY THROTTLELAB_HEADLESS_TESTS ${name})
+  endif()
   gtest_discover_tests(${name}
     TEST_PREFIX "${name}."
     WORKING_DIRECTORY ${ARG_WORKING_DIRECTORY}

@@ -11,6 +11,12 @@ packages=(
   libboost-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth imagemagick fonts-dejavu-core
+  # The fuzz preset: clang 16 (Debian 12's clang 14 lacks C++20 parenthesised aggregate
+  # initialisation, which traceio uses), its libFuzzer and sanitizer runtimes, and
+  # llvm-symbolizer for readable stack traces.
+  clang-16 libclang-rt-16-dev llvm-16
+  # Packaging: icons rendered from the SVG, the man page from --help, the .deb and its checks.
+  librsvg2-bin help2man dpkg-dev file desktop-file-utils appstream
 )
 
 missing=()

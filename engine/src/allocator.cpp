@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The page allocator (model-spec §2.6–2.7): watermarks by era, kswapd, direct reclaim that
-// stalls the allocating task, the real-time reserve bonus as it changed over time, reclaim of
-// clean cache, swap-out of anonymous memory, and the OOM killer.
+// The page allocator (docs/model.md, The page allocator; Reclaim, swap and the OOM killer):
+// watermarks by era, kswapd, direct reclaim that stalls the allocating task, the real-time reserve
+// bonus as it changed over time, reclaim of clean cache, swap-out of anonymous memory, and the OOM
+// killer.
 #include <algorithm>
 #include <cmath>
 
@@ -12,6 +13,7 @@ namespace throttlelab::engine {
 
 namespace {
 constexpr int kMaxReclaimRetries = 16;          // MAX_RECLAIM_RETRIES
+constexpr Pages kSwapClusterMax = 32;           // SWAP_CLUSTER_MAX: what one reclaim round aims at
 constexpr SimDuration kReclaimWait = std::chrono::milliseconds(100);  // congestion_wait(HZ/10)
 constexpr SimDuration kKswapdBatch = std::chrono::milliseconds(10);   // [D] kswapd's cadence
 
@@ -30,15 +32,16 @@ void Kernel::setupWatermarks() {
   std::int64_t minFreeKb = m_scenario.vm.minFreeKbytes;
   const bool old = oldAllocator(m_scenario.machine.allocator);
   if (minFreeKb <= 0) {
-    // E8: sqrt(lowmem KiB) clamped to [128, 16384] up to 2.6.9; sqrt(16 x KiB), [128, 262144] later.
+    // Eq. 41 (calculate_min_free_kbytes()): sqrt(lowmem KiB) clamped to [128, 16384] up to 2.6.9;
+    // sqrt(16 x KiB), [128, 262144] later.
     minFreeKb = old ? std::clamp<std::int64_t>(isqrt(kb), 128, 16384)
                     : std::clamp<std::int64_t>(isqrt(kb * 16), 128, 262144);
   }
   m_mem.wmarkMin = minFreeKb / 4;
-  if (old) {  // E10, 2.6.0–2.6.9: low = 2 min, high = 3 min
+  if (old) {  // Eq. 42, 2.6.0–2.6.9: low = 2 min, high = 3 min
     m_mem.wmarkLow = 2 * m_mem.wmarkMin;
     m_mem.wmarkHigh = 3 * m_mem.wmarkMin;
-  } else {    // 4.6+: the gap is the larger of min/4 and watermark_scale_factor of memory
+  } else {  // 4.6+: the gap is the larger of min/4 and watermark_scale_factor of memory
     const Pages gap = std::max(m_mem.wmarkMin / 4, total * m_scenario.vm.watermarkScaleFactor / 10000);
     m_mem.wmarkLow = m_mem.wmarkMin + gap;
     m_mem.wmarkHigh = m_mem.wmarkMin + 2 * gap;
@@ -70,29 +73,36 @@ Pages Kernel::allocMark(const Task& t, bool lowPass) const {
   return min;                                       // "2.6.0-no-rt": no bonus
 }
 
-bool Kernel::allocatePages(Task& t, Pages n) {
-  if (n <= 0) return true;
+Pages Kernel::allocatePages(Task& t, Pages n) {
+  if (n <= 0) return 0;
+  // Every page is an order-0 allocation of its own (a fault, a page-cache page): the task
+  // gets what stays above the watermark, and only the next page has to wait. (A request for
+  // a whole batch at once would lose every race for freed pages to tasks asking for fewer.)
   if (m_mem.free - n >= allocMark(t, true)) {
     m_mem.free -= n;
-    return true;
+    return n;
   }
   wakeKswapd();
-  if (m_mem.free - n >= allocMark(t, false)) {
-    m_mem.free -= n;
-    return true;
+  const Pages got = std::min(n, m_mem.free - allocMark(t, false));
+  if (got > 0) {
+    m_mem.free -= got;
+    return got;
   }
-  // Slow path: the task stalls in direct reclaim until enough is free.
-  t.allocNeed = n;
+  // Slow path: the task stalls in direct reclaim until a page is free above the mark.
+  t.allocNeed = 1;
   t.allocWaiting = true;
   t.allocStart = m_now;
   t.reclaimNoProgress = 0;
+  t.reclaimedSeen = m_mem.pgsteal;
   ++t.allocStalls;
   ++m_mem.allocStalls;
   directReclaim(t);
-  return false;
+  return 0;
 }
 
-Pages Kernel::reclaimableNow() const { return m_mem.file - m_mem.nrDirty - m_mem.nrWriteback; }
+Pages Kernel::reclaimableNow() const {
+  return m_mem.file - m_mem.nrDirty - m_mem.nrWriteback - m_mem.copying;  // the clean page cache
+}
 
 int Kernel::swapDeviceIndex() const {
   const std::string& name = m_scenario.machine.swapDevice;
@@ -101,21 +111,31 @@ int Kernel::swapDeviceIndex() const {
   return 0;
 }
 
+void Kernel::noteClean(CachedFile& f) {
+  if (f.inCleanList || f.clean() <= 0) return;
+  f.inCleanList = true;
+  m_cleanFiles.push_back(f.id());
+}
+
 Pages Kernel::reclaimClean(Pages target) {
-  if (reclaimableNow() <= 0 || target <= 0 || m_files.empty()) return 0;
+  if (reclaimableNow() <= 0 || target <= 0) return 0;
   Pages freed = 0;
-  // Sweep the files round-robin from where the last reclaim stopped: an approximation of the
-  // inactive file LRU that needs no per-page state.
-  for (std::size_t n = 0; n < m_files.size() && freed < target; ++n) {
-    m_reclaimCursor = (m_reclaimCursor + 1) % m_files.size();
-    freed += m_files[m_reclaimCursor].evictClean(target - freed);
+  // The inactive file LRU, by file: files in the order their pages came clean (writeback
+  // completed), oldest first. Only files that hold clean pages are on it, so a reclaimer does
+  // not walk ten thousand files of dirty pages to find a few clean ones.
+  while (freed < target && !m_cleanFiles.empty()) {
+    CachedFile& f = m_files[static_cast<std::size_t>(m_cleanFiles.front())];
+    freed += f.evictClean(target - freed);
+    if (f.clean() > 0) break;  // target reached; the file keeps its place
+    f.inCleanList = false;
+    m_cleanFiles.pop_front();
   }
   m_mem.file -= freed;
   m_mem.free += freed;
   return freed;
 }
 
-Pages Kernel::startSwapOut(Pages target) {
+Pages Kernel::startSwapOut(Pages target, bool kswapd) {
   const int dev = swapDeviceIndex();
   DeviceState& d = device(dev);
   const Pages maxReq = std::max<Pages>(1, d.device.config().maxRequestKiB / 4);
@@ -130,7 +150,16 @@ Pages Kernel::startSwapOut(Pages target) {
     const Pages n = std::min({target - submitted, victim->rss, slotsFree, maxReq});
     if (n <= 0) break;
     // Swap slots are handed out in order (cluster allocation), so swap-out writes stream.
-    if (!d.device.submitSwap(m_mem.nextSwapSlot, n, false, victim->info.index, m_now)) break;
+    if (!d.device.submitSwap(m_mem.nextSwapSlot, n, false, victim->info.index, m_now)) {
+      // The request queue is full. kswapd's pageout() blocks for a request like any writer
+      // (PF_SWAPWRITE: congestion does not stop it) and takes its turn for the next free
+      // slot; a direct reclaimer waits for memory instead and tries again.
+      if (kswapd && !m_kswapd.waitingForSlot) {
+        m_kswapd.waitingForSlot = true;
+        d.slotWaiters.push_back(kKswapdSlotWaiter);
+      }
+      break;
+    }
     m_mem.nextSwapSlot += n;
     victim->rss -= n;
     victim->swapWb += n;
@@ -156,7 +185,7 @@ void Kernel::swapOutDone(const IoRequest& r) {
   m_mem.pgsteal += r.pages;
 }
 
-Pages Kernel::reclaim(Pages target, std::int64_t* scanned) {
+Pages Kernel::reclaim(Pages target, std::int64_t* scanned, bool kswapd) {
   const Pages fileClean = reclaimableNow();
   const Pages anonLru = m_mem.anon - m_mem.swapWb;
   const bool anonOk = m_mem.swapTotal - m_mem.swapUsed > 0 && anonLru > 0;
@@ -170,11 +199,11 @@ Pages Kernel::reclaim(Pages target, std::int64_t* scanned) {
   }
   const Pages freed = reclaimClean(fileTarget);
   Pages swapping = 0;
-  if (anonOk) swapping = startSwapOut(target - freed);
+  if (anonOk) swapping = startSwapOut(target - freed, kswapd);
   // Dirty file pages cannot be freed until written: ask the flushers to write them.
   if (freed + swapping < target && m_mem.nrDirty > 0)
     for (int dev = 0; dev < static_cast<int>(m_devices.size()); ++dev)
-      if (device(dev).reclaimable > 0) startBackgroundWriteback(dev);
+      if (device(dev).reclaimable > 0) startReclaimWriteback(dev);
   m_mem.pgsteal += freed;
   *scanned += static_cast<std::int64_t>(static_cast<double>(freed + swapping) * cost::kScanPerReclaimed) +
               (freed + swapping == 0 ? 32 : 0);
@@ -191,6 +220,16 @@ void Kernel::wakeKswapd() {
   }
 }
 
+Pages Kernel::kswapdTarget() const { return m_mem.wmarkHigh - m_mem.free + m_mem.swapWb / 8; }
+
+void Kernel::kswapdSlotFree() {
+  // kswapd was waiting for a request slot for its swap-out: it submits in its turn.
+  m_kswapd.waitingForSlot = false;
+  if (!m_kswapd.active || m_mem.free >= m_mem.wmarkHigh) return;
+  const Pages n = startSwapOut(kswapdTarget(), /*kswapd=*/true);
+  chargeKernel(kKswapdThread, static_cast<double>(n) * cost::kSwapPerPageS);
+}
+
 void Kernel::kswapdRun() {
   if (m_mem.free >= m_mem.wmarkHigh) {  // balanced: back to sleep
     m_kswapd.active = false;
@@ -198,11 +237,11 @@ void Kernel::kswapdRun() {
   }
   std::int64_t scanned = 0;
   const Pages before = m_mem.free;
-  const Pages progress = reclaim(m_mem.wmarkHigh - m_mem.free + m_mem.swapWb / 8, &scanned);
+  const Pages progress = reclaim(kswapdTarget(), &scanned, /*kswapd=*/true);
   m_mem.pgscanKswapd += scanned;
   const double cpuS = static_cast<double>(scanned) * cost::kReclaimScanPerPageS +
                       static_cast<double>(progress - (m_mem.free - before)) * cost::kSwapPerPageS;
-  chargeSystem(cpuS);
+  chargeKernel(kKswapdThread, cpuS);
   if (progress == 0 && m_mem.swapWb == 0 && m_mem.nrWriteback == 0) {
     if (++m_kswapd.noProgress >= kMaxReclaimRetries) {  // kswapd_failures: the node is hopeless
       m_kswapd.active = false;
@@ -217,22 +256,40 @@ void Kernel::kswapdRun() {
 }
 
 void Kernel::directReclaim(Task& t) {
+  // __alloc_pages_slowpath() wakes kswapd on every retry, so that it does not go to sleep
+  // while anyone loops in the allocator.
+  wakeKswapd();
+  ++t.reclaimRounds;
   const Pages mark = allocMark(t, false);
-  const Pages need = std::max<Pages>(32, t.allocNeed + mark - m_mem.free);
+  const Pages need = std::max<Pages>(kSwapClusterMax, t.allocNeed + mark - m_mem.free);
   std::int64_t scanned = 0;
   const Pages before = m_mem.free;
-  const Pages progress = reclaim(need, &scanned);
+  const Pages progress = reclaim(need, &scanned, /*kswapd=*/false);
   m_mem.pgscanDirect += scanned;
-  const Pages swapping = progress - (m_mem.free - before);
+  const Pages freed = m_mem.free - before;
+  const Pages swapping = progress - freed;
   const double cpuS = static_cast<double>(scanned) * cost::kReclaimScanPerPageS +
                       static_cast<double>(swapping) * cost::kSwapPerPageS;
   if (m_mem.free - t.allocNeed >= mark) {
     // Reclaimed enough at once: the stall is the CPU time of the scan.
+    t.reclaimNoProgress = 0;
     runCpu(t, cpuS, 0, AfterCpu::Alloc);
     return;
   }
-  if (progress == 0 && m_mem.swapWb == 0 && m_mem.nrWriteback == 0) ++t.reclaimNoProgress;
-  if (t.reclaimNoProgress > kMaxReclaimRetries && oomKill()) {
+  // should_reclaim_retry() (__alloc_pages_slowpath, 4.7+): a round that reclaimed nothing
+  // adds to no_progress_loops, one that reclaimed anything starts it again. Progress is the
+  // machine's: pages reclaimed since the task's last round by anyone (kswapd, another
+  // reclaimer, a swap write completing; the model frees those at the completion) are pages
+  // its own scan of the same LRU could have taken. So a task that lost the race for what was
+  // freed goes on waiting, and only a machine that frees nothing at all ends in the killer.
+  const bool progressed = freed > 0 || m_mem.pgsteal > t.reclaimedSeen;
+  t.reclaimedSeen = m_mem.pgsteal;
+  t.reclaimNoProgress = progressed ? 0 : t.reclaimNoProgress + 1;
+  // Would the allocation succeed if every reclaimable page were reclaimed? The page cache
+  // counts whole (dirty and under writeback too), anonymous memory while swap has room.
+  const Pages reclaimable = m_mem.file + (m_mem.swapTotal > m_mem.swapUsed ? m_mem.anon - m_mem.swapWb : 0);
+  const bool hopeless = m_mem.free + reclaimable - t.allocNeed < mark;
+  if ((hopeless || t.reclaimNoProgress > kMaxReclaimRetries) && oomKill()) {
     t.reclaimNoProgress = 0;
     if (m_mem.free - t.allocNeed >= mark && !t.removed) {
       runCpu(t, cpuS, 0, AfterCpu::Alloc);
@@ -240,9 +297,13 @@ void Kernel::directReclaim(Task& t) {
     }
   }
   if (t.removed) return;  // it was the victim
-  // Wait for the IO that reclaim started (or for anything to be freed), at most HZ/10.
-  t.systemS += cpuS;
-  m_memoryWaiters.push_back(t.info.index);
+  // Wait for the IO that reclaim started (or for anything to be freed), at most HZ/10. The
+  // scan's CPU time is taken with the task's next piece of work.
+  t.owedSystemS += cpuS;
+  if (!t.inMemoryWaiters) {  // one entry per task: it keeps its place in the queue
+    t.inMemoryWaiters = true;
+    m_memoryWaiters.push_back(t.info.index);
+  }
   sleepTask(t, kReclaimWait, TaskState::IoWait);
 }
 
@@ -254,10 +315,12 @@ void Kernel::retryAllocation(Task& t) {
   }
   if (m_mem.free - t.allocNeed >= allocMark(t, false)) {
     finishAllocWait(t);
-    if (t.info.kind == TaskKind::Writer || t.anonPhase == AnonPhase::WriteObject)
+    if (t.info.kind == TaskKind::Writer || t.anonPhase == AnonPhase::WriteObject) {
+      t.holdsCpu = true;  // it takes its pages now that it has them, and then queues to copy
       continueWriting(t);
-    else
+    } else {
       continueAnon(t);
+    }
     return;
   }
   directReclaim(t);
@@ -273,12 +336,17 @@ void Kernel::finishAllocWait(Task& t) {
 }
 
 void Kernel::wakeMemoryWaiters() {
-  // Called on every kswapd batch with up to one entry per stalled task: compact the list in
-  // place (same order, no allocation) and start loading the tasks a few entries ahead.
+  // Freed pages go to the tasks that waited longest, as many as they cover: waking every
+  // waiter for a handful of pages would have all but the first find nothing and go round
+  // reclaim again (with 10,000 stalled writers, 10,000 wake-ups per completion).
+  // Called on every completion and kswapd batch: compact the list in place (same order, no
+  // allocation), start loading the tasks a few entries ahead, and stop once nothing is left
+  // to hand out (no task's mark is below half of min).
   constexpr std::size_t kAhead = 4;
   const std::size_t n = m_memoryWaiters.size();
-  std::size_t keep = 0;
-  for (std::size_t i = 0; i < n; ++i) {
+  Pages budget = m_mem.free;
+  std::size_t keep = 0, i = 0;
+  for (; i < n && budget - 1 >= m_mem.wmarkMin / 2; ++i) {
     if (i + kAhead < n) {
       const Task& ahead = task(m_memoryWaiters[i + kAhead]);
       __builtin_prefetch(&ahead.info.sched);
@@ -287,25 +355,36 @@ void Kernel::wakeMemoryWaiters() {
     }
     const int id = m_memoryWaiters[i];
     Task& t = task(id);
-    if (t.removed || !t.allocWaiting || t.state != TaskState::IoWait) continue;
-    if (m_mem.free - t.allocNeed >= allocMark(t, false))
+    if (t.removed || !t.allocWaiting || t.state != TaskState::IoWait) {
+      t.inMemoryWaiters = false;
+      continue;
+    }
+    if (budget - t.allocNeed >= allocMark(t, false)) {
+      budget -= t.allocNeed;
+      t.inMemoryWaiters = false;
       wakeTaskNow(t);
-    else
+    } else {
       m_memoryWaiters[keep++] = id;
+    }
   }
+  for (; i < n; ++i) m_memoryWaiters[keep++] = m_memoryWaiters[i];
   m_memoryWaiters.resize(keep);
 }
 
 bool Kernel::oomKill() {
   if (m_oomPending) return false;
   // oom_badness(): resident + swap, adjusted by oom_score_adj in thousandths of memory + swap.
+  // Every task that may be killed is a candidate, the highest score first (select_bad_process()
+  // starts from LONG_MIN): a dd whose memory the model does not count is killed last, not never.
   const double total = static_cast<double>(m_mem.total + m_mem.swapTotal);
   Task* victim = nullptr;
   double best = 0;
   for (auto& t : m_tasks) {
-    if (t.removed || t.state == TaskState::Exited || t.spec.oomScoreAdj <= -1000) continue;
+    if (t.removed || t.state == TaskState::Exited || t.state == TaskState::NotStarted ||
+        t.spec.oomScoreAdj <= -1000)
+      continue;
     const double points = static_cast<double>(t.rss + t.swapped + t.swapWb) + t.spec.oomScoreAdj * total / 1000.0;
-    if (points > best) {
+    if (victim == nullptr || points > best) {
       best = points;
       victim = &t;
     }

@@ -20,7 +20,9 @@ constexpr Pages kSwapCluster = 8;         // page-cluster = 3: a swap-in reads 8
 
 void Kernel::beginAnonRun(Task& t) {
   t.anonPhase = AnonPhase::Allocate;
-  t.anonLeft = static_cast<Pages>(t.spec.anonMiB * kPagesPerMiB);
+  // Touching any memory at all touches a whole page: a run allocates at least one, so that
+  // no run is over before simulated time has moved.
+  t.anonLeft = static_cast<Pages>(std::ceil(t.spec.anonMiB * kPagesPerMiB));
   t.computeLeftS = t.info.kind == TaskKind::Compiler ? t.spec.cpuS : 0;
   t.faultCarry = 0;
   t.runStart = m_now;
@@ -46,8 +48,8 @@ void Kernel::continueAnon(Task& t) {
         continueAnon(t);
         return;
       }
-      const Pages n = std::min(t.anonLeft, kAllocPiece);
-      if (!allocatePages(t, n)) return;
+      const Pages n = allocatePages(t, std::min(t.anonLeft, kAllocPiece));
+      if (n == 0) return;  // waiting in the allocator; it calls us again
       m_mem.anon += n;
       t.rss += n;
       t.anonLeft -= n;
@@ -81,8 +83,8 @@ void Kernel::continueAnon(Task& t) {
       if (t.swapped > 0 && t.spec.cpuS > 0) {
         t.faultCarry += static_cast<double>(t.swapped) * kWorkingSetPasses * slice / t.spec.cpuS;
         if (t.faultCarry >= 1.0) {
-          const Pages k = std::min<Pages>({static_cast<Pages>(t.faultCarry), t.swapped, kSwapCluster});
-          if (!allocatePages(t, k)) return;
+          const Pages k = allocatePages(t, std::min<Pages>({static_cast<Pages>(t.faultCarry), t.swapped, kSwapCluster}));
+          if (k == 0) return;  // waiting in the allocator; it calls us again
           t.faultCarry -= static_cast<double>(k);
           t.swapped -= k;
           t.rss += k;
@@ -92,7 +94,7 @@ void Kernel::continueAnon(Task& t) {
           const auto slot = static_cast<std::int64_t>(m_rng.uniform() * static_cast<double>(std::max<Pages>(m_mem.swapTotal, 1)));
           if (device(dev).device.submitSwap(slot, k, true, t.info.index, m_now)) {
             t.swapInPending += k;
-            t.systemS += static_cast<double>(k) * cost::kSwapPerPageS;
+            t.owedSystemS += static_cast<double>(k) * cost::kSwapPerPageS;  // the fault's mapping
             scheduleDevice(dev);
             ++t.generation;
             t.state = TaskState::IoWait;

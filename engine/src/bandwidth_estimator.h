@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Per-device write bandwidth and rate-limit state (struct bdi_writeback's bandwidth fields),
-// and the write-bandwidth estimator (model-spec §3.4.3, E25–E26).
+// and the write-bandwidth estimator (docs/model.md, Bandwidth estimation, Eq. 20–21).
 #include <cstdint>
 
 #include "throttlelab/engine/units.h"
@@ -23,13 +23,13 @@ struct WbBandwidth {
   std::int64_t bwTimeStampJiffies = 0;            ///< bw_time_stamp
 };
 
-/// E25–E26 (wb_update_write_bandwidth): `written` is the cumulative completed-page count,
+/// Eq. 20–21 (wb_update_write_bandwidth()): `written` is the cumulative completed-page count,
 /// `elapsedJiffies` the time since the stamp. Updates writeBw and avgWriteBw.
 void updateWriteBandwidth(WbBandwidth& wb, std::int64_t elapsedJiffies, Pages written, int hz);
 
 /// Starts a new estimation period at `now` from the device's cumulative counters.
 void restampBandwidth(WbBandwidth& wb, Pages written, Pages dirtied, std::int64_t nowJiffies);
-/// E25–E26 over the time since the stamp, then a new period (the end of __wb_update_bandwidth()).
+/// Eq. 20–21 over the time since the stamp, then a new period (the end of __wb_update_bandwidth()).
 void updateBandwidthAndRestamp(WbBandwidth& wb, Pages written, Pages dirtied, std::int64_t nowJiffies, int hz);
 
 }  // namespace throttlelab::engine

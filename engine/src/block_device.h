@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// A block device (model-spec §2.8): a request queue of nr_requests, merging of adjacent
-// pages of one file up to max_sectors_kb, one request in service at a time in FIFO order,
+// A block device (docs/model.md, The block device): a request queue of nr_requests, merging of
+// adjacent pages of one file up to max_sectors_kb, one request in service at a time in FIFO order,
 // a positioning cost when consecutive requests are not contiguous, and the kernel's
 // congestion hysteresis.
 #include <cstdint>

@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// CPU sharing without touching every task (house style §3): real-time tasks take whole CPUs
-// in priority order; the CPUs left are shared by runnable normal tasks in proportion to their
-// nice weights, never more than one CPU each. A global virtual time V advances at
-// rho = min(free / total weight, 1 / max weight) per second; a task of weight w needing c
-// CPU-seconds finishes when V has grown by c / w. Starting or stopping a task only changes
-// rho, so each change costs O(log N).
+// CPU time as Linux hands it out (kernel/sched/; docs/model.md, CPU scheduling): real-time tasks take whole CPUs in priority
+// order; kernel threads with work (flushers, kswapd, IO completion) take a whole CPU each from
+// what is left, as a thread that sleeps most of the time is run at once on waking; the CPUs
+// left run normal tasks the way CFS does. A normal task runs on one CPU at full speed until
+// its piece of work is done, its time slice ends while others wait, or a waking task with
+// much less virtual runtime preempts it; waiting tasks get a CPU in order of virtual runtime
+// (CPU time used, scaled by 1024 / nice weight). So with more tasks than CPUs, tasks take
+// turns: a writer copies its piece in one go, as on a real machine, instead of every writer
+// crawling through its piece at a thousandth of a CPU at once.
+//
+// The CFS tunables are the kernel's defaults (sysctl_sched_latency 6 ms, min_granularity
+// 0.75 ms, wakeup_granularity 1 ms), scaled by 1 + ilog2(min(CPUs, 8)) as
+// SCHED_TUNABLESCALING_LOG does. There is one run queue for all CPUs (no placement, no
+// load balancing).
+#include <climits>
 #include <cstdint>
 #include <optional>
-#include <queue>
 #include <vector>
 
 #include "throttlelab/engine/sim_time.h"
@@ -25,65 +33,115 @@ class CpuScheduler {
   void setCpus(int cpus, SimTime now);
   int cpus() const { return m_cpus; }
 
-  /// Task `id` becomes runnable and needs `workS` CPU-seconds. rtPriority > 0 means
-  /// SCHED_FIFO/RR at that priority; otherwise `nice` sets its share.
+  /// Task `id` (>= 0) becomes runnable and needs `workS` CPU-seconds. rtPriority > 0 means
+  /// SCHED_FIFO/RR at that priority; otherwise `nice` sets its weight. A normal task that
+  /// completed a piece at `now` and starts the next at the same instant keeps its CPU.
   void start(int id, double workS, int rtPriority, int nice, SimTime now);
   /// Task `id` stops (exits or is cancelled); returns the CPU-seconds it consumed of its work.
   double cancel(int id, SimTime now);
+  /// Whether `id` has a piece of work (running or waiting for a CPU).
   bool isRunning(int id) const;
+  /// Whether a piece that `id` started now would run at once rather than wait for a CPU:
+  /// it still holds the CPU of a piece it completed at this instant, or a CPU is free (for a
+  /// real-time task: fewer tasks of its priority or higher than CPUs).
+  bool wouldRunAt(int id, int rtPriority, SimTime now);
+  /// CPU-seconds task `id` has consumed of its current piece by `now` (0 if none).
+  double usedSoFar(int id, SimTime now) const;
 
-  /// The earliest (time, task) at which a running task completes its work, if any.
+  /// Kernel thread `thread` (0, 1, ...) has `workS` more CPU-seconds of work: done as soon as
+  /// a CPU is not taken by a real-time task (an idle thread waits for 0.1 ms of work first). Its completions are reported by nextCompletion()
+  /// with the id kernelThreadId(thread) and retired with complete().
+  void addKernelWork(int thread, double workS, SimTime now);
+  /// CPU-seconds of kernel-thread work not yet done at `now`, over all kernel threads.
+  double kernelBacklog(SimTime now) const;
+  static constexpr int kernelThreadId(int thread) { return -1 - thread; }
+  /// nextCompletion() reports this id when a time slice ends (complete() then switches tasks).
+  static constexpr int kSliceEnd = INT_MIN;
+
+  /// The earliest (time, id) at which something happens: a task (id >= 0) or a kernel thread
+  /// (kernelThreadId) completes its work, or a time slice ends (kSliceEnd).
   std::optional<std::pair<SimTime, int>> nextCompletion(SimTime now);
-  /// Removes the task that completed at `now` (as reported by nextCompletion).
-  /// Returns the CPU-seconds used for that piece of work.
+  /// Retires what nextCompletion() reported at `now`. For a task, returns the CPU-seconds of
+  /// the piece of work it completed; for a kernel thread or a slice end, 0.
   double complete(int id, SimTime now);
 
-  int runnable() const { return m_normalRunnable + static_cast<int>(m_rt.size()); }
-  /// Fraction of one CPU a normal task of weight 1024 gets right now.
-  double normalShare() const;
   /// Bumped whenever the next completion may have moved (callers reschedule).
   std::uint64_t generation() const { return m_generation; }
 
  private:
-  struct NormalEntry {
-    double finishV;
-    int id;
-    std::uint64_t serial;
-    bool operator>(const NormalEntry& o) const {
-      return finishV != o.finishV ? finishV > o.finishV : serial > o.serial;
+  enum class Kind : std::uint8_t { Normal, RealTime, Kernel };
+  struct Slot {
+    bool active = false;     ///< has a piece of work
+    Kind kind = Kind::Normal;
+    bool onCpu = false;
+    int rtPriority = 0;      ///< real-time priority; kernel threads 0 (below every real-time task)
+    int weight = 1024;
+    double workS = 0;        ///< the piece's CPU-seconds
+    double doneS = 0;        ///< of which done before `since` (the start of the current run)
+    SimTime since{};         ///< when it got its CPU (onCpu)
+    SimTime sliceEnd{};      ///< normal, on a CPU: when its slice ends
+    double vruntime = 0;     ///< normal: virtual runtime at `since` (or when it left its CPU)
+    bool everRan = false;    ///< normal: has a virtual runtime of its own
+    std::uint64_t serial = 0;  ///< invalidates its entries in the queues
+    double pendingS = 0;     ///< kernel thread, idle: work gathered until it is worth a CPU
+    double remainingAt(SimTime now) const;
+  };
+  struct RunEntry {  ///< a normal task waiting for a CPU
+    double vruntime = 0;
+    std::uint64_t serial = 0;
+    int id = 0;
+  };
+  struct RunLater {
+    bool operator()(const RunEntry& a, const RunEntry& b) const {
+      return a.vruntime != b.vruntime ? a.vruntime > b.vruntime : a.serial > b.serial;
     }
   };
-  struct TaskSlot {
-    bool active = false;
-    bool rt = false;
-    int rtPriority = 0;
-    int weight = 1024;
-    double workS = 0;       ///< total work of the current piece
-    double startV = 0;      ///< normal: V at start
-    double finishV = 0;     ///< normal: V at which it finishes
+  struct EventEntry {  ///< a normal task on a CPU: when its piece or its slice ends
+    std::int64_t time = 0;  ///< ns
     std::uint64_t serial = 0;
-    double rtRemaining = 0; ///< rt: remaining CPU-seconds
-    bool rtOnCpu = false;
+    int id = 0;
+  };
+  struct EventLater {
+    bool operator()(const EventEntry& a, const EventEntry& b) const {
+      return a.time != b.time ? a.time > b.time : a.serial > b.serial;
+    }
   };
 
-  void advance(SimTime now);
-  void recomputeRate();
-  void reassignRt(SimTime now);
-  TaskSlot& slot(int id);
+  Slot& slot(int id);
+  const Slot* findSlot(int id) const;
+
+  void settle(SimTime now);
+  void release(int id, SimTime now);
+  void reassignFixed(SimTime now);
+  void fillCpus(SimTime now);
+  void runNormal(int id, SimTime now);
+  void preemptNormal(int id, SimTime now);
+  void queueNormal(int id);
+  void pushEvent(int id);
+  double sliceS(const Slot& s) const;
+  double vruntimeAt(const Slot& s, SimTime now) const;
+  double minVruntime(SimTime now);
+  void cleanQueue();
+  void cleanEvents();
+  int freeCpus() const { return m_cpus - m_fixedOnCpu - m_normalOnCpu; }
 
   int m_cpus;
-  SimTime m_last{};
-  double m_v = 0;           ///< virtual time
-  double m_rho = 0;         ///< dV/dt
-  int m_normalRunnable = 0;
-  std::int64_t m_totalWeight = 0;
-  std::vector<int> m_weightCount;   ///< runnable normal tasks per nice level (index nice+20)
-  std::priority_queue<NormalEntry, std::vector<NormalEntry>, std::greater<>> m_heap;
-  std::vector<TaskSlot> m_slots;
-  std::vector<int> m_rt;            ///< runnable rt task ids
+  double m_latencyS = 0, m_minGranularityS = 0, m_wakeupGranularityS = 0;
+  std::vector<Slot> m_slots;
+  std::vector<Slot> m_kernelSlots;    ///< kernel threads, by thread number
+  std::vector<int> m_fixed;           ///< runnable real-time tasks and kernel threads
+  int m_fixedOnCpu = 0;
+  std::vector<RunEntry> m_queue;      ///< normal tasks waiting for a CPU (a heap by vruntime)
+  std::vector<EventEntry> m_events;   ///< normal tasks on a CPU: their next event (a heap by time)
+  std::vector<int> m_onCpu;           ///< normal tasks holding a CPU
+  int m_normalOnCpu = 0;
+  int m_normalRunnable = 0;           ///< on a CPU or queued
+  std::int64_t m_normalWeight = 0;    ///< of those
+  double m_minVruntime = 0;           ///< cfs_rq->min_vruntime: never decreases
+  std::vector<int> m_yielded;         ///< completed at m_yieldedAt, may start again at once
+  SimTime m_yieldedAt{};
   std::uint64_t m_serial = 0;
   std::uint64_t m_generation = 0;
-  int m_freeCpus = 0;               ///< CPUs not taken by rt tasks
 };
 
 }  // namespace throttlelab::engine

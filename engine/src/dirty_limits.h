@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Dirtyable memory and the global thresholds (model-spec §2.2–2.3, E3, E4, E19–E22).
+// Dirtyable memory and the global thresholds (docs/model.md, Dirtyable memory and thresholds, Eq.
+// 3–11).
 #include "kernel_era.h"
 #include "throttlelab/engine/scenario.h"
 #include "throttlelab/engine/units.h"
 
 namespace throttlelab::engine {
 
-/// E3 (3.14+): avail = max(0, free - totalreserve) + file LRU + 1. Anonymous memory is not
-/// dirtyable; there is no highmem in this model.
+/// Eq. 3 (global_dirtyable_memory(), 3.14+): avail = max(0, free - totalreserve) + file LRU + 1.
+/// Anonymous memory is not dirtyable; there is no highmem in this model.
 Pages dirtyableMemory(Pages freePages, Pages fileLruPages, Pages totalReservePages);
 
-/// Who is asking: real-time tasks get the §2.3 bonus.
+/// Who is asking: real-time tasks get the bonus (docs/model.md, The real-time bonus, Eq. 6).
 enum class LimitBonus { None, RealTime };
 
 struct DirtyThresholds {
@@ -20,8 +21,8 @@ struct DirtyThresholds {
 };
 
 /// domain_dirty_limits() in its 6.10+ form: ratio or bytes, the RT bonus
-/// (+1/4 and +dirty_limit/32, 4.7+), then E4 (bg >= thresh -> bg = thresh/2).
-/// `globalDirtyLimit` is the stored E20 value, used only by the /32 term.
+/// (+1/4 and +dirty_limit/32, 4.7+), then Eq. 7 (bg >= thresh -> bg = thresh/2).
+/// `globalDirtyLimit` is the stored dirty_limit (Eq. 8), used only by the /32 term.
 DirtyThresholds computeDirtyThresholds(const VmConfig& vm, Pages avail, LimitBonus bonus,
                                        Pages globalDirtyLimit);
 
@@ -31,17 +32,17 @@ DirtyThresholds computeDirtyThresholds(const VmConfig& vm, Pages avail, LimitBon
 DirtyThresholds computeEraThresholds(const VmConfig& vm, Pages avail, const KernelEra& era,
                                      bool bonus, Pages mappedPages, Pages globalDirtyLimit);
 
-/// E19: (thresh + bg_thresh)/2; nobody is throttled at or below it.
+/// Eq. 10 (dirty_freerun_ceiling()): (thresh + bg_thresh)/2; nobody is throttled at or below it.
 constexpr Pages freerunCeiling(Pages thresh, Pages bgThresh) { return (thresh + bgThresh) / 2; }
-/// E21: the hard limit of the control line.
+/// Eq. 9 (hard_dirty_limit()): the hard limit of the control line.
 constexpr Pages hardDirtyLimit(Pages thresh, Pages storedDirtyLimit) {
   return thresh > storedDirtyLimit ? thresh : storedDirtyLimit;
 }
-/// E22
+/// Eq. 11: the setpoint
 constexpr Pages dirtySetpoint(Pages freerun, Pages limit) { return (freerun + limit) / 2; }
 
-/// E20: the global dirty_limit follows thresh up at once and down by 1/32 of the gap to
-/// max(thresh, dirty) per update. Returns the new stored value.
+/// Eq. 8 (update_dirty_limit()): the global dirty_limit follows thresh up at once and down by 1/32
+/// of the gap to max(thresh, dirty) per update. Returns the new stored value.
 Pages followDirtyLimit(Pages stored, Pages thresh, Pages dirty);
 
 }  // namespace throttlelab::engine

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Floating proportions (model-spec §2.4, E5, 3.5+ "flex proportions"): each device's share of
-// recent writeout completions, aged by halving every 3 s.
+// Floating proportions (docs/model.md, Eq. 12; lib/flex_proportions.c of 3.5+): each device's share
+// of recent writeout completions, aged by halving every 3 s.
 #include <cstdint>
 #include <vector>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Writeback: one flusher per device (model-spec §2.5). Periodic ("kupdate") writeback of
+// Writeback: one flusher per device (docs/model.md, The flusher). Periodic ("kupdate") writeback of
 // expired inodes, background writeback while over the background threshold, in chunks,
 // oldest-dirtied inode first. Its style follows the policy's era: pdflush (2.6.0–2.6.31)
 // writes 1024-page chunks and backs off while the queue is congested; later flushers block
-// on a full queue; 3.2+ sizes chunks to half a second of bandwidth (E6).
+// on a full queue; 3.2+ sizes chunks to half a second of bandwidth (Eq. 36).
 #include <algorithm>
 
 #include "cost_model.h"
@@ -66,6 +66,15 @@ void Kernel::startBackgroundWriteback(int dev) {
   kickFlusher(dev);
 }
 
+void Kernel::startReclaimWriteback(int dev) {
+  // Reclaim that meets dirty pages wakes the flushers to write them out, all of them, over
+  // the background threshold or not (wakeup_flusher_threads(WB_REASON_VMSCAN): nr_pages is
+  // every dirty page): below it, nothing else would ever write them while memory is short.
+  DeviceState& d = device(dev);
+  d.flusher.reclaimPages = std::max(d.flusher.reclaimPages, d.reclaimable);
+  kickFlusher(dev);
+}
+
 bool Kernel::writebackInProgress(int dev) const { return device(dev).flusher.active; }
 
 void Kernel::flusherTimer(int dev) {
@@ -78,8 +87,9 @@ void Kernel::flusherTimer(int dev) {
 }
 
 bool Kernel::overBackgroundThresh(int dev) {
-  // wb_over_bg_thresh() (E7): global dirty pages (not counting writeback) over bg_thresh, or
-  // this device's dirty pages over its share of it. The flusher is a kernel thread: no RT bonus.
+  // wb_over_bg_thresh() (docs/model.md, Eq. 35): global dirty pages (not counting writeback) over
+  // bg_thresh, or this device's dirty pages over its share of it. The flusher is a kernel thread:
+  // no RT bonus.
   const GlobalView g = globalViewFor(LimitBonus::None);
   if (m_era.flusher == FlusherStyle::Pdflush) return m_mem.nrDirty >= g.bgThresh && m_mem.nrDirty > 0;
   if (m_mem.nrDirty > g.bgThresh) return true;
@@ -90,7 +100,8 @@ bool Kernel::overBackgroundThresh(int dev) {
 
 Pages Kernel::writebackChunk(int dev) const {
   if (m_era.flusher != FlusherStyle::Modern) return 1024;  // MAX_WRITEBACK_PAGES
-  // E6 (3.2+): about half a second of device bandwidth, at most dirty_limit/8, in whole 4 MiB units.
+  // writeback_chunk_size(), 3.2+ (docs/model.md, Eq. 36): about half a second of device bandwidth,
+  // at most dirty_limit/8, in whole 4 MiB units.
   const DeviceState& d = device(dev);
   Pages pages = std::min<Pages>(d.bw.avgWriteBw / 2, m_domain.dirtyLimit / 8);
   pages = (pages + 1024) / 1024 * 1024;
@@ -137,10 +148,11 @@ bool Kernel::submitChunk(int dev, int file, Pages pages) {
   DeviceState& d = device(dev);
   const Pages want = std::min(pages, m_files[static_cast<std::size_t>(file)].dirty());
   const Pages accepted = submitPages(dev, file, want);
+  d.flusher.reclaimPages = std::max<Pages>(0, d.flusher.reclaimPages - accepted);
   // The flusher's own CPU: building the IO, spinning with any dirtiers submitting too.
   const int others = std::min(d.submitters, cpus());
-  chargeSystem(static_cast<double>(accepted) *
-               (cost::kWritebackSubmitPerPageS + cost::kSubmitLockHoldPerPageS * others));
+  chargeKernel(flusherThread(dev), static_cast<double>(accepted) *
+                                      (cost::kWritebackSubmitPerPageS + cost::kSubmitLockHoldPerPageS * others));
   if (accepted < want) {
     d.flusher.blockedFile = file;
     d.flusher.blockedPages = want - accepted;
@@ -189,7 +201,7 @@ void Kernel::flusherRun(int dev) {
     if (fl.kupdateDue) {
       kupdate = true;
       olderThan = m_now - millis(m_scenario.vm.dirtyExpireCentisecs * 10.0);
-    } else if (overBackgroundThresh(dev)) {
+    } else if (overBackgroundThresh(dev) || fl.reclaimPages > 0) {
       olderThan = m_now;
     } else {
       fl.active = false;
@@ -204,6 +216,7 @@ void Kernel::flusherRun(int dev) {
         fl.lastOldFlush = m_now;
         continue;
       }
+      fl.reclaimPages = 0;  // nothing left that anyone could write
       fl.active = false;
       return;
     }
@@ -231,6 +244,27 @@ void Kernel::flusherRun(int dev) {
   }
 }
 
+void Kernel::adoptFlusherStyle() {
+  // The policy changed the flusher's era while a flusher may be stopped at a full request
+  // queue. A 2.6.32+ flusher sleeps there in get_request_wait(), queued for a slot and still
+  // holding its inode (I_SYNC); pdflush gives the inode up and sleeps in
+  // blk_congestion_wait() instead. A pdflush flusher left holding the inode would never come
+  // back to it (it backs off at congestion before it looks at the blocked inode), and no
+  // dirtier writes an inode someone else holds: the file would stay dirty for good.
+  // The other way round needs nothing: a blocking flusher resumes from a congestion wait
+  // when its timer ends and then waits for a slot as its era does.
+  if (m_era.flusher != FlusherStyle::Pdflush) return;
+  for (int dev = 0; dev < static_cast<int>(m_devices.size()); ++dev) {
+    DeviceState& d = device(dev);
+    Flusher& fl = d.flusher;
+    d.slotWaiters.erase(std::remove(d.slotWaiters.begin(), d.slotWaiters.end(), -1), d.slotWaiters.end());
+    if (fl.blockedFile < 0) continue;
+    CachedFile& f = m_files[static_cast<std::size_t>(fl.blockedFile)];
+    if (f.syncOwner == CachedFile::kFlusherOwner) setSyncOwner(f, -1);
+    if (!fl.congestionWait) pdflushBackOff(dev);
+  }
+}
+
 void Kernel::pdflushBackOff(int dev) {
   // pdflush's nonblocking writeback gives up at a full queue and sleeps in
   // blk_congestion_wait(WRITE, HZ/10); later flushers wait for a slot instead.
@@ -253,7 +287,7 @@ void Kernel::deviceDone(int dev) {
   DeviceState& d = device(dev);
   const IoRequest r = d.device.completeCurrent(m_now);
   d.scheduledCompletion = SimTime{};
-  chargeSystem(static_cast<double>(r.pages) * cost::kIoCompletionPerPageS);
+  chargeKernel(kIoCompletionThread, static_cast<double>(r.pages) * cost::kIoCompletionPerPageS);
   if (r.file == kSwapFile) {
     if (r.read) {
       if (r.owner >= 0) swapInDone(task(r.owner), r.pages);
@@ -263,6 +297,7 @@ void Kernel::deviceDone(int dev) {
   } else {
     CachedFile& f = m_files[static_cast<std::size_t>(r.file)];
     f.completeWriteback(r.pages);
+    noteClean(f);
     m_mem.nrWriteback -= r.pages;
     m_mem.written += r.pages;
     d.writeback -= r.pages;

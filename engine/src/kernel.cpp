@@ -108,6 +108,10 @@ void Kernel::removeTask(Task& t) {
   if (m_cpu.isRunning(t.info.index)) {
     const double used = m_cpu.cancel(t.info.index, m_now);
     t.cpuS += used;
+    const double share = used / std::max(t.pieceSystemS + t.pieceUserS, 1e-9);
+    t.systemS += t.pieceSystemS * std::min(share, 1.0);
+    t.userS += t.pieceUserS * std::min(share, 1.0);
+    t.pieceSystemS = t.pieceUserS = 0;
   }
   t.removed = true;
   ++m_removedTasks;
@@ -115,6 +119,13 @@ void Kernel::removeTask(Task& t) {
   t.state = TaskState::Exited;
   t.exitedS = toSeconds(m_now);
   t.allocWaiting = false;
+  if (t.file >= 0) {
+    CachedFile& f = m_files[static_cast<std::size_t>(t.file)];
+    m_mem.copying -= f.copying();
+    f.abandonCopy();
+    noteClean(f);
+  }
+  t.piece = 0;
   stopCopying(t);
   if (t.writebackFile >= 0) setSyncOwner(m_files[static_cast<std::size_t>(t.writebackFile)], -1);
   t.writebackFile = -1;
@@ -146,6 +157,7 @@ void Kernel::prefetchTaskOf(const Event& next) const {
 }
 
 void Kernel::runUntil(SimTime t) {
+  if (m_cpu.generation() != m_cpuGeneration) scheduleCpu();  // reconfigure() moved the CPUs
   while (!m_queue.empty() && m_queue.top().time <= t) {
     const Event e = m_queue.pop();
     m_now = std::max(m_now, e.time);
@@ -180,8 +192,14 @@ void Kernel::dispatch(const Event& e) {
       if (e.generation != static_cast<std::uint32_t>(m_cpuGeneration)) break;
       const auto next = m_cpu.nextCompletion(m_now);
       if (!next) break;
-      if (next->first > m_now + SimDuration{1000}) {  // rounding moved it: try again later
+      // The earliest completion moved later (a kernel thread got more work): try again then.
+      // Completing early would count CPU time that was never used.
+      if (next->first > m_now) {
         m_cpuGeneration = ~m_cpu.generation();
+        break;
+      }
+      if (next->second < 0) {  // a kernel thread finished its work
+        m_cpu.complete(next->second, m_now);
         break;
       }
       Task& t = m_tasks[static_cast<std::size_t>(next->second)];
@@ -190,6 +208,11 @@ void Kernel::dispatch(const Event& e) {
       t.userS += t.pieceUserS;
       t.pieceSystemS = t.pieceUserS = 0;
       switch (t.afterCpu) {
+        case AfterCpu::CopyBegin:
+          t.holdsCpu = true;
+          t.firstPageCopied = true;
+          continueWriting(t);
+          break;
         case AfterCpu::Write: pieceDone(t); break;
         case AfterCpu::Balance: callBalance(t, t.balancePages); break;
         case AfterCpu::Anon: anonPieceDone(t); break;
@@ -269,7 +292,8 @@ GlobalView Kernel::globalViewForTask(const Task* task) const {
 }
 
 Pages Kernel::ratelimitPages() const {
-  // E13 (<= 3.1): total / (ncpus x 32), at least 16 pages and at most 4 MiB.
+  // writeback_set_ratelimit() <= 3.1 (docs/model.md, Eq. 32): total / (ncpus x 32), at least 16
+  // pages and at most 4 MiB.
   const Pages r = m_mem.total / (std::max(1, m_scenario.machine.cpus) * 32);
   return std::clamp<Pages>(r, 16, 1024);
 }
@@ -307,12 +331,13 @@ GlobalView Kernel::globalView(const Task* task, bool emitTrace) {
 }
 
 void Kernel::runCpu(Task& t, double systemS, double userS, AfterCpu after) {
+  systemS += t.owedSystemS;
+  t.owedSystemS = 0;
   t.pieceSystemS = systemS;
   t.pieceUserS = userS;
   t.afterCpu = after;
   t.state = TaskState::Running;
-  const int rtPrio = t.info.sched == SchedClass::Other ? 0 : std::max(1, t.info.rtPriority);
-  m_cpu.start(t.info.index, std::max(systemS + userS, 1e-9), rtPrio, t.info.nice, m_now);
+  m_cpu.start(t.info.index, std::max(systemS + userS, 1e-9), rtPriorityOf(t), t.info.nice, m_now);
 }
 
 void Kernel::sleepTask(Task& t, SimDuration d, TaskState state) {
@@ -350,9 +375,10 @@ WbView Kernel::wbView(int dev, const GlobalView& g) const {
 }
 
 WbView Kernel::wbThresholds(const WbThreshInputs& in) {
-  // E15 with min/max_ratio: the share of recent completions, on top of the reserved minimum.
-  // Each step is a * b / c truncated towards zero, as the 128-bit form computed it; in 64
-  // bits whenever a * b fits (always, for real machines): __divti3 was 5 % of a check.
+  // __wb_calc_thresh() with min/max_ratio (docs/model.md, Eq. 13): the share of recent completions,
+  // on top of the reserved minimum. Each step is a * b / c truncated towards zero, as the 128-bit
+  // form computed it; in 64 bits whenever a * b fits (always, for real machines): __divti3 was 5 %
+  // of a check.
   const auto mulDiv = [](std::int64_t a, std::int64_t b, std::int64_t divisor) -> Int128 {
     std::int64_t p = 0;
     if (!__builtin_mul_overflow(a, b, &p)) return p / divisor;
@@ -407,13 +433,15 @@ void Kernel::reconfigure(const Scenario& in) {
     if (!policy) throw ScenarioError("policy", "policy: unknown policy '" + changed.policy + "'");
   }
   const Pages newTotal = mibToPages(static_cast<double>(changed.machine.memoryMiB));
-  const Pages pinned = m_mem.anon + m_mem.nrDirty + m_mem.nrWriteback;
+  const Pages pinned = m_mem.anon + m_mem.nrDirty + m_mem.nrWriteback + m_mem.copying;
   if (changed.machine.swapMiB != m_scenario.machine.swapMiB &&
       mibToPages(static_cast<double>(changed.machine.swapMiB)) < m_mem.swapUsed)
     throw ScenarioError("machine.swapMiB", "machine.swapMiB: cannot shrink swap below the " +
                                                std::to_string(pagesToMiB(static_cast<double>(m_mem.swapUsed))) +
                                                " MiB in use");
-  if (newTotal < pinned + m_mem.wmarkHigh)
+  // (Only a shrink can be refused: memory full of dirty or anonymous pages must not stop a
+  // change of the policy or a slider that leaves memory as it is.)
+  if (newTotal < m_mem.total && newTotal < pinned + m_mem.wmarkHigh)
     throw ScenarioError("machine.memoryMiB",
                         "machine.memoryMiB: cannot shrink to " + std::to_string(changed.machine.memoryMiB) +
                             " MiB while " + std::to_string(pagesToMiB(static_cast<double>(pinned))) +
@@ -425,8 +453,10 @@ void Kernel::reconfigure(const Scenario& in) {
   m_allocEra = allocatorEra(m_scenario.machine.allocator);
   const bool policyChanged = policy != nullptr;
   if (policy) {
+    const FlusherStyle oldFlusher = m_era.flusher;
     m_policy = std::move(policy);
     m_era = m_policy->era();
+    if (oldFlusher != m_era.flusher) adoptFlusherStyle();
   }
 
   // Memory: reclaim clean cache first if the machine shrinks.
@@ -454,7 +484,7 @@ void Kernel::reconfigure(const Scenario& in) {
     m_devices[i]->device.configure(changed.devices[i]);
     scheduleDevice(static_cast<int>(i));
   }
-  // Writing dirty_ratio or dirty_bytes resets the slowly following limit (E20).
+  // Writing dirty_ratio or dirty_bytes resets the slowly following limit (docs/model.md, Eq. 8).
   if (changed.vm.dirtyRatio != old.vm.dirtyRatio || changed.vm.dirtyBytes != old.vm.dirtyBytes) {
     m_domain.dirtyLimit = globalViewFor(LimitBonus::None).thresh;
     m_domain.dirtyLimitStamp = jiffies();
@@ -495,8 +525,18 @@ bool Kernel::allTasksExited() const {
                      [](const Task& t) { return t.removed || t.state == TaskState::Exited; });
 }
 
+SimDuration Kernel::oldestDirtyAge() const {
+  SimDuration oldest{};
+  for (const auto& f : m_files)
+    if (f.dirty() > 0) oldest = std::max(oldest, m_now - f.dirtiedWhen());
+  return oldest;
+}
+
 std::string Kernel::checkInvariants() const {
   std::ostringstream err;
+  Pages copying = 0;
+  for (const auto& f : m_files) copying += f.copying();
+  if (copying != m_mem.copying) err << "pages being copied " << m_mem.copying << " != files " << copying << "; ";
   if (m_mem.free + m_mem.file + m_mem.anon != m_mem.total)
     err << "pages not conserved: free " << m_mem.free << " + file " << m_mem.file << " + anon "
         << m_mem.anon << " != total " << m_mem.total << "; ";

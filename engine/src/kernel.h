@@ -71,6 +71,8 @@ class Kernel final : public ThrottleHost {
 
   /// Invariants the tests check (pages conserved, counters non-negative); empty if all hold.
   std::string checkInvariants() const;
+  /// How long the oldest dirty page has been dirty (0 when nothing is dirty).
+  SimDuration oldestDirtyAge() const;
 
  private:
   // kernel.cpp
@@ -82,6 +84,9 @@ class Kernel final : public ThrottleHost {
   GlobalView globalViewFor(LimitBonus bonus) const;
   GlobalView globalViewForTask(const Task* task) const;
   void runCpu(Task& t, double systemS, double userS, AfterCpu after);
+  static int rtPriorityOf(const Task& t) {
+    return t.info.sched == SchedClass::Other ? 0 : std::max(1, t.info.rtPriority);
+  }
   void sleepTask(Task& t, SimDuration d, TaskState state);
   void wakeTaskNow(Task& t);
 
@@ -90,6 +95,7 @@ class Kernel final : public ThrottleHost {
   void beginRun(Task& t);
   void continueWriting(Task& t);
   void pieceDone(Task& t);
+  void endCopy(Task& t);
   void callBalance(Task& t, Pages pages);
   void balanceDone(Task& t);
   void taskWake(Task& t);
@@ -117,17 +123,24 @@ class Kernel final : public ThrottleHost {
 
   // allocator.cpp
   void setupWatermarks();
-  /// Tries to allocate `n` pages for `t`. On false the task is waiting (direct reclaim,
-  /// swap or OOM) and its continuation will be called again.
-  bool allocatePages(Task& t, Pages n);
+  /// Allocates up to `n` pages for `t`, one order-0 allocation each: returns how many it got
+  /// (at least 1), or 0 when even the first must wait: the task is then in direct reclaim
+  /// (or OOM-killed) and its continuation will be called again.
+  Pages allocatePages(Task& t, Pages n);
   Pages allocMark(const Task& t, bool lowPass) const;
   void wakeKswapd();
   void kswapdRun();
   /// Reclaims towards `target` free pages: clean cache at once, anonymous pages by swap-out
   /// (freed when the write completes). Returns pages freed at once; adds to *scanned.
-  Pages reclaim(Pages target, std::int64_t* scanned);
+  Pages reclaim(Pages target, std::int64_t* scanned, bool kswapd);
   Pages reclaimClean(Pages target);
-  Pages startSwapOut(Pages target);
+  /// `f` may have clean pages now: it joins the end of the reclaim order if it is not on it.
+  void noteClean(CachedFile& f);
+  /// Starts swap-out of up to `target` anonymous pages; kswapd waits for a request slot when
+  /// the queue is full (kswapdSlotFree() continues it).
+  Pages startSwapOut(Pages target, bool kswapd);
+  Pages kswapdTarget() const;
+  void kswapdSlotFree();
   void swapOutDone(const IoRequest& r);
   void directReclaim(Task& t);
   void retryAllocation(Task& t);
@@ -141,7 +154,11 @@ class Kernel final : public ThrottleHost {
   void flusherTimer(int dev);
   void flusherRun(int dev);
   void kickFlusher(int dev);
+  void startReclaimWriteback(int dev);
   void pdflushBackOff(int dev);
+  /// After a policy change of flusher era: a flusher waiting for a request slot continues
+  /// the way the new era's flusher waits.
+  void adoptFlusherStyle();
   bool overBackgroundThresh(int dev);
   bool submitChunk(int dev, int file, Pages pages);
   Pages submitPages(int dev, int file, Pages pages, Task* batcher = nullptr);
@@ -151,7 +168,18 @@ class Kernel final : public ThrottleHost {
   void setSyncOwner(CachedFile& f, int owner);
   void queueIo(int dev, SimTime olderThan);
   Pages writebackChunk(int dev) const;
-  void chargeSystem(double seconds) { m_mem.systemS += seconds; }
+  /// Kernel threads that take CPU time of their own (CpuScheduler kernel threads).
+  static constexpr int kKswapdThread = 0;
+  static constexpr int kIoCompletionThread = 1;  ///< IO completion (softirq), all devices
+  static int flusherThread(int dev) { return 2 + dev; }
+  /// DeviceState::slotWaiters entry of kswapd (-1 is the device's flusher).
+  static constexpr int kKswapdSlotWaiter = -2;
+  /// `seconds` of CPU work by a kernel thread: counted in %system as it is done on a CPU.
+  void chargeKernel(int thread, double seconds) {
+    if (!(seconds > 0)) return;
+    m_mem.systemS += seconds;
+    m_cpu.addKernelWork(thread, seconds, m_now);
+  }
 
   // sampling.cpp
   void takeSample();
@@ -202,7 +230,7 @@ class Kernel final : public ThrottleHost {
   enum class AllocEra : std::uint8_t { V260, V269, V6x, V260NoRt, Other };
   static AllocEra allocatorEra(const std::string& era);
   AllocEra m_allocEra = AllocEra::Other;
-  std::size_t m_reclaimCursor = 0;
+  std::deque<int> m_cleanFiles;  ///< files with clean pages, in the order they came clean
   int m_oomPending = 0;   ///< an OOM victim whose memory is not yet freed
   CpuScheduler m_cpu;
   std::uint64_t m_cpuGeneration = 0;
@@ -214,7 +242,8 @@ class Kernel final : public ThrottleHost {
   int m_nextPid = 1000;
   RecordSink* m_sink = nullptr;
   OutputOptions m_options;
-  // 2.6.24 task proportions (E17): events counted in periods of 2^shift dirtied pages
+  // 2.6.24 task proportions (docs/model.md, Eq. 15): events counted in periods of 2^shift dirtied
+  // pages
   std::int64_t m_taskPropEvents = 0;
   std::int64_t m_taskPropGlobal = 0;
   std::int64_t m_taskPropPeriod = 0;
@@ -257,6 +286,10 @@ class Kernel final : public ThrottleHost {
   // Task ids, for the tests and the allocator
   Task& task(int id) { return m_tasks[static_cast<std::size_t>(id)]; }
   double totalCpuSystemS() const;
+  /// CPU time kernel threads have used so far (charged minus what is still to do).
+  double kernelThreadCpuS() const;
+  /// Adds the part of `t`'s running piece done by now to *systemS and *userS.
+  void addRunningShare(const Task& t, double* systemS, double* userS) const;
   double totalCpuUserS() const;
 };
 

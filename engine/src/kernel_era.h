@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The parts of the kernel that changed with the throttling policy's era: how dirtyable memory
-// is counted, who gets a bonus on the limits, and how the flusher writes (model-spec §2.2–2.5).
+// is counted, who gets a bonus on the limits, and how the flusher writes (docs/model.md).
 #include <cstdint>
 
 namespace throttlelab::engine {
 
 enum class DirtyableStyle {
-  TotalPages,       ///< E1 (2.6.0 – ~2.6.19): all page-cache-capable pages
-  FreePlusLru,      ///< E2 (~2.6.20 – 3.13): free + every LRU page, anonymous included
-  FreeMinusReserve  ///< E3 (3.14+): free above the reserve + file LRU
+  TotalPages,       ///< Eq. 1 (2.6.0 – ~2.6.19): all page-cache-capable pages
+  FreePlusLru,      ///< Eq. 2 (~2.6.20 – 3.13): free + every LRU page, anonymous included
+  FreeMinusReserve  ///< Eq. 3 (3.14+): free above the reserve + file LRU
 };
 
 enum class RtLimitBonus {
@@ -19,9 +19,9 @@ enum class RtLimitBonus {
 };
 
 enum class FlusherStyle {
-  Pdflush,    ///< 2.6.0 – 2.6.31: 1024-page chunks, stops at congestion and waits (nonblocking)
+  Pdflush,  ///< 2.6.0 – 2.6.31: 1024-page chunks, stops at congestion and waits (nonblocking)
   Blocking1024,  ///< 2.6.32 – 3.1: one flusher per device, 1024-page chunks, blocks on a full queue
-  Modern      ///< 3.2+: chunks of ~0.5 s of bandwidth (E6), blocks on a full queue
+  Modern         ///< 3.2+: chunks of ~0.5 s of bandwidth (Eq. 36), blocks on a full queue
 };
 
 struct KernelEra {

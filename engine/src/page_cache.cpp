@@ -9,7 +9,7 @@ namespace throttlelab::engine {
 CachedFile::WriteResult CachedFile::planWrite(Pages n) const {
   WriteResult r;
   // Pages ahead of the writer that are neither dirty nor under writeback.
-  const Pages writable = m_size - m_dirty - m_writeback;
+  const Pages writable = m_size - m_dirty - m_writeback - m_copying;
   r.newlyDirtied = std::min(n, writable);
   // The not-resident pages come first, then the clean ones.
   r.allocated = std::min(r.newlyDirtied, notResident());
@@ -17,18 +17,36 @@ CachedFile::WriteResult CachedFile::planWrite(Pages n) const {
 }
 
 CachedFile::WriteResult CachedFile::write(Pages n, SimTime now) {
+  const WriteResult r = beginCopy(n);
+  endCopy(now);
+  return r;
+}
+
+CachedFile::WriteResult CachedFile::beginCopy(Pages n) {
+  if (m_copying > 0) throw std::logic_error("CachedFile: a copy is already in progress");
   const WriteResult r = planWrite(n);
-  // Re-dirtying a page that is already dirty (or under writeback) changes no counter.
   m_clean -= r.newlyDirtied - r.allocated;
-  m_dirty += r.newlyDirtied;
-  if (r.newlyDirtied > 0) {
-    if (!m_runs.empty() && m_runs.back().dirtiedAt == now)
-      m_runs.back().count += r.newlyDirtied;
-    else
-      m_runs.push_back({now, r.newlyDirtied});
-  }
+  m_copying = r.newlyDirtied;
   if (m_clean < 0) throw std::logic_error("CachedFile: clean pages went negative");
   return r;
+}
+
+Pages CachedFile::endCopy(SimTime now) {
+  const Pages n = m_copying;
+  m_copying = 0;
+  m_dirty += n;
+  if (n > 0) {
+    if (!m_runs.empty() && m_runs.back().dirtiedAt == now)
+      m_runs.back().count += n;
+    else
+      m_runs.push_back({now, n});
+  }
+  return n;
+}
+
+void CachedFile::abandonCopy() {
+  m_clean += m_copying;
+  m_copying = 0;
 }
 
 Pages CachedFile::dirtyOlderThan(SimTime t) const {

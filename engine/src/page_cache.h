@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The page cache of one file, without per-page objects (house style §3). A file written
+// The page cache of one file, without per-page objects (docs/model.md, The page cache and the life of a page). A file written
 // sequentially, possibly again and again (conv=notrunc), keeps its pages in this order going
-// forward from the writer's position: [not resident][clean][under writeback][dirty] -> writer.
+// forward from the writer's position: [not resident][clean][under writeback][dirty][being
+// copied] -> writer. A page becomes dirty when the copy into it is done (generic_perform_write()
+// copies, then marks the page dirty); until then it is locked: neither clean nor dirty.
 // Reclaim evicts the oldest clean pages, which are the ones just ahead of the writer.
 // Dirty pages are a queue of runs (dirtied-at, count), oldest first, so expiry and the
 // flusher's oldest-first order need no per-page state.
@@ -27,6 +29,8 @@ class CachedFile {
   /// The task writing this inode back right now (I_SYNC), kFlusherOwner, or -1.
   int syncOwner = -1;
   static constexpr int kFlusherOwner = 1 << 30;
+  /// On the kernel's list of files with clean pages (Kernel::reclaimClean()).
+  bool inCleanList = false;
 
   /// Where pages live on disk. A file gets its own region when first written back, at the
   /// device's allocation cursor, large enough for the whole file (XFS-style preallocation);
@@ -41,7 +45,9 @@ class CachedFile {
   Pages dirty() const { return m_dirty; }
   Pages writeback() const { return m_writeback; }
   Pages clean() const { return m_clean; }
-  Pages resident() const { return m_clean + m_dirty + m_writeback; }
+  /// Pages the writer is copying into right now (allocated, locked, not yet dirty).
+  Pages copying() const { return m_copying; }
+  Pages resident() const { return m_clean + m_dirty + m_writeback + m_copying; }
   Pages notResident() const { return m_size - resident(); }
   /// Time the oldest dirty page was dirtied (the inode's dirtied_when); meaningless if clean.
   SimTime dirtiedWhen() const { return m_runs.empty() ? SimTime{} : m_runs.front().dirtiedAt; }
@@ -56,6 +62,14 @@ class CachedFile {
   WriteResult planWrite(Pages n) const;
   /// Applies a write of `n` pages at `now`; the allocation must already have succeeded.
   WriteResult write(Pages n, SimTime now);
+  /// Starts copying `n` pages at the writer's position (write_begin): the pages that will be
+  /// newly dirtied are taken out of the clean ones (or allocated) and held until endCopy().
+  /// The allocation must already have succeeded. At most one copy per file at a time.
+  WriteResult beginCopy(Pages n);
+  /// The copy completed at `now` (write_end): its pages become dirty. Returns how many.
+  Pages endCopy(SimTime now);
+  /// The copy was abandoned (the task exited): its pages stay cached, clean.
+  void abandonCopy();
   /// Moves up to `n` of the oldest dirty pages to writeback (only those dirtied at or before
   /// `olderThan`). Returns the number moved; writebackOffset() advances by it.
   Pages startWriteback(Pages n, SimTime olderThan);
@@ -73,6 +87,7 @@ class CachedFile {
   Pages m_clean = 0;
   Pages m_dirty = 0;
   Pages m_writeback = 0;
+  Pages m_copying = 0;
   std::int64_t m_wbOffset = 0;
   std::deque<DirtyRun> m_runs;
   std::int64_t m_diskBase = -1;   ///< first block of the file's region, -1 until allocated

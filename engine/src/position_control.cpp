@@ -27,7 +27,8 @@ PositionResult wbPositionRatio(const PositionInputs& in) {
   std::int64_t pos = globalPosRatio(setpoint, in.dirty, in.limit);
 
   if (in.strictLimit) {
-    // §3.5: the control line uses the device's own counters and limits.
+    // strictlimit (docs/model.md, Eq. 19): the control line uses the device's own counters and
+    // limits.
     if (in.wbDirty < 8) {
       r.posRatio = std::min<std::int64_t>(pos * 2, 2 * kPosRatioOne);
       return r;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Rate control: the base dirty rate per task that balances the device (model-spec §3.4.4,
-// E27–E30).
+// Rate control: the base dirty rate per task that balances the device (docs/model.md, Rate control,
+// Eq. 22–25).
 #include <cstdint>
 
 #include "bandwidth_estimator.h"
@@ -17,7 +17,7 @@ struct RateInputs {
   int hz = 250;
 };
 
-/// E27–E30 (wb_update_dirty_ratelimit). Moves wb.dirtyRatelimit and stores
+/// Eq. 22–25 (wb_update_dirty_ratelimit()). Moves wb.dirtyRatelimit and stores
 /// balancedDirtyRatelimit, lastDirtyRate and lastTaskRatelimit (with the +1).
 void updateDirtyRatelimit(WbBandwidth& wb, const RateInputs& in);
 

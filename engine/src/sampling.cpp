@@ -78,10 +78,14 @@ Sample Kernel::makeSample(CpuTotals* totals) const {
   // One pass over the tasks for the state counts and the CPU totals (each sum in task order,
   // as totalCpuSystemS() and totalCpuUserS() add them): with 10,000 tasks every pass is a
   // cache miss per task.
-  double systemS = m_mem.systemS, userS = 0;
+  // CPU time is counted as it is used: the done part of pieces still running, and of kernel
+  // threads' work, belongs to this interval, not to the one in which the piece ends.
+  double systemS = kernelThreadCpuS(), userS = 0;
   for (const auto& t : m_tasks) {
     systemS += t.systemS;
     userS += t.userS;
+    if (t.state == TaskState::Running) addRunningShare(t, &systemS, &userS);
+    if (t.allocWaiting) s.allocStallMsMax = std::max(s.allocStallMsMax, toMs(m_now - t.allocStart));
     if (t.removed || t.state == TaskState::Exited || t.state == TaskState::NotStarted) continue;
     ++s.tasks;
     switch (t.state) {
@@ -108,8 +112,10 @@ Sample Kernel::makeSample(CpuTotals* totals) const {
   for (int d = 0; d < static_cast<int>(m_devices.size()); ++d) s.devices.push_back(makeDeviceSample(d, intervalS));
   if (intervalS > 0) {
     const double cpuSpan = intervalS * std::max(1, m_scenario.machine.cpus) / 100.0;
-    s.systemPct = (systemS - m_cpuSystemAtSample) / cpuSpan;
-    s.userPct = (userS - m_cpuUserAtSample) / cpuSpan;
+    // Each total is a fresh sum over tasks and kernel threads (charged minus not yet done):
+    // an interval without CPU work may come out an ulp below the last one, never more.
+    s.systemPct = std::max(0.0, (systemS - m_cpuSystemAtSample) / cpuSpan);
+    s.userPct = std::max(0.0, (userS - m_cpuUserAtSample) / cpuSpan);
     s.pgscanKswapdPerS = static_cast<double>(m_mem.pgscanKswapd - m_pgscanKswapdAtSample) / intervalS;
     s.pgscanDirectPerS = static_cast<double>(m_mem.pgscanDirect - m_pgscanDirectAtSample) / intervalS;
     s.pgstealPerS = static_cast<double>(m_mem.pgsteal - m_pgstealAtSample) / intervalS;
@@ -119,22 +125,38 @@ Sample Kernel::makeSample(CpuTotals* totals) const {
   s.swapTotalPages = m_mem.swapTotal;
   s.swapUsedPages = m_mem.swapUsed;
   s.allocStalls = static_cast<int>(m_mem.allocStalls - m_allocStallsAtSample);
-  s.allocStallMsMax = m_intervalAllocMsMax;
+  s.allocStallMsMax = std::max(s.allocStallMsMax, m_intervalAllocMsMax);  // ended or still going
   s.kswapdActive = m_kswapd.active;
   s.oomKills = m_mem.oomKills;
   if (totals) *totals = CpuTotals{systemS, userS};
   return s;
 }
 
+double Kernel::kernelThreadCpuS() const { return std::max(0.0, m_mem.systemS - m_cpu.kernelBacklog(m_now)); }
+
+void Kernel::addRunningShare(const Task& t, double* systemS, double* userS) const {
+  const double used = m_cpu.usedSoFar(t.info.index, m_now);
+  if (!(used > 0)) return;
+  const double share = std::min(1.0, used / std::max(t.pieceSystemS + t.pieceUserS, 1e-9));
+  *systemS += t.pieceSystemS * share;
+  *userS += t.pieceUserS * share;
+}
+
 double Kernel::totalCpuSystemS() const {
-  double s = m_mem.systemS;
-  for (const auto& t : m_tasks) s += t.systemS;
+  double s = kernelThreadCpuS(), user = 0;
+  for (const auto& t : m_tasks) {
+    s += t.systemS;
+    if (t.state == TaskState::Running) addRunningShare(t, &s, &user);
+  }
   return s;
 }
 
 double Kernel::totalCpuUserS() const {
-  double s = 0;
-  for (const auto& t : m_tasks) s += t.userS;
+  double s = 0, system = 0;
+  for (const auto& t : m_tasks) {
+    s += t.userS;
+    if (t.state == TaskState::Running) addRunningShare(t, &system, &s);
+  }
   return s;
 }
 
@@ -248,16 +270,25 @@ std::vector<TaskStats> Kernel::taskStats() const {
     s.pauseMsMax = t.pauses.max();
     s.pauses = t.pauses.count();
     s.pausedS = t.pausedS;
-    s.cpuS = t.cpuS;
+    s.cpuS = t.cpuS + m_cpu.usedSoFar(t.info.index, m_now);
     s.runsCompleted = t.runs;
     s.lastRunS = t.lastRunS;
     s.startedS = std::max(0.0, t.startedS);
     s.exitedS = t.exitedS;
     s.systemS = t.systemS;
     s.userS = t.userS;
-    s.allocMsP50 = t.allocLatency.quantile(0.5);
-    s.allocMsP99 = t.allocLatency.quantile(0.99);
-    s.allocMsMax = t.allocLatency.max();
+    if (t.state == TaskState::Running) addRunningShare(t, &s.systemS, &s.userS);
+    // A stall still in progress counts, up to now.
+    PauseHistogram stalls;
+    const PauseHistogram* latency = &t.allocLatency;
+    if (t.allocWaiting && !t.removed) {
+      stalls = t.allocLatency;
+      stalls.add(toMs(m_now - t.allocStart));
+      latency = &stalls;
+    }
+    s.allocMsP50 = latency->quantile(0.5);
+    s.allocMsP99 = latency->quantile(0.99);
+    s.allocMsMax = latency->max();
     s.allocStalls = t.allocStalls;
     s.rssPages = t.rss;
     s.swapPages = t.swapped;
@@ -303,9 +334,13 @@ Summary Kernel::summary() const {
     std::nth_element(v.begin(), mid, v.end());
     s.dirtyPagesP50 = static_cast<double>(*mid);
   }
-  s.allocMsP50 = m_allAllocLatency.quantile(0.5);
-  s.allocMsP99 = m_allAllocLatency.quantile(0.99);
-  s.allocMsMax = m_allAllocLatency.max();
+  // Stalls still in progress count, up to now.
+  PauseHistogram stalls = m_allAllocLatency;
+  for (const auto& t : m_tasks)
+    if (t.allocWaiting && !t.removed) stalls.add(toMs(m_now - t.allocStart));
+  s.allocMsP50 = stalls.quantile(0.5);
+  s.allocMsP99 = stalls.quantile(0.99);
+  s.allocMsMax = stalls.max();
   s.allocStalls = m_mem.allocStalls;
   s.oomKills = m_mem.oomKills;
   s.swapOutKiB = pagesToKBps(static_cast<double>(m_mem.swapOutPages));

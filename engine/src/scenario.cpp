@@ -65,7 +65,7 @@ constexpr IntRange kIntRange{std::numeric_limits<int>::min(), std::numeric_limit
 constexpr IntRange kSwapMiBRange{0, 16 * 1024 * 1024};  // none .. 16 TiB
 constexpr IntRange kSwappinessRange{0, 200};            // 200 since 5.8
 constexpr IntRange kMinFreeKbytesRange{0, 4'194'304};   // 0 = boot default; else 128 .. 4 GiB
-constexpr std::int64_t kMinFreeKbytesLow = 128;         // the kernel's lower clamp (E8)
+constexpr std::int64_t kMinFreeKbytesLow = 128;  // the kernel's lower clamp (docs/model.md, Eq. 41)
 constexpr IntRange kWatermarkScaleRange{1, 3000};       // 3000 since 5.x; 1000 before
 constexpr IntRange kRunsRange{0, 1'000'000'000};
 constexpr IntRange kOomScoreAdjRange{-1000, 1000};  // OOM_SCORE_ADJ_MIN .. MAX
@@ -75,7 +75,15 @@ constexpr std::array<std::string_view, 4> kAllocators{"2.6.0-no-rt", "2.6.0", "2
 constexpr double kMaxDurationS = 1e7;
 constexpr double kMinSampleIntervalS = 0.001;
 constexpr double kMaxSampleIntervalS = 60;
+// Speeds (device, copy, page touching) in decimal MB/s. Below a page (4 KiB) per second the
+// kernel's own bandwidth estimate (pages per second, at least 1) cannot express a device, and
+// a smaller figure only makes one request outlast any run; 0.001 MB/s (1 kB/s) keeps every
+// speed a trace can show. Tiny values such as 1e-320 (denormals) are refused with the range.
+constexpr double kMinMBps = 0.001;
 constexpr double kMaxMBps = 1e6;
+// A compiler's CPU work per run, when it has any: less than a microsecond is no process at
+// all, and a run of nothing loops without simulated time passing.
+constexpr double kMinCpuS = 1e-6;
 constexpr double kMaxSeekMs = 1e5;
 constexpr double kMaxThinkMs = 1e9;
 constexpr std::size_t kMaxNameLength = 64;
@@ -145,6 +153,41 @@ std::size_t editDistance(std::string_view a, std::string_view b) {
     }
   }
   return row[b.size()];
+}
+
+// Well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
+// Names are saved as JSON, whose writer replaces anything else by U+FFFD: the saved file would
+// name something else, and could exceed the length limit that the name met.
+bool isUtf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t more = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      more = 1;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      more = 2;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      more = 3;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else {
+      return false;
+    }
+    if (s.size() - i <= more) return false;
+    for (std::size_t k = 1; k <= more; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xBF)) return false;
+    }
+    i += more + 1;
+  }
+  return true;
 }
 
 // Keys and values from the input go into one-line messages: escape what a terminal would
@@ -901,8 +944,8 @@ class Validator {
     for (std::size_t j = 0; j < i; ++j)
       if (s.devices[j].name == d.name)
         m_context.fail(path + ".name", "device name \"" + printable(d.name) + "\" is used twice");
-    checkDouble(d.writeMBps, path + ".writeMBps", 0, false, kMaxMBps);
-    checkDouble(d.readMBps, path + ".readMBps", 0, true, kMaxMBps);
+    checkDouble(d.writeMBps, path + ".writeMBps", kMinMBps, true, kMaxMBps);
+    if (d.readMBps != 0) checkDouble(d.readMBps, path + ".readMBps", kMinMBps, true, kMaxMBps, "0 (the write speed) or ");
     checkDouble(d.seekMs, path + ".seekMs", 0, true, kMaxSeekMs);
     checkInt(d.maxRequestKiB, path + ".maxRequestKiB", kMaxRequestKiBRange);
     checkInt(d.nrRequests, path + ".nrRequests", kNrRequestsRange);
@@ -924,7 +967,7 @@ class Validator {
     // A compiler may write no object file (0); an allocator writes nothing at all.
     checkInt(t.fileMiB, path + ".fileMiB",
              t.kind == TaskKind::Writer ? kFileMiBRange : IntRange{0, kFileMiBRange.hi});
-    checkDouble(t.copyMBps, path + ".copyMBps", 0, false, kMaxMBps);
+    checkDouble(t.copyMBps, path + ".copyMBps", kMinMBps, true, kMaxMBps);
     checkDouble(t.thinkMs, path + ".thinkMs", 0, true, kMaxThinkMs);
     checkDouble(t.startS, path + ".startS", 0, true, kMaxDurationS);
     switch (t.sched) {
@@ -949,8 +992,9 @@ class Validator {
     if (!t.device.empty()) checkDeviceName(s, t.device, path + ".device");
     checkInt(t.runs, path + ".runs", kRunsRange);
     checkDouble(t.anonMiB, path + ".anonMiB", 0, true, kMaxAnonMiB);
-    checkDouble(t.allocMBps, path + ".allocMBps", 0, false, kMaxMBps);
+    checkDouble(t.allocMBps, path + ".allocMBps", kMinMBps, true, kMaxMBps);
     checkDouble(t.cpuS, path + ".cpuS", 0, true, kMaxDurationS);
+    if (t.cpuS != 0) checkDouble(t.cpuS, path + ".cpuS", kMinCpuS, true, kMaxDurationS, "0 or ");
     checkDouble(t.holdS, path + ".holdS", 0, true, kMaxDurationS);
     checkInt(t.oomScoreAdj, path + ".oomScoreAdj", kOomScoreAdjRange);
     if (t.kind == TaskKind::Compiler && !(t.cpuS > 0) && !(t.anonMiB > 0))
@@ -985,6 +1029,8 @@ class Validator {
           return u < 0x20 || u == 0x7f;
         }))
       m_context.fail(path, "must not contain control characters, got \"" + printable(name) + "\"");
+    if (!isUtf8(name))
+      m_context.fail(path, "must be UTF-8 text, got \"" + printable(name) + "\"");
   }
 
   void checkInt(std::int64_t v, const std::string& path, IntRange range) const {
@@ -992,14 +1038,15 @@ class Validator {
       m_context.fail(path, rangeReason(range.lo, range.hi, std::to_string(v)));
   }
 
-  // Written as !(in range) so that NaN, which compares false, is rejected too.
-  void checkDouble(double v, const std::string& path, double lo, bool loInclusive,
-                   double hi) const {
+  // Written as !(in range) so that NaN, which compares false, is rejected too. `alternative`
+  // names an accepted value outside the range ("0 or ").
+  void checkDouble(double v, const std::string& path, double lo, bool loInclusive, double hi,
+                   const std::string& alternative = "") const {
     const bool ok = (loInclusive ? v >= lo : v > lo) && v <= hi;
     if (ok) return;
-    if (loInclusive && lo == 0)
-      m_context.fail(path,
-                     "must be between 0 and " + formatDouble(hi) + ", got " + formatDouble(v));
+    if (loInclusive)
+      m_context.fail(path, "must be " + alternative + "between " + formatDouble(lo) + " and " +
+                               formatDouble(hi) + ", got " + formatDouble(v));
     m_context.fail(path, "must be greater than " + formatDouble(lo) + " and at most " +
                              formatDouble(hi) + ", got " + formatDouble(v));
   }

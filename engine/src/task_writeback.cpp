@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// IO-ful throttling (model-spec §3.2–3.3): a throttled dirtier writes back dirty pages of its
-// device itself, sleeping whenever no request slot is free, and waits in congestion_wait().
-// Many such writers interleave their inodes in the request queue: smaller merges, more seeks,
-// and CPU spent spinning on the locks they share.
+// IO-ful throttling (docs/model.md, The IO-ful policies): a throttled dirtier writes back dirty
+// pages of its device itself, sleeping whenever no request slot is free, and waits in
+// congestion_wait(). Many such writers interleave their inodes in the request queue: smaller
+// merges, more seeks, and CPU spent spinning on the locks they share.
 #include <algorithm>
 
 #include "cost_model.h"
@@ -80,6 +80,10 @@ void Kernel::wakeSlotWaiter(int dev) {
   while (!d.slotWaiters.empty() && !d.device.full()) {
     const int id = d.slotWaiters.front();
     d.slotWaiters.pop_front();
+    if (id == kKswapdSlotWaiter) {
+      kswapdSlotFree();
+      continue;
+    }
     if (id < 0) {
       if (d.flusher.blockedFile >= 0 && d.flusher.active) flusherRun(dev);
       continue;

@@ -28,7 +28,7 @@ class ThrottleHost {
   /// Global limits as `task` sees them (RT bonus for real-time tasks). With `emitTrace`,
   /// also emits writeback:global_dirty_state, as every computation in the kernel does.
   virtual GlobalView globalView(const Task* task, bool emitTrace) = 0;
-  /// The device's share of the thresholds (E15 with min/max_ratio) and its dirty count.
+  /// The device's share of the thresholds (docs/model.md, Eq. 13) and its dirty count.
   virtual WbView wbView(int device, const GlobalView& g) const = 0;
   /// Wakes the device's flusher for background writeback if it is idle.
   virtual void startBackgroundWriteback(int device) = 0;
@@ -36,10 +36,11 @@ class ThrottleHost {
 
   /// The policy's era: dirtyable memory, bonuses, flusher style.
   virtual const KernelEra& era() const = 0;
-  /// ratelimit_pages (E13): the per-CPU check interval of 2.6.x, clamped to [16, 1024].
+  /// ratelimit_pages (docs/model.md, Eq. 32): the per-CPU check interval of 2.6.x, clamped to [16,
+  /// 1024].
   virtual Pages ratelimitPages() const = 0;
   virtual bool congested(int device) const = 0;
-  /// The task's share of recently dirtied pages (2.6.24 task proportions, E17).
+  /// The task's share of recently dirtied pages (2.6.24 task proportions, docs/model.md Eq. 15).
   virtual double taskDirtyShare(const Task& t) const = 0;
   virtual int cpus() const = 0;
 

@@ -25,6 +25,7 @@ inline constexpr std::int64_t kJiffiesOffset = 1'000'000;
 
 /// What a task does when its current piece of CPU work completes.
 enum class AfterCpu : std::uint8_t {
+  CopyBegin,  ///< it waited for a CPU and copied the first page of a piece: copy the rest
   Write,    ///< it copied a piece of a write(): account it, maybe call balance()
   Balance,  ///< it submitted writeback itself (IO-ful policies): go round the balance() loop
   Anon,     ///< it touched anonymous memory or computed (Compiler/Allocator)
@@ -84,6 +85,8 @@ struct alignas(64) Task {
   Pages lastWriteback = 0;           ///< pages the last Writeback action submitted
   bool balanceExceeded = false;      ///< the loop's local dirty_exceeded (2.6.3x IO-ful)
   bool copying = false;              ///< counted in the per-CPU copier count (perCpuRatelimit)
+  bool holdsCpu = false;             ///< on a CPU for its next piece (it waited for one, or for memory)
+  bool firstPageCopied = false;      ///< the next piece's first page is already copied
 
   // anonymous memory (Compiler, Allocator)
   AnonPhase anonPhase = AnonPhase::Allocate;
@@ -99,16 +102,22 @@ struct alignas(64) Task {
   // page allocation that had to wait (direct reclaim)
   Pages allocNeed = 0;               ///< pages the task is waiting for
   bool allocWaiting = false;
+  bool inMemoryWaiters = false;      ///< has an entry in Kernel::m_memoryWaiters
   SimTime allocStart{};
-  int reclaimNoProgress = 0;
+  int reclaimNoProgress = 0;         ///< no_progress_loops of __alloc_pages_slowpath()
+  std::int64_t reclaimRounds = 0;    ///< direct-reclaim rounds it has gone through
+  std::int64_t reclaimedSeen = 0;    ///< Memory::pgsteal at its last reclaim round
   PauseHistogram allocLatency;
   std::int64_t allocStalls = 0;
   bool oomKilled = false;
   double pieceSystemS = 0;           ///< of the current CPU piece, the kernel part
   double pieceUserS = 0;
+  double owedSystemS = 0;            ///< kernel work done off the CPU model (a throttle pass, a
+                                     ///< reclaim scan before a wait): added to the next piece
 
   // statistics
-  std::int64_t propCount = 0;        ///< E17 task proportion: recent dirtied pages (aged)
+  std::int64_t propCount =
+      0;  ///< task proportion (docs/model.md, Eq. 15): recent dirtied pages (aged)
   std::int64_t propPeriod = 0;
   double cpuS = 0;
   std::int64_t runs = 0;
@@ -123,6 +132,8 @@ struct Flusher {
   bool congestionWait = false;        ///< pdflush: waiting for the queue to decongest
   bool active = false;
   bool backgroundRequested = false;
+  Pages reclaimPages = 0;             ///< pages reclaim asked to have written, whatever the
+                                      ///< thresholds (wakeup_flusher_threads(WB_REASON_VMSCAN))
   bool kupdateDue = false;           ///< the periodic timer fired: write expired inodes
   bool scheduled = false;             ///< a FlusherRun event is pending
   bool waitingForInode = false;       ///< every queued inode is under I_SYNC: wait for one
@@ -147,10 +158,10 @@ struct DeviceState {
   std::uint32_t completionGeneration = 0;
   SimTime scheduledCompletion{};    ///< completion time a DeviceDone event is pending for
   std::int64_t allocCursor = 0;     ///< next free block (in pages) for delayed allocation
-  std::deque<int> slotWaiters;      ///< waiting for a request slot: task ids, -1 = the flusher
+  std::deque<int> slotWaiters;      ///< waiting for a request slot: task ids, -1 = the flusher, -2 = kswapd
   std::vector<int> congestionWaiters;  ///< tasks in congestion_wait()
   int submitters = 0;               ///< tasks writing back to this device right now
-  // 2.6.24 per-task dirtying proportions (E17), lazily aged per task
+  // 2.6.24 per-task dirtying proportions (docs/model.md, Eq. 15), lazily aged per task
   std::int64_t taskEventsTotal = 0;
   // sample-interval bookkeeping
   DeviceCounters atSample{};
@@ -168,6 +179,7 @@ struct Memory {
   Pages anon = 0;
   Pages nrDirty = 0;     ///< NR_FILE_DIRTY
   Pages nrWriteback = 0; ///< NR_WRITEBACK
+  Pages copying = 0;     ///< page-cache pages locked while a write() copies into them
   Pages dirtied = 0;     ///< NR_DIRTIED
   Pages written = 0;     ///< NR_WRITTEN
   Pages wmarkMin = 0, wmarkLow = 0, wmarkHigh = 0;
@@ -181,18 +193,20 @@ struct Memory {
   std::int64_t swapOutPages = 0, swapInPages = 0;
   std::int64_t allocStalls = 0;
   std::int64_t oomKills = 0;
-  double systemS = 0;    ///< kernel CPU time of kernel threads (flusher, kswapd)
+  double systemS = 0;    ///< CPU work charged to kernel threads (flusher, kswapd, IO completion);
+                         ///< the part not yet done is CpuScheduler::kernelBacklog()
 };
 
 struct Kswapd {
   bool active = false;
   bool scheduled = false;
+  bool waitingForSlot = false;  ///< queued for a request slot for its swap-out
   int noProgress = 0;
 };
 
 /// The global writeback domain (struct wb_domain).
 struct Domain {
-  Pages dirtyLimit = 0;               ///< E20, the slowly following limit
+  Pages dirtyLimit = 0;               ///< the slowly following limit (docs/model.md, Eq. 8)
   std::int64_t dirtyLimitStamp = 0;   ///< jiffies
   FlexProportions completions;
 };
@@ -205,11 +219,11 @@ struct GlobalView {
   Pages thresh = 0;
   Pages bgThresh = 0;
   Pages freerun = 0;
-  Pages limit = 0;        ///< E21
+  Pages limit = 0;  ///< max(thresh, dirty_limit), docs/model.md Eq. 9
   Pages setpoint = 0;
 };
 
-/// Per-device share of the thresholds (E15) as one throttle pass sees it.
+/// Per-device share of the thresholds (docs/model.md, Eq. 13) as one throttle pass sees it.
 struct WbView {
   Pages wbThresh = 0;
   Pages wbBgThresh = 0;

@@ -10,6 +10,11 @@
 namespace throttlelab::engine {
 
 namespace {
+// The largest piece a writer copies between two looks at the state: pages become dirty when
+// their piece is copied, so others see a copying task's pages at most this late. It matters
+// only where nothing else cuts the copy short (a real-time writer that is never throttled,
+// a very large nr_dirtied_pause); the kernel itself dirties page by page.
+constexpr Pages kMaxCopyPiece = 256;
 Pages blockPages(const TaskSpec& s) { return std::max<Pages>(1, s.blockKiB / 4); }
 Pages filePages(const TaskSpec& s) {
   return std::max<Pages>(1, static_cast<Pages>(static_cast<double>(s.fileMiB) * kPagesPerMiB));
@@ -64,29 +69,41 @@ void Kernel::continueWriting(Task& t) {
     const Pages n = m_cpuCopiers[c] + 1;
     piece = (left + n - 1) / n;
   }
-  piece = std::min(piece, t.runLeft);
+  piece = std::min({piece, t.runLeft, kMaxCopyPiece});
   if (t.spec.thinkMs > 0) piece = std::min(piece, t.blockLeft);
+
+  // generic_perform_write() locks a page-cache page as its copy reaches it: a task waiting
+  // for a CPU holds none. When it would have to wait, it waits first and copies its first page
+  // then, and takes the pages for the rest once it runs.
+  const double pageS = static_cast<double>(kPageBytes) / (t.spec.copyMBps * 1e6);
+  if (!t.holdsCpu && !t.firstPageCopied && !m_cpu.wouldRunAt(t.info.index, rtPriorityOf(t), m_now)) {
+    if (t.info.kind == TaskKind::Writer)
+      runCpu(t, pageS, 0, AfterCpu::CopyBegin);
+    else
+      runCpu(t, 0.25 * pageS, 0.75 * pageS, AfterCpu::CopyBegin);
+    return;
+  }
+  t.holdsCpu = false;
 
   CachedFile& f = m_files[static_cast<std::size_t>(t.file)];
   const auto plan = f.planWrite(piece);
-  if (!allocatePages(t, plan.allocated)) return;  // waiting in the allocator; it calls us again
-  // The pages become dirty as the copy starts; the CPU time of the copy follows.
-  const SimTime oldWhen = f.dirtiedWhen();
-  const bool wasDirty = f.dirty() > 0;
-  const auto res = f.write(piece, m_now);
+  if (plan.allocated > 0) {
+    const Pages got = allocatePages(t, plan.allocated);
+    if (got == 0) return;  // waiting in the allocator; it calls us again
+    // Short of memory the piece is what could be allocated: the pages needing a new
+    // page-cache page come first, so a piece of `got` pages needs exactly `got`.
+    if (got < plan.allocated) piece = got;
+  }
+  // write_begin: the page-cache pages are allocated and locked; they become dirty in
+  // pieceDone(), once the CPU has copied into them, so no task dirties faster than its share
+  // of a CPU copies.
+  const auto res = f.beginCopy(piece);
   m_mem.file += res.allocated;
-  DeviceState& d = device(f.device());
-  m_mem.nrDirty += res.newlyDirtied;
-  m_mem.dirtied += res.newlyDirtied;
-  d.reclaimable += res.newlyDirtied;
-  d.dirtied += res.newlyDirtied;
-  t.nrDirtied += res.newlyDirtied;
-  recordDirtied(t, res.newlyDirtied);
-  fileDirtiedWhenChanged(f, oldWhen, wasDirty);
-
+  m_mem.copying += res.newlyDirtied;
   t.piece = piece;
   // dd's copy (read from /dev/zero, write() into the cache) is kernel time: see cost_model.h.
-  const double copyS = static_cast<double>(piece * kPageBytes) / (t.spec.copyMBps * 1e6);
+  const double copyS = static_cast<double>(piece - (t.firstPageCopied ? 1 : 0)) * pageS;
+  t.firstPageCopied = false;
   if (m_era.perCpuRatelimit) {
     t.copying = true;
     ++m_cpuCopiers[static_cast<std::size_t>(cpuOf(t))];
@@ -97,10 +114,28 @@ void Kernel::continueWriting(Task& t) {
     runCpu(t, 0.25 * copyS, 0.75 * copyS, AfterCpu::Write);  // a compiler's write(): mostly its own formatting
 }
 
+void Kernel::endCopy(Task& t) {
+  // write_end: the copied pages are dirty now (those that were not already).
+  CachedFile& f = m_files[static_cast<std::size_t>(t.file)];
+  const SimTime oldWhen = f.dirtiedWhen();
+  const bool wasDirty = f.dirty() > 0;
+  const Pages newlyDirtied = f.endCopy(m_now);
+  m_mem.copying -= newlyDirtied;
+  DeviceState& d = device(f.device());
+  m_mem.nrDirty += newlyDirtied;
+  m_mem.dirtied += newlyDirtied;
+  d.reclaimable += newlyDirtied;
+  d.dirtied += newlyDirtied;
+  t.nrDirtied += newlyDirtied;
+  recordDirtied(t, newlyDirtied);
+  fileDirtiedWhenChanged(f, oldWhen, wasDirty);
+}
+
 void Kernel::recordDirtied(Task& t, Pages n) {
   t.dirtiedTotal += n;
   if (n <= 0) return;
-  // 2.6.24 task proportions (E17): periods of 2^(2 + ilog2(thresh - 1)) dirtied pages.
+  // 2.6.24 task proportions (docs/model.md, Eq. 15): periods of 2^(2 + ilog2(thresh - 1)) dirtied
+  // pages.
   const Pages thresh = std::max<Pages>(2, globalViewFor(LimitBonus::None).thresh);
   const int shift = 2 + ilog2(static_cast<std::uint64_t>(thresh - 1));
   const std::int64_t period = m_taskPropEvents >> shift;
@@ -124,6 +159,7 @@ void Kernel::stopCopying(Task& t) {
 }
 
 void Kernel::pieceDone(Task& t) {
+  endCopy(t);
   const Pages copied = t.piece;
   t.runLeft -= t.piece;
   if (t.spec.thinkMs > 0) t.blockLeft -= t.piece;
@@ -176,7 +212,7 @@ void Kernel::proceed(Task& t) {
 }
 
 void Kernel::callBalance(Task& t, Pages pages) {
-  t.systemS += cost::kThrottleCallS;
+  t.owedSystemS += cost::kThrottleCallS;  // taken with the next piece of CPU work
   const BalanceOutcome out = m_policy->balance(*this, t, pages);
   using A = BalanceOutcome::Action;
   switch (out.action) {

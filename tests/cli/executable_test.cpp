@@ -408,7 +408,7 @@ TEST_F(Executable, QuickExperimentsRunHeadlessAndReportEveryVerdict) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Kernel traces (issue #6)
+// Kernel traces
 
 TEST_F(Executable, ImportTraceWritesTheColumnsOfASimulation) {
   const std::string trace = (kDataDir / "real-trace-excerpt.txt").string();

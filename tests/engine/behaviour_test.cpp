@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Behaviour that must emerge from the mechanisms (issue #2): nothing here is fitted; the
+// Behaviour that must emerge from the mechanisms: nothing here is fitted; the
 // scenarios describe a machine and the assertions check what the kernel's design promises.
 #include <gtest/gtest.h>
 
@@ -214,7 +214,7 @@ TEST(Behaviour, ChangingDirtyRatioWhileRunningMovesTheThresholdAtOnce) {
   EXPECT_EQ(rec.samples.back().limitPages, rec.samples.back().threshPages);  // dirty_limit reset
 }
 
-// Issue #4: Wu Fengguang's 2010 comparison of 2.6.37's IO-ful per-device throttling with
+// Wu Fengguang's 2010 comparison of 2.6.37's IO-ful per-device throttling with
 // IO-less throttling, on his box as the wu2010 experiment writes it down, measured as it
 // measures (the last 30 s of 60), averaged over three seeds.
 struct WuFigures {

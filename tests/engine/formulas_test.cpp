@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The controller's formulas against values worked out by hand from model-spec §2.2–§3.4.
+// The controller's formulas against values worked out by hand from docs/model.md (Eq. 1–29).
 #include <gtest/gtest.h>
 
 #include "bandwidth_estimator.h"
@@ -188,7 +188,7 @@ TEST(PauseControl, MaxPauseIsAnEighthOfTheWritebackTimeCappedAt200ms) {
   EXPECT_EQ(wbMaxPause(14'000, 160'000, 250), 50);
 }
 
-// The worked numbers of model-spec §3.4.7 for Wu's box (HZ=1000, write_bw 14000 pages/s).
+// The worked case of docs/model.md, Pause control, for Wu's box (HZ=1000, write_bw 14000 pages/s).
 TEST(PauseControl, OneDdPausesAboutTenMilliseconds) {
   const auto mp = wbMinPause(14'000, 14'000, 14'000, 200, 1000);
   EXPECT_EQ(mp.nrDirtiedPause, 136);

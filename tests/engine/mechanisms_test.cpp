@@ -2,6 +2,8 @@
 // The substrate: CPU sharing, the block device, the page cache of a file, floating proportions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "block_device.h"
 #include "cpu_scheduler.h"
 #include "flex_proportions.h"
@@ -10,28 +12,69 @@
 namespace throttlelab::engine {
 namespace {
 
-// Runs the scheduler to completion and returns each task's finish time in seconds.
+// Runs the scheduler to completion and returns each task's finish time in seconds (slice
+// ends and kernel threads, reported with negative ids, are retired on the way).
 std::vector<double> finishTimes(CpuScheduler& cpu, int tasks) {
   std::vector<double> done(static_cast<std::size_t>(tasks), -1);
   SimTime now{};
   while (auto next = cpu.nextCompletion(now)) {
     now = next->first;
     cpu.complete(next->second, now);
-    done[static_cast<std::size_t>(next->second)] = toSeconds(now);
+    if (next->second >= 0) done[static_cast<std::size_t>(next->second)] = toSeconds(now);
   }
   return done;
 }
 
+// CPU hogs share by turns of a time slice (12 ms on two CPUs): over a second they come out
+// even, to within a slice.
+constexpr double kSlice = 0.013;
+
 TEST(CpuScheduler, FourTasksOnTwoCpusGetHalfACpuEach) {
   CpuScheduler cpu(2);
   for (int i = 0; i < 4; ++i) cpu.start(i, 1.0, 0, 0, SimTime{});
-  for (double t : finishTimes(cpu, 4)) EXPECT_NEAR(t, 2.0, 1e-6);
+  for (double t : finishTimes(cpu, 4)) EXPECT_NEAR(t, 2.0, kSlice);
 }
 
 TEST(CpuScheduler, FewerTasksThanCpusGetAWholeCpuEachAndNoMore) {
   CpuScheduler cpu(64);
   for (int i = 0; i < 3; ++i) cpu.start(i, 1.0, 0, 0, SimTime{});
   for (double t : finishTimes(cpu, 3)) EXPECT_NEAR(t, 1.0, 1e-6);
+}
+
+TEST(CpuScheduler, MoreTasksThanCpusTakeTurnsAndAShortPieceRunsInOneGo) {
+  // 1,000 pieces of 0.1 ms on 2 CPUs: a CPU runs one piece at full speed, then the next (a
+  // fluid share would finish every piece together after 50 ms).
+  CpuScheduler cpu(2);
+  for (int i = 0; i < 1000; ++i) cpu.start(i, 1e-4, 0, 0, SimTime{});
+  auto t = finishTimes(cpu, 1000);
+  std::sort(t.begin(), t.end());
+  EXPECT_NEAR(t[0], 1e-4, 1e-9);
+  EXPECT_NEAR(t[1], 1e-4, 1e-9);
+  EXPECT_NEAR(t[2], 2e-4, 1e-9);
+  EXPECT_NEAR(t[999], 0.05, 1e-6);
+}
+
+TEST(CpuScheduler, ATaskThatGoesOnAtOnceKeepsItsCpu) {
+  // Task 0 completes a piece and starts the next at the same instant (a writer copying on
+  // after a throttle check): task 1, queued, does not get its CPU in between.
+  CpuScheduler cpu(1);
+  cpu.start(0, 1e-3, 0, 0, SimTime{});
+  cpu.start(1, 1e-3, 0, 0, SimTime{});
+  auto next = cpu.nextCompletion(SimTime{});
+  ASSERT_TRUE(next.has_value());
+  EXPECT_EQ(next->second, 0);
+  cpu.complete(0, next->first);
+  cpu.start(0, 1e-3, 0, 0, next->first);
+  next = cpu.nextCompletion(next->first);
+  ASSERT_TRUE(next.has_value());
+  EXPECT_EQ(next->second, 0);
+  EXPECT_NEAR(toSeconds(next->first), 2e-3, 1e-9);
+  // One that does not go on (it went to sleep) hands its CPU to the queue.
+  cpu.complete(0, next->first);
+  next = cpu.nextCompletion(next->first);
+  ASSERT_TRUE(next.has_value());
+  EXPECT_EQ(next->second, 1);
+  EXPECT_NEAR(toSeconds(next->first), 3e-3, 1e-9);
 }
 
 TEST(CpuScheduler, RealTimeTasksTakeAWholeCpuFirst) {
@@ -41,9 +84,9 @@ TEST(CpuScheduler, RealTimeTasksTakeAWholeCpuFirst) {
   cpu.start(2, 1.0, 0, 0, SimTime{});
   const auto t = finishTimes(cpu, 3);
   EXPECT_NEAR(t[0], 1.0, 1e-6);
-  // The two normal tasks share one CPU while the rt task runs, then get one each.
-  EXPECT_NEAR(t[1], 1.5, 1e-6);
-  EXPECT_NEAR(t[2], 1.5, 1e-6);
+  // The two normal tasks take turns on one CPU while the rt task runs, then get one each.
+  EXPECT_NEAR(t[1], 1.5, kSlice);
+  EXPECT_NEAR(t[2], 1.5, kSlice);
 }
 
 TEST(CpuScheduler, RealTimeTasksStarveNormalOnesWhenTheyFillEveryCpu) {
@@ -55,12 +98,32 @@ TEST(CpuScheduler, RealTimeTasksStarveNormalOnesWhenTheyFillEveryCpu) {
   EXPECT_NEAR(t[1], 3.0, 1e-6);
 }
 
+TEST(CpuScheduler, KernelThreadsTakeACpuBeforeNormalTasksAndAfterRealTimeOnes) {
+  CpuScheduler cpu(1);
+  cpu.start(0, 1.0, 0, 0, SimTime{});
+  cpu.addKernelWork(0, 0.5, SimTime{});
+  EXPECT_NEAR(cpu.kernelBacklog(atSeconds(0.2)), 0.3, 1e-9);
+  auto t = finishTimes(cpu, 1);
+  EXPECT_NEAR(t[0], 1.5, 1e-6);
+  EXPECT_NEAR(cpu.kernelBacklog(atSeconds(1.5)), 0, 1e-12);
+  // A real-time task keeps its CPU: the kernel thread waits.
+  CpuScheduler rt(1);
+  rt.start(0, 1.0, 50, 0, SimTime{});
+  rt.addKernelWork(0, 0.5, SimTime{});
+  EXPECT_NEAR(rt.kernelBacklog(atSeconds(0.9)), 0.5, 1e-9);
+  const auto done = rt.nextCompletion(atSeconds(0.9));
+  ASSERT_TRUE(done.has_value());
+  EXPECT_EQ(done->second, 0);
+  rt.complete(0, done->first);
+  EXPECT_NEAR(rt.kernelBacklog(atSeconds(1.2)), 0.3, 1e-6);
+}
+
 TEST(CpuScheduler, NiceLevelsSplitTheCpuByWeight) {
   CpuScheduler cpu(1);
   cpu.start(0, 1.0, 0, 0, SimTime{});   // weight 1024
   cpu.start(1, 1.0, 0, 5, SimTime{});   // weight 335
   const auto t = finishTimes(cpu, 2);
-  EXPECT_NEAR(t[0], (1024.0 + 335.0) / 1024.0, 1e-3);
+  EXPECT_NEAR(t[0], (1024.0 + 335.0) / 1024.0, kSlice);
   EXPECT_NEAR(t[1], 2.0, 1e-6);
   EXPECT_EQ(niceToWeight(0), 1024);
   EXPECT_EQ(niceToWeight(-20), 88761);
@@ -70,11 +133,18 @@ TEST(CpuScheduler, CancelReturnsTheWorkDoneSoFar) {
   CpuScheduler cpu(1);
   cpu.start(0, 1.0, 0, 0, SimTime{});
   cpu.start(1, 1.0, 0, 0, SimTime{});
-  EXPECT_NEAR(cpu.cancel(1, atSeconds(0.5)), 0.25, 1e-6);
+  SimTime now{};
+  // Run the slices up to 0.5 s.
+  while (auto next = cpu.nextCompletion(now)) {
+    if (next->first > atSeconds(0.5)) break;
+    now = next->first;
+    cpu.complete(next->second, now);
+  }
+  EXPECT_NEAR(cpu.usedSoFar(1, atSeconds(0.5)), 0.25, kSlice);
+  EXPECT_NEAR(cpu.cancel(1, atSeconds(0.5)), 0.25, kSlice);
   EXPECT_FALSE(cpu.isRunning(1));
-  const auto next = cpu.nextCompletion(atSeconds(0.5));
-  ASSERT_TRUE(next.has_value());
-  EXPECT_NEAR(toSeconds(next->first), 1.25, 1e-6);
+  const auto t = finishTimes(cpu, 1);
+  EXPECT_NEAR(t[0], 1.25, kSlice);
 }
 
 DeviceConfig disk() {

@@ -299,6 +299,10 @@ TEST(ScenarioParse, RejectsImpossibleValues) {
       {R"("machine": {"cpus": 4097})", "machine.cpus"},
       {R"("machine": {"hz": 200})", "machine.hz"},
       {R"("device": {"writeMBps": 0})", "device.writeMBps"},
+      {R"("device": {"writeMBps": 1e-320})", "device.writeMBps"},
+      {R"("device": {"writeMBps": 1e-11})", "device.writeMBps"},
+      {R"("device": {"writeMBps": 0.0009})", "device.writeMBps"},
+      {R"("device": {"readMBps": 1e-11})", "device.readMBps"},
       {R"("device": {"seekMs": -1})", "device.seekMs"},
       {R"("device": {"maxRequestKiB": 2})", "device.maxRequestKiB"},
       {R"("device": {"nrRequests": 3})", "device.nrRequests"},
@@ -314,6 +318,7 @@ TEST(ScenarioParse, RejectsImpossibleValues) {
       {R"("tasks": [{"blockKiB": 2}])", "tasks[0].blockKiB"},
       {R"("tasks": [{"fileMiB": 0}])", "tasks[0].fileMiB"},
       {R"("tasks": [{"copyMBps": 0}])", "tasks[0].copyMBps"},
+      {R"("tasks": [{"copyMBps": 1e-300}])", "tasks[0].copyMBps"},
       {R"("tasks": [{"thinkMs": -1}])", "tasks[0].thinkMs"},
       {R"("tasks": [{"startS": -1}])", "tasks[0].startS"},
       {R"("tasks": [{"sched": "fifo", "rtPriority": 0}])", "tasks[0].rtPriority"},
@@ -348,7 +353,9 @@ TEST(ScenarioParse, RejectsImpossibleValues) {
       {R"("tasks": [{"runs": -1}])", "tasks[0].runs"},
       {R"("tasks": [{"anonMiB": -0.5}])", "tasks[0].anonMiB"},
       {R"("tasks": [{"allocMBps": 0}])", "tasks[0].allocMBps"},
+      {R"("tasks": [{"allocMBps": 5e-324}])", "tasks[0].allocMBps"},
       {R"("tasks": [{"cpuS": -1}])", "tasks[0].cpuS"},
+      {R"("tasks": [{"kind": "compiler", "cpuS": 1e-13}])", "tasks[0].cpuS"},
       {R"("tasks": [{"holdS": -1}])", "tasks[0].holdS"},
       {R"("tasks": [{"oomScoreAdj": 1001}])", "tasks[0].oomScoreAdj"},
       {R"("tasks": [{"oomScoreAdj": -1001}])", "tasks[0].oomScoreAdj"},
@@ -364,6 +371,25 @@ TEST(ScenarioParse, RejectsImpossibleValues) {
     EXPECT_EQ(what.rfind(std::string("t.json: ") + c.key + ": ", 0), 0u) << what;
     EXPECT_TRUE(oneLine(what)) << what;
   }
+}
+
+// A speed so small it is a denormal (1e-320) made a request outlast the 64-bit nanosecond
+// clock and complete at once: the disk wrote 7,348 MB/s. Speeds now have a lower bound, named
+// with the key in the message.
+TEST(ScenarioParse, SpeedsHaveALowerBoundThatTheMessageNames) {
+  EXPECT_STREQ(parseError(withBody(R"("device": {"writeMBps": 1e-11})")).what(),
+               "t.json: device.writeMBps: must be between 0.001 and 1e+06, got 1e-11");
+  EXPECT_STREQ(parseError(withBody(R"("device": {"readMBps": 1e-320})")).what(),
+               "t.json: device.readMBps: must be 0 (the write speed) or between 0.001 and 1e+06, got 1e-320");
+  EXPECT_STREQ(parseError(withBody(R"("tasks": [{"kind": "compiler", "cpuS": 1e-9}])")).what(),
+               "t.json: tasks[0].cpuS: must be 0 or between 1e-06 and 1e+07, got 1e-09");
+  // The bounds themselves are accepted.
+  const te::Scenario s = te::parseScenario(
+      withBody(R"("device": {"writeMBps": 0.001, "readMBps": 0.001}, "tasks": [{"copyMBps": 0.001},
+                  {"kind": "compiler", "cpuS": 1e-6, "allocMBps": 0.001}])"),
+      "t.json");
+  EXPECT_DOUBLE_EQ(s.devices[0].writeMBps, 0.001);
+  EXPECT_DOUBLE_EQ(s.tasks[1].cpuS, 1e-6);
 }
 
 TEST(ScenarioParse, RejectsUnsupportedOrMissingSchemaVersion) {

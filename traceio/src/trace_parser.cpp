@@ -4,7 +4,7 @@
 // small constant number of times. Fields are looked up by name, never by position: the
 // tracepoints gained, renamed and reordered fields across kernel releases.
 //
-// Speed (issue #6): nearly every line of a real trace has its fields exactly as today's
+// Speed: nearly every line of a real trace has its fields exactly as today's
 // kernels print them. readCanonical reads those with everything known at compile time and
 // gives up at the first difference, leaving the line to the general readFields, which gives
 // the same result for every line readCanonical accepts. The header is read with helpers that

@@ -307,11 +307,21 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
     n.push_back("only the first 64 of " + std::to_string(bdis.size()) + " devices are simulated");
     bdis.resize(kMaxDevices);
   }
+  // A comm or bdi in a trace may hold any byte but NUL; a scenario's names must be UTF-8
+  // without control characters (validateScenario). Printable ASCII is kept, anything else
+  // is replaced.
+  const auto hasControl = [](const std::string& name) {
+    return std::any_of(name.begin(), name.end(), [](char c) {
+      const auto u = static_cast<unsigned char>(c);
+      return u < 0x20 || u >= 0x7f;
+    });
+  };
   if (!bdis.empty()) {
     s.devices.clear();
     for (const auto& bdi : bdis) {
       te::DeviceConfig d;
-      d.name = bdi.find_first_of(" \t") == std::string::npos && bdi.size() <= 32 ? bdi : "dev";
+      d.name = bdi.find(' ') == std::string::npos && bdi.size() <= 32 && !hasControl(bdi) ? bdi
+                                                                                       : "dev";
       if (std::any_of(s.devices.begin(), s.devices.end(),
                       [&](const te::DeviceConfig& o) { return o.name == d.name; }))
         d.name += std::to_string(s.devices.size());
@@ -364,7 +374,7 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
     for (std::size_t i = 0; i < bdis.size(); ++i)
       if (bdis[i] == t.bdi) device = s.devices[i].name;
     std::string name = t.comm.empty() ? std::string("dd") : t.comm;
-    if (name.size() > 64 || name.find_first_of("\r\n\t") != std::string::npos) name = "dd";
+    if (name.size() > 64 || hasControl(name)) name = "dd";
     ++groups[{device, name}];
   }
   for (const auto& [key, count] : groups) {

@@ -117,11 +117,11 @@ Experiment makeArcangeli2002(bool quick) {
   e.title =
       "make -jN on a small 2002 desktop: CPU use, swapping and the OOM killer (Andrea "
       "Arcangeli's thread, 2002)";
-  e.mailFile = "2002-arcangeli-vm-and-swap.txt";
-  // model-spec §6 has no entry for this mail, and the seed file carries no Message-Id.
-  e.messageId =
-      "not recorded; subject \"Re: [2.4.17/18pre] VM and swap - it's really "
-      "unusable\", 12 Jan 2002";
+  e.mail =
+      "linux-kernel, Andrea Arcangeli, 2002-01-12, \"Re: [2.4.17/18pre] VM and swap - it's really "
+      "unusable\"";
+  // The copy of this mail carries no Message-Id (docs/model.md, The seed mails).
+  e.messageId = "not recorded";
   e.mailSummary =
       "A reader posted wall time and CPU utilisation of kernel builds with make -j100 and "
       "-j75 on five 2.4 kernels (e.g. 2.4.18-pre3: -j75 in 6:48–9:33 at 57–80 % CPU, -j100 "
@@ -138,14 +138,16 @@ Experiment makeArcangeli2002(bool quick) {
       {"256 MiB RAM", "[D] a 2002 desktop; the mail does not say"},
       {"512 MiB of swap on the same disk", "[D] swap = 2 × RAM, the rule of thumb of the time"},
       {"IDE disk, 20 MB/s sequential, seek 9 ms, max_sectors_kb 128, nr_requests 128",
-       "[D] a 2002 desktop IDE disk; 128 KiB requests of old IDE (model-spec §1.5 [U])"},
-      {"HZ 100", "2.4 on x86 (1000 came with 2.6.0, model-spec §4)"},
+       "[D] a 2002 desktop IDE disk; 128 KiB requests of old IDE (docs/model.md, The block device "
+       "[U])"},
+      {"HZ 100", "2.4 on x86 (1000 came with 2.6.0; docs/model.md, Kernel defaults by era)"},
       {"page allocator 2.6.0-no-rt",
        "the model has no 2.4 VM; the 2.6.0 allocator without the 2003 RT reserve is its "
        "closest generation. 2.4's reclaim (Arcangeli's -aa VM, van Riel's rmap) chose what to "
        "swap differently, so swap traffic and thrashing are the model's, not 2.4's"},
       {"dirty throttling legacy-2.6.0 with dirty_ratio 40 / background 10",
-       "2.4's bdflush throttled writers at nfract 30–40 % (model-spec §3.1); the closest "
+       "2.4's bdflush throttled writers at nfract 30–40 % (docs/model.md, The seed experiments); "
+       "the closest "
        "policy the model has is 2.6.0's IO-ful throttle with its 40/10 defaults"},
       {"vm.swappiness 60", "the model's default; 2.4 had no such setting"},
       {"the build: " + std::to_string(units) + " compile units of " + report::number(kUnitCpuS) +

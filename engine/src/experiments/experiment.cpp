@@ -159,12 +159,13 @@ std::optional<Experiment> makeExperiment(std::string_view name, bool quick) {
   return std::nullopt;
 }
 
-CaseRun runCase(const ExperimentCase& c, std::uint64_t seed) {
+CaseRun runCase(const ExperimentCase& c, std::uint64_t seed, std::uint64_t phaseIndex) {
   Scenario s = c.scenario;
   s.seed = seed;
   if (c.startSpreadS > 0) {
-    // A low-discrepancy phase per seed (golden-ratio sequence): seeds 1, 2, 3 spread evenly.
-    const double phase = std::fmod(0.5 + static_cast<double>(seed) * 0.6180339887498949, 1.0);
+    // A low-discrepancy phase (golden-ratio sequence): seeds 1, 2, 3 spread evenly.
+    const std::uint64_t n = phaseIndex == 0 ? seed : phaseIndex;
+    const double phase = std::fmod(0.5 + static_cast<double>(n) * 0.6180339887498949, 1.0);
     for (auto& t : s.tasks)
       if (t.name == c.startSpreadGroup) t.startS += phase * c.startSpreadS;
   }
@@ -213,9 +214,18 @@ ExperimentResult runExperiment(const Experiment& e, const ExperimentRunOptions& 
   for (const ExperimentCase& c : e.cases) {
     std::vector<std::vector<double>> values(c.metrics.size());
     for (int i = 0; i < options.seeds; ++i) {
-      const CaseRun run = runCase(c, c.scenario.seed + static_cast<std::uint64_t>(i));
-      for (std::size_t m = 0; m < c.metrics.size(); ++m)
-        values[m].push_back(c.metrics[m].measure ? c.metrics[m].measure(run) : kNaN);
+      const std::uint64_t seed = c.scenario.seed + static_cast<std::uint64_t>(i);
+      const int phases = c.startSpreadS > 0 ? std::max(1, c.phasesPerSeed) : 1;
+      std::vector<double> sums(c.metrics.size(), 0.0);
+      for (int p = 0; p < phases; ++p) {
+        // Seed i's phases are i*k+1 .. i*k+k of one sequence: every run lands somewhere new.
+        const std::uint64_t phase =
+            phases == 1 ? 0 : static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(phases) + static_cast<std::uint64_t>(p) + 1;
+        const CaseRun run = runCase(c, seed, phase);
+        for (std::size_t m = 0; m < c.metrics.size(); ++m)
+          sums[m] += c.metrics[m].measure ? c.metrics[m].measure(run) : kNaN;
+      }
+      for (std::size_t m = 0; m < c.metrics.size(); ++m) values[m].push_back(sums[m] / phases);
       ++done;
       if (options.progress) options.progress(done, total);
       if (options.stop.stop_requested()) throw RunCancelled();
@@ -254,7 +264,7 @@ ExperimentResult runExperiment(const Experiment& e, const ExperimentRunOptions& 
 std::string experimentReportMarkdown(const Experiment& e, const ExperimentResult& r) {
   using report::cell;
   std::string out = "# " + cell(e.name) + ": " + cell(e.title) + "\n\n";
-  out += "Reproduces `" + cell(e.mailFile) + "` (Message-Id `" + cell(e.messageId) + "`).";
+  out += "Reproduces " + cell(e.mail) + " (Message-Id `" + cell(e.messageId) + "`).";
   out += " " + std::to_string(r.seeds) + (r.seeds == 1 ? " seed" : " seeds") + " per case";
   if (r.quick)
     out += "; **quick form** (shorter runs, fewer cases: for tests, not for conclusions)";

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // morton2003: Andrew Morton's test of the 2003 real-time changes — a 16 MiB dd while an
 // endless dd loop holds the machine at the dirty limit, as SCHED_OTHER and SCHED_FIFO, and
-// "allocate 4 megs while there is a huge amount of swapout" (model-spec §6.1).
+// "allocate 4 megs while there is a huge amount of swapout" (docs/model.md, The seed experiments).
 #include <cmath>
 
 #include "experiments/metrics.h"
@@ -26,9 +26,9 @@ constexpr std::int64_t kDd16MiB = 16;
 constexpr double kDd16StartS = 20;
 
 // Where the RT headroom of the mainline rule (+1/4 of thresh) stops covering the 16 MiB
-// write. In 2.6.0 every page counts as dirtyable (E1), so thresh = 40 % of memory and the
-// headroom is memory/10: 16 MiB fits from 160 MiB up. The small machine sits well below that
-// boundary (0.6 ×), the 512 MiB one well above (3.2 ×).
+// write. In 2.6.0 every page counts as dirtyable (docs/model.md, Eq. 1), so thresh = 40 % of memory
+// and the headroom is memory/10: 16 MiB fits from 160 MiB up. The small machine sits well below
+// that boundary (0.6 ×), the 512 MiB one well above (3.2 ×).
 constexpr double kBonusBoundaryMiB =
     static_cast<double>(kDd16MiB) * 4 / (static_cast<double>(kDirtyRatio) / 100);
 constexpr std::int64_t kSmallMemoryMiB = static_cast<std::int64_t>(0.6 * kBonusBoundaryMiB);
@@ -100,7 +100,8 @@ MetricSpec dd16Seconds() {
                 [](const CaseRun& r) { return groupLastRunS(r, "dd16"); });
 }
 
-ExperimentCase dd16Experiment(std::string_view policy, std::int64_t memoryMiB, SchedClass sched) {
+ExperimentCase dd16Experiment(std::string_view policy, std::int64_t memoryMiB, SchedClass sched,
+                              bool quick) {
   ExperimentCase c;
   c.name = dd16Case(policy, memoryMiB, sched);
   c.row = policyRow(policy, memoryMiB);
@@ -113,6 +114,9 @@ ExperimentCase dd16Experiment(std::string_view policy, std::int64_t memoryMiB, S
   // writeback rounds; each seed takes another phase within 3 s.
   c.startSpreadGroup = "dd16";
   c.startSpreadS = 3;
+  // Its time ranges over 0.4-1.8 s with the phase: 8 phases per seed (4 in the quick form),
+  // so that three seeds average 24 of them.
+  c.phasesPerSeed = quick ? 4 : 8;
   MetricSpec m = dd16Seconds();
   const bool normal = sched == SchedClass::Other;
   if (memoryMiB == kMemoryMiB && policy == kBreak)
@@ -125,9 +129,11 @@ ExperimentCase dd16Experiment(std::string_view policy, std::int64_t memoryMiB, S
                  "a SCHED_OTHER task alike");
   else if (policy == kBonus && !normal)
     m = withNote(m, static_cast<double>(memoryMiB) >= kBonusBoundaryMiB
-                        ? "no figure in the mail; model-spec §6.1 expects ≈ the copy time "
+                        ? "no figure in the mail; the mechanism (docs/model.md, The seed "
+                          "experiments) gives ≈ the copy time "
                           "(≈ 0.12 s) while 16 MiB < thresh/4"
-                        : "no figure in the mail; model-spec §6.1 expects the write to fall back "
+                        : "no figure in the mail; the mechanism (docs/model.md, The seed "
+                          "experiments) makes the write fall back "
                           "towards the normal time once thresh/4 < 16 MiB");
   else
     m = withNote(m, "no figure in the mail");
@@ -189,7 +195,9 @@ Experiment makeMorton2003(bool quick) {
   e.title =
       "A real-time writer and allocator under dirty throttling and swap-out (Andrew "
       "Morton, 2003)";
-  e.mailFile = "2003-morton-rt-page-allocator-and-throttling.txt";
+  e.mail =
+      "linux-mm, Andrew Morton, 2003-08-06, \"Re: [patch] real-time enhanced page allocator and "
+      "throttling\"";
   e.messageId = "<20030806014148.5408cfbd.akpm@osdl.org>";
   e.mailSummary =
       "Andrew Morton tested Robert Love's real-time page allocator and throttling patch on "
@@ -201,23 +209,27 @@ Experiment makeMorton2003(bool quick) {
   e.liveCase = dd16Case(kBreak, kMemoryMiB, SchedClass::Fifo);
   e.machine = {
       {"512 MiB RAM, 1 CPU",
-       "model-spec §6.1 simulator setup [D]: the mail does not describe Morton's machine"},
-      {"HZ 1000", "the 2.6.0 x86 default, model-spec §4"},
-      {"IDE disk, 30 MB/s sequential write, seek 8 ms", "model-spec §6.1 [D]"},
+       "[D] docs/model.md, The seed experiments: the mail does not describe Morton's machine"},
+      {"HZ 1000", "the 2.6.0 x86 default (docs/model.md, Kernel defaults by era)"},
+      {"IDE disk, 30 MB/s sequential write, seek 8 ms", "[D] docs/model.md, The seed experiments"},
       {"max_sectors_kb 128, nr_requests 128",
-       "old IDE requests of 128 KiB (model-spec §1.5 [U]); nr_requests 128 (§1.5 [V])"},
+       "old IDE requests of 128 KiB [U]; nr_requests 128 [V] (docs/model.md, Kernel defaults by "
+       "era)"},
       {"dd copy speed 140 MB/s with a whole CPU",
-       "model-spec §6.1: memcpy ≈ 130–150 MB/s, so that 16 MiB of copy takes 0.11–0.12 s [D]; "
+       "docs/model.md, The seed experiments: memcpy ≈ 130–150 MB/s, so that 16 MiB of copy takes "
+       "0.11–0.12 s [D]; "
        "the middle of that range"},
-      {"vm.dirty_ratio 40, dirty_background_ratio 10", "2.6.0 defaults, model-spec §4 [V]"},
+      {"vm.dirty_ratio 40, dirty_background_ratio 10",
+       "2.6.0 defaults [V] (docs/model.md, Kernel defaults by era)"},
       {"page allocator 2.6.0 (RT tasks may go below the watermarks)",
-       "the mail's kernel carried Love's allocator change (model-spec §2.6.2); the allocation "
+       "the mail's kernel carried Love's allocator change (docs/model.md, The page allocator, Eq. "
+       "43); the allocation "
        "part also runs 2.6.0-no-rt, the allocator before it"},
       {"1 GiB of swap on the same disk (allocation part only)",
        "[D] the mail says only 'a huge amount of swapout'"},
       {"policies legacy-2.6.0 (no RT rule), legacy-2.6.0-rt-break (the mail's -2 kernel), "
        "legacy-2.6.0-rt-bonus (mainline: +1/4 on the limits)",
-       "model-spec §6.1 variants (i)–(iii), §3.2"},
+       "the mail's three kernels (docs/model.md, legacy-2.6.0 and the 2003 real-time variants)"},
   };
   e.method = {
       "Background: `while true; do dd if=/dev/zero of=foo bs=1M count=512 conv=notrunc; done`, "
@@ -226,16 +238,16 @@ Experiment makeMorton2003(bool quick) {
       "of 512 MiB ≈ 205 MiB fills at 140 − 30 MB/s in about 2 s, so at 20 s the loop has held "
       "the machine at the limit for many seconds: the mail's 'rm 1; sleep 3' in the model. The "
       "metric is the 16 MiB dd's run time (what `time` printed); a run ends when it exits.",
-      "RT headroom of the mainline rule: thresh/4 = (40 % × memory)/4 = memory/10 (E1: all "
+      "RT headroom of the mainline rule: thresh/4 = (40 % × memory)/4 = memory/10 (Eq. 1: all "
       "pages dirtyable in 2.6.0), which covers 16 MiB from " +
           report::number(kBonusBoundaryMiB) + " MiB up. rt-bonus also runs at " +
           std::to_string(kSmallMemoryMiB) + " MiB (0.6 × that boundary; headroom ≈ " +
           report::number(static_cast<double>(kSmallMemoryMiB) / 10) + " MiB).",
       "Sensitivity of the normal write (rt-break, SCHED_OTHER): the same run with the copy "
       "speed halved (70 MB/s, both dd) and with the disk halved (15 MB/s).",
-      "The 16 MiB dd starts 20 s in plus an offset of up to 3 s that each seed sets ('rm 1; "
-      "sleep 3'): its time depends on where in the background loop's writeback rounds it "
-      "lands, so several seeds average over that phase.",
+      "The 16 MiB dd starts 20 s in plus an offset of up to 3 s ('rm 1; sleep 3'): its time "
+      "depends on where in the background loop's writeback rounds it lands (0.4 to 1.8 s), so "
+      "each seed averages 8 offsets, spread over all seeds.",
       "Allocation under swap-out: a 'hog' allocates and touches 700 MiB of anonymous memory on "
       "the 512 MiB machine, forcing swap-out; at 3 s, while it is still being swapped out, "
       "'alloc4m' allocates and touches 4 MiB as SCHED_OTHER or SCHED_FIFO 50 (Morton's "
@@ -250,17 +262,17 @@ Experiment makeMorton2003(bool quick) {
   if (!quick) policies.push_back(kPlain);
   for (const auto policy : policies)
     for (const auto sched : {SchedClass::Other, SchedClass::Fifo})
-      e.cases.push_back(dd16Experiment(policy, kMemoryMiB, sched));
+      e.cases.push_back(dd16Experiment(policy, kMemoryMiB, sched, quick));
   for (const auto sched : {SchedClass::Other, SchedClass::Fifo})
-    e.cases.push_back(dd16Experiment(kBonus, kSmallMemoryMiB, sched));
+    e.cases.push_back(dd16Experiment(kBonus, kSmallMemoryMiB, sched, quick));
   {
-    ExperimentCase copy = dd16Experiment(kBreak, kMemoryMiB, SchedClass::Other);
+    ExperimentCase copy = dd16Experiment(kBreak, kMemoryMiB, SchedClass::Other, quick);
     copy.name = kCopyCase;
     copy.row = "legacy-2.6.0-rt-break, 512 MiB, copy 70 MB/s";
     copy.scenario.tasks = {ddLoop(kCopyMBps / 2), dd16(SchedClass::Other, kCopyMBps / 2)};
     copy.metrics = {withNote(dd16Seconds(), "sensitivity run; no figure in the mail")};
     e.cases.push_back(std::move(copy));
-    ExperimentCase disk = dd16Experiment(kBreak, kMemoryMiB, SchedClass::Other);
+    ExperimentCase disk = dd16Experiment(kBreak, kMemoryMiB, SchedClass::Other, quick);
     disk.name = kDiskCase;
     disk.row = "legacy-2.6.0-rt-break, 512 MiB, disk 15 MB/s";
     disk.scenario.devices.front().writeMBps = kDiskMBps / 2;

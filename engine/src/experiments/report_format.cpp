@@ -77,7 +77,8 @@ Spread spread(const std::vector<double>& values) {
     s.min = std::min(s.min, v);
     s.max = std::max(s.max, v);
   }
-  s.mean /= static_cast<double>(values.size());
+  // The rounded sum of n equal values divided by n can land an ulp outside them.
+  s.mean = std::clamp(s.mean / static_cast<double>(values.size()), s.min, s.max);
   return s;
 }
 

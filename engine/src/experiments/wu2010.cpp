@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // wu2010: Wu Fengguang's table of 18 Nov 2010 — N concurrent dd on one SATA disk, 2.6.37-rc2
 // (IO-ful per-bdi throttling) against his IO-less series: %system, wkB/s and avgrq-sz
-// (model-spec §6.2).
+// (docs/model.md, The seed experiments).
 #include <cmath>
 
 #include "experiments/metrics.h"
@@ -110,7 +110,7 @@ Experiment makeWu2010(bool quick) {
   Experiment e;
   e.name = "wu2010";
   e.title = "IO-less dirty throttling: 1, 10 and 100 dd on one SATA disk (Wu Fengguang, 2010)";
-  e.mailFile = "2010-wu-io-less-dirty-throttling.txt";
+  e.mail = "linux-kernel, Wu Fengguang, 2010-11-18, \"Re: [PATCH 00/13] IO-less dirty throttling\"";
   e.messageId = "<20101118025039.GA15479@localhost>";
   e.mailSummary =
       "Wu Fengguang answered Andrew Morton with iostat figures of N concurrent dd on a 4-core, "
@@ -121,24 +121,29 @@ Experiment makeWu2010(bool quick) {
   e.quick = quick;
   e.liveCase = caseName(10, kIoless);
   e.machine = {
-      {"4 CPUs (4-core 3.2 GHz), 4 GiB RAM", "Wu's test box, model-spec §6.2 [V text]"},
+      {"4 CPUs (4-core 3.2 GHz), 4 GiB RAM", "Wu's test box, as the mail states it [V text]"},
       {"HZ 250",
        "[D] not stated in the mail; 250 was the usual distribution setting in 2010, and Wu's "
-       "related ext4 cp test of the series states HZ=250 (model-spec §6.2: 'HZ 250 or 1000')"},
+       "related ext4 cp test of the series states HZ=250 (docs/model.md, The seed experiments)"},
       {"one SATA disk, " + report::number(kDiskMBps) + " MB/s sequential write",
        "the mail's 1dd wkB/s under 2.6.37-rc2 (run 1), 57357.468 KiB/s × 1024 = 58.73 MB/s: a "
-       "single dd streams at the disk's rate (model-spec §6.2: B_seq ≈ 58 MB/s)"},
-      {"seek 8 ms", "model-spec §6.2 simulator setup [D]"},
-      {"max_sectors_kb 512 (1024 sectors)", "model-spec §6.2; the mail's single dd reaches ~910"},
-      {"nr_requests 128", "the kernel default since 2.6.10, model-spec §1.5 [V]"},
-      {"vm.dirty_ratio 20, dirty_background_ratio 10", "2.6.37 defaults, model-spec §4 [V]"},
-      {"dd bs=1M of unlimited size, each to its own file", "model-spec §6.2"},
+       "single dd streams at the disk's rate (docs/model.md, The seed experiments)"},
+      {"seek 8 ms", "[D] docs/model.md, The seed experiments"},
+      {"max_sectors_kb 512 (1024 sectors)",
+       "docs/model.md, The block device; the mail's single dd reaches ~910"},
+      {"nr_requests 128",
+       "the kernel default since 2.6.10 [V] (docs/model.md, Kernel defaults by era)"},
+      {"vm.dirty_ratio 20, dirty_background_ratio 10",
+       "2.6.37 defaults [V] (docs/model.md, Kernel defaults by era)"},
+      {"dd bs=1M of unlimited size, each to its own file",
+       "the mail's workload (docs/model.md, The seed mails)"},
       {"dd copy speed 2000 MB/s with a whole CPU",
        "the engine's default, measured on the development machine (engine/src/cost_model.h "
        "[M]); not fitted to the mail"},
       {"page allocator 6.x, no swap", "no memory pressure here; the choice does not matter"},
       {"baseline perbdi-2.6.24, patched ioless",
-       "model-spec §6.2: 2.6.37-rc2 is Policy B (per-bdi IO-ful), the series Policy C. The "
+       "docs/model.md, The seed experiments: 2.6.37-rc2 is perbdi-2.6.24 (per-bdi IO-ful), the "
+       "series ioless. The "
        "mail's figures come from the Nov-2010 v2 design, not the merged controller the model "
        "implements"},
       {"XFS", "not modelled: no metadata writes, no extent boundaries (README)"},
@@ -163,7 +168,8 @@ Experiment makeWu2010(bool quick) {
       "deviation.",
       "Why the real-time writer is throttled more than 'lightly' here: its quarter bonus raises "
       "its thresh, and in the merged controller a real-time caller's thresh also lifts the "
-      "global dirty_limit (E20), which raises the setpoint of every normal writer; dirty then "
+      "global dirty_limit (docs/model.md, Eq. 8), which raises the setpoint of every normal "
+      "writer; dirty then "
       "settles above the real-time writer's own freerun. Wu's remark was about his November "
       "2010 design (a per-task soft band), not the controller that was merged.",
       "Real-time remark: beside 10 heavy dd, one SCHED_FIFO writer writes 1 MiB every 100 ms "
@@ -199,8 +205,9 @@ Experiment makeWu2010(bool quick) {
         MetricSpec pause = metric("pause_ms_p50", "pause p50", "ms",
                                   [](const CaseRun& r) { return r.window.pauseMsP50; });
         if (line.dd == 1)
-          pause = withSeed(pause, 10,
-                           "the series changelog: pauses of ~10 ms for 1 dd (model-spec §6.2)");
+          pause = withSeed(
+              pause, 10,
+              "the series changelog: pauses of ~10 ms for 1 dd (docs/model.md, Pause control)");
         else
           pause = withNote(pause,
                            "no figure in the mail; the changelog gives ~100 ms for 1000 dd, and "
@@ -210,7 +217,7 @@ Experiment makeWu2010(bool quick) {
       c.metrics.push_back(withNote(
           metric("rate_max_dev_pct", "per-writer rate vs write_bw/N, max deviation", "%",
                  [](const CaseRun& r) { return groupWindowRateMaxDeviationPct(r, "dd"); }),
-          patched ? "no figure in the mail; model-spec §6.2 expects each dd to converge to "
+          patched ? "no figure in the mail; rate control (docs/model.md, Eq. 24) drives each dd to "
                     "write_bw/N under ioless"
                   : "no figure in the mail; under the IO-ful baseline a dd's rate depends on "
                     "which dirtier happens to do the writeback"));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Policy C: the IO-less balance_dirty_pages() of 3.2+ in its 6.x order of operations
-// (model-spec §3.4.7). The dirtier never submits IO; it only sleeps, for a time computed from
-// a base rate (rate control) times a position ratio (position control).
+// ioless: the IO-less balance_dirty_pages() of 3.2+ in its 6.x order of operations
+// (docs/model.md, ioless: the 6.x order). The dirtier never submits IO; it only sleeps, for a time
+// computed from a base rate (rate control) times a position ratio (position control).
 #include <algorithm>
 
 #include "dirty_limits.h"
@@ -66,7 +66,7 @@ class IolessPolicy final : public ThrottlePolicy {
     const PositionResult pos = wbPositionRatio(pin);
     wb.lastPosRatio = static_cast<double>(pos.posRatio) / kPosRatioOne;
 
-    // 4.2+: the 200 ms update runs with this pass's pos_ratio: E20, E27–E30, then E25–E26.
+    // 4.2+: the 200 ms update runs with this pass's pos_ratio: Eq. 8, Eq. 22–25, then Eq. 20–21.
     if (now > wb.bw.bwTimeStampJiffies + std::max(hz / 5, 1)) updateBandwidth(host, task, g, w, pos);
 
     const std::int64_t dirtyRatelimit = wb.bw.dirtyRatelimit;

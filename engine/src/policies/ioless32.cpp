@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Policy C as first released in 3.2 (model-spec §3.4.8): the same position and rate control
+// IO-less throttling as first released in 3.2 (docs/model.md): the same position and rate control
 // as today, but no think-time banking, a different max_pause, nr_dirtied_pause set after the
 // loop from how long the pause was, and background writeback kicked after the loop.
 #include <algorithm>

@@ -31,7 +31,8 @@ BalanceDirtyPages balanceTrace(ThrottleHost& host, const Task& task, const Globa
   BalanceDirtyPages r;
   r.header = host.traceHeader(task);
   r.bdi = host.deviceName(task.info.device);
-  // The traced limit and setpoint use the stored global dirty_limit (§5.3), not E21/E22.
+  // The traced limit and setpoint use the stored global dirty_limit (docs/model.md, Tracepoints),
+  // not Eq. 9/11.
   r.limit = host.domain().dirtyLimit;
   r.setpoint = (r.limit + g.freerun) / 2;
   r.dirty = g.dirty;

@@ -11,7 +11,8 @@ namespace throttlelab::engine {
 /// The per-task poll interval, cut to 8 pages (32 KiB) while the device is over its limits.
 Pages iolessRatelimit(const ThrottleHost& host, const Task& task);
 
-/// E20 inside the 200 ms update: moves the global dirty_limit if its own stamp is old enough.
+/// update_dirty_limit() (docs/model.md, Eq. 8) inside the 200 ms update: moves the global
+/// dirty_limit if its own stamp is old enough.
 void updateDomainDirtyLimit(ThrottleHost& host, const GlobalView& g);
 
 /// The writeback:balance_dirty_pages record of one throttle decision (times in jiffies).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Policy A: the global IO-ful balance_dirty_pages() of 2.6.0–2.6.23 (model-spec §3.2), and the
+// legacy-2.6.0: the global IO-ful balance_dirty_pages() of 2.6.0–2.6.23 (docs/model.md), and the
 // real-time variants of the August 2003 thread: "rt-exempt" (Love's v1: real-time tasks never
 // throttled), "rt-break" (Morton's -mm "-2": they account and kick pdflush but leave the loop
 // at once), "rt-bonus" (what mainline kept: limits raised by a quarter).
@@ -63,7 +63,7 @@ class LegacyPolicy final : public ThrottlePolicy {
   BalanceOutcome balance(ThrottleHost& host, Task& task, Pages) override {
     const int dev = task.info.device;
     DeviceState& wb = host.device(dev);
-    const Pages writeChunk = host.ratelimitPages() + host.ratelimitPages() / 2;  // E14
+    const Pages writeChunk = host.ratelimitPages() + host.ratelimitPages() / 2;  // Eq. 33
     task.nrDirtied = 0;  // the per-CPU counter of the entry check starts again
     GlobalView g{};
     bool under = false;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Policy B: per-device IO-ful throttling, 2.6.24–3.1 (Peter Zijlstra's proportional limits;
-// model-spec §3.3) in its 2.6.3x form, the baseline of Wu Fengguang's 2010 benchmark
+// perbdi-2.6.24: per-device IO-ful throttling, 2.6.24–3.1 (Peter Zijlstra's proportional limits;
+// docs/model.md, perbdi-2.6.24) in its 2.6.3x form, the baseline of Wu Fengguang's 2010 benchmark
 // (2.6.37-rc2). Each device gets a share of the threshold by its recent writeout completions;
 // each task's limit is cut by up to 1/8 by its share of recent dirtying, so a heavy dirtier is
 // stopped before a light one. Over its limit a writer writes back pages itself, then sleeps
@@ -64,7 +64,8 @@ class PerBdiPolicy final : public ThrottlePolicy {
     // Throttle only when background writeback cannot keep up.
     if (g.dirty <= (g.bgThresh + g.thresh) / 2) return done(host, task, task.balanceExceeded, &g);
     const WbView w = host.wbView(dev, g);
-    // task_dirty_limit() (E17): a task's limit shrinks by its share of recent dirtying.
+    // task_dirty_limit() (docs/model.md, Eq. 15): a task's limit shrinks by its share of recent
+    // dirtying.
     const Pages bth = w.wbThresh;
     const double share = host.taskDirtyShare(task);
     Pages tth = bth - static_cast<Pages>(static_cast<double>(bth / 8) * share);

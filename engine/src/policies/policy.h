@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A dirty-throttling policy: what balance_dirty_pages() does when a task has dirtied its
-// quota of pages. One file per policy under policies/ (model-spec §3).
+// quota of pages. One file per policy under policies/ (docs/model.md).
 #include <memory>
 #include <string>
 #include <string_view>

@@ -4,14 +4,17 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLocale>
 
 #include "save_file.h"
 
 namespace throttlelab::ui {
 
 namespace {
+// The shortest text that reads back as the same double: the speed comes from a log slider.
 QString speedKey(double speed) {
-  return speed > 0 ? QString::number(speed) : QStringLiteral("max");
+  return speed > 0 ? QString::number(speed, 'g', QLocale::FloatingPointShortest)
+                   : QStringLiteral("max");
 }
 
 struct Invalid {

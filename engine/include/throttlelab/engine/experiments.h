@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-/// The seed experiments (model-spec §6): each reproduces the measurement of one mailing-list
-/// message on a machine written down once, with the source of every value, and judges the
-/// mail's claims from the simulated numbers. Nothing is fitted to the mail: where the model
-/// disagrees with it, the report says so. Qt-free; the command line and the window share it.
+/// The seed experiments (docs/model.md, The seed experiments): each reproduces the measurement of
+/// one mailing-list message on a machine written down once, with the source of every value, and
+/// judges the mail's claims from the simulated numbers. Nothing is fitted to the mail: where the
+/// model disagrees with it, the report says so. Qt-free; the command line and the window share it.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -81,6 +81,9 @@ struct ExperimentCase {
   /// sleep 3; time dd") is then averaged over phases by running several seeds.
   std::string startSpreadGroup;
   double startSpreadS = 0;
+  /// With a spread: the phases each seed runs and averages (a low-discrepancy sequence over
+  /// all seeds), so that a few seeds do not leave the verdict to where they happen to land.
+  int phasesPerSeed = 1;
   std::vector<MetricSpec> metrics;
 };
 
@@ -134,8 +137,9 @@ struct ReportTable {
 struct Experiment {
   std::string name;                  ///< "wu2010"
   std::string title;                 ///< one line
-  std::string mailFile;              ///< file name in shared/seeds
-  std::string messageId;             ///< from model-spec §6
+  std::string
+      mail;  ///< the mail, cited by list, author, date and subject (docs/model.md, The seed mails)
+  std::string messageId;             ///< as in docs/model.md, The seed mails
   std::string mailSummary;           ///< what the mail measured, in one or two sentences
   std::vector<MachineFact> machine;  ///< written down once, each with its source
   std::vector<std::string> method;   ///< how the cases are run and measured, what the model lacks
@@ -164,8 +168,9 @@ struct ExperimentRunOptions {
 /// Throws ScenarioError if a case's scenario is invalid (a bug), RunCancelled on cancel.
 ExperimentResult runExperiment(const Experiment& experiment, const ExperimentRunOptions& options);
 
-/// Runs one scenario as a case would (exposed for the tests and the window).
-CaseRun runCase(const ExperimentCase& c, std::uint64_t seed);
+/// Runs one scenario as a case would (exposed for the tests and the window). `phase` picks
+/// the start offset of the spread group (0 = the one the seed itself gives).
+CaseRun runCase(const ExperimentCase& c, std::uint64_t seed, std::uint64_t phase = 0);
 
 /// The report as Markdown: the mail, the machine with sources, the tables laid out like the
 /// mail's with its value beside the simulated one, every row with min–max and notes, and the

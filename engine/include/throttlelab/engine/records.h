@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-/// What a run produces, named and measured like the kernel's tracepoints (model-spec §5).
+/// What a run produces, named and measured like the kernel's tracepoints (docs/model.md, Outputs).
 /// These value types are the one schema that the CSV, the plots and the ftrace writer speak.
 #include <array>
 #include <cstdint>
@@ -26,19 +26,19 @@ struct TraceHeader {
   int cpu = 0;
 };
 
-/// writeback:global_dirty_state (§5.1). Pages.
+/// writeback:global_dirty_state (docs/model.md, Tracepoints). Pages.
 struct GlobalDirtyState {
   TraceHeader header;
   Pages dirty = 0;      ///< NR_FILE_DIRTY
   Pages writeback = 0;  ///< NR_WRITEBACK
   Pages bgThresh = 0;   ///< for the calling task (RT bonus included)
   Pages thresh = 0;     ///< for the calling task
-  Pages limit = 0;      ///< global dirty_limit as stored (E20)
+  Pages limit = 0;      ///< global dirty_limit as stored (Eq. 8)
   Pages dirtied = 0;    ///< cumulative NR_DIRTIED
   Pages written = 0;    ///< cumulative NR_WRITTEN
 };
 
-/// writeback:bdi_dirty_ratelimit (§5.2). KB/s = pages/s × 4.
+/// writeback:bdi_dirty_ratelimit (docs/model.md, Tracepoints). KB/s = pages/s × 4.
 struct BdiDirtyRatelimit {
   TraceHeader header;
   std::string_view bdi;  ///< points at the device name owned by the simulator
@@ -51,7 +51,7 @@ struct BdiDirtyRatelimit {
   std::uint64_t cgroupIno = 1;
 };
 
-/// writeback:balance_dirty_pages (§5.3).
+/// writeback:balance_dirty_pages (docs/model.md, Tracepoints).
 struct BalanceDirtyPages {
   TraceHeader header;
   std::string_view bdi;
@@ -77,16 +77,16 @@ using TraceRecord = std::variant<GlobalDirtyState, BdiDirtyRatelimit, BalanceDir
 struct DeviceSample {
   Pages reclaimablePages = 0;   ///< this bdi's dirty pages not under IO
   Pages writebackPages = 0;     ///< this bdi's pages under IO
-  Pages wbThreshPages = 0;      ///< bdi_thresh (E15)
+  Pages wbThreshPages = 0;      ///< bdi_thresh (Eq. 13)
   Pages wbBgThreshPages = 0;
   Pages wbSetpointPages = 0;
-  double writeBwKBps = 0;            ///< write_bw (E25)
-  double avgWriteBwKBps = 0;         ///< avg_write_bw (E26)
-  double dirtyRateKBps = 0;          ///< dirty_rate (E27), last update
-  double dirtyRatelimitKBps = 0;     ///< dirty_ratelimit (E30)
-  double balancedDirtyRatelimitKBps = 0;  ///< balanced_dirty_ratelimit (E29)
+  double writeBwKBps = 0;                 ///< write_bw (Eq. 20)
+  double avgWriteBwKBps = 0;              ///< avg_write_bw (Eq. 21)
+  double dirtyRateKBps = 0;               ///< dirty_rate (Eq. 22), last update
+  double dirtyRatelimitKBps = 0;          ///< dirty_ratelimit (Eq. 25)
+  double balancedDirtyRatelimitKBps = 0;  ///< balanced_dirty_ratelimit (Eq. 24)
   double taskRatelimitKBps = 0;      ///< dirty_ratelimit × pos_ratio at the sample time
-  double posRatio = 0;               ///< pos_ratio at the sample time (E23·E24)
+  double posRatio = 0;               ///< pos_ratio at the sample time (Eq. 16–18)
   double deviceWriteKBps = 0;        ///< completed writes over the interval (iostat wkB/s)
   double avgRequestKiB = 0;          ///< mean completed request size over the interval
   double seeksPerS = 0;              ///< positioning operations per second over the interval
@@ -117,9 +117,9 @@ struct Sample {
   Pages threshPages = 0;
   Pages freerunPages = 0;     ///< (thresh + bg_thresh)/2
   Pages setpointPages = 0;    ///< (freerun + limit)/2
-  Pages limitPages = 0;       ///< max(thresh, dirty_limit) (E21)
-  Pages dirtyLimitPages = 0;  ///< the stored global dirty_limit (E20)
-  Pages availPages = 0;       ///< dirtyable memory (E3)
+  Pages limitPages = 0;       ///< max(thresh, dirty_limit) (Eq. 9)
+  Pages dirtyLimitPages = 0;  ///< the stored global dirty_limit (Eq. 8)
+  Pages availPages = 0;       ///< dirtyable memory (Eq. 1–3, by era)
   Pages totalPages = 0;
   Pages freePages = 0;
   Pages filePages = 0;        ///< page cache: clean + dirty + writeback
@@ -136,7 +136,7 @@ struct Sample {
   double pauseMsMin = 0;      ///< over pauses that started in the interval (0 if none)
   double pauseMsP50 = 0;
   double pauseMsMax = 0;
-  double maxPauseMs = 0;      ///< the max_pause bound (E32) last computed
+  double maxPauseMs = 0;      ///< the max_pause bound (Eq. 27) last computed
   int pauses = 0;             ///< pauses that started in the interval
   std::array<TopPause, 4> topPauses{};
   // CPU over the interval, as iostat/top report it: % of all CPUs
@@ -151,7 +151,8 @@ struct Sample {
   double swapOutKBps = 0;
   double swapInKBps = 0;
   int allocStalls = 0;           ///< direct-reclaim entries in the interval (allocstall)
-  double allocStallMsMax = 0;    ///< longest allocation latency that ended in the interval
+  double allocStallMsMax = 0;    ///< longest allocation stall of the interval, ms: those that
+                                 ///< ended in it, and one still going counted up to the sample
   bool kswapdActive = false;
   std::int64_t oomKills = 0;     ///< cumulative
   std::vector<DeviceSample> devices;
@@ -204,7 +205,8 @@ struct TaskStats {
   double exitedS = -1;            ///< -1 while alive
   double systemS = 0;             ///< CPU time in the kernel (throttle calls, IO submission, faults)
   double userS = 0;               ///< CPU time in user space (the copy, the compile)
-  double allocMsP50 = 0;          ///< latency of page allocations that had to wait
+  double allocMsP50 = 0;          ///< latency of page allocations that had to wait (a stall still
+                                  ///< going counts, up to now)
   double allocMsP99 = 0;
   double allocMsMax = 0;
   std::int64_t allocStalls = 0;
@@ -229,7 +231,8 @@ struct Summary {
   double userPct = 0;
   double avgrqSzSectors = 0;     ///< iostat avgrq-sz: mean request size in 512-byte sectors
   double dirtyPagesP50 = 0;      ///< median over samples of dirty + writeback pages
-  double allocMsP50 = 0;         ///< over allocations that had to wait, all tasks
+  double allocMsP50 = 0;         ///< over allocations that had to wait, all tasks (stalls still
+                                 ///< going count, up to now)
   double allocMsP99 = 0;
   double allocMsMax = 0;
   std::int64_t allocStalls = 0;

@@ -22,9 +22,9 @@ struct MachineConfig {
   std::int64_t swapMiB = 0;       ///< swap space; 0 = no swap
   std::string swapDevice;         ///< device holding the swap area; empty = the first device
   /// Page-allocator generation: watermark spacing and the real-time reserve bonus
-  /// (model-spec §2.6): "2.6.0-no-rt" (before Love's 2003 change), "2.6.0" (Love/Morton
-  /// incremental min, RT halves the marks), "2.6.9" (ALLOC_HARDER: RT gets 3/4 of min),
-  /// "6.x" (ALLOC_MIN_RESERVE: RT gets 1/2 of min, 4.6+ watermark spacing).
+  /// (docs/model.md, The page allocator): "2.6.0-no-rt" (before Love's 2003 change), "2.6.0"
+  /// (Love/Morton incremental min, RT halves the marks), "2.6.9" (ALLOC_HARDER: RT gets 3/4 of
+  /// min), "6.x" (ALLOC_MIN_RESERVE: RT gets 1/2 of min, 4.6+ watermark spacing).
   std::string allocator = "6.x";
   bool operator==(const MachineConfig&) const = default;
 };
@@ -52,7 +52,8 @@ struct VmConfig {
   int dirtyExpireCentisecs = 3000;      ///< vm.dirty_expire_centisecs
   int dirtyWritebackCentisecs = 500;    ///< vm.dirty_writeback_centisecs; 0 disables periodic writeback
   int swappiness = 60;                  ///< vm.swappiness: anon vs file scan balance
-  std::int64_t minFreeKbytes = 0;       ///< vm.min_free_kbytes; 0 = the boot default (E8)
+  std::int64_t minFreeKbytes =
+      0;  ///< vm.min_free_kbytes; 0 = the boot default (docs/model.md, Eq. 41)
   int watermarkScaleFactor = 10;        ///< vm.watermark_scale_factor (4.6+), 1/10000 of memory
   bool operator==(const VmConfig&) const = default;
 };

@@ -36,9 +36,9 @@ struct OutputOptions {
 /// The throttle curve (plot 5): pos_ratio as a function of dirty pages, for the current state.
 struct ThrottleCurve {
   std::vector<double> dirtyPages;   ///< x
-  std::vector<double> globalRatio;  ///< the global cubic term (E23)
-  std::vector<double> deviceRatio;  ///< the whole pos_ratio with the bdi line (E24), bdi_dirty
-                                    ///< taken to move in proportion to global dirty
+  std::vector<double> globalRatio;  ///< the global cubic term (docs/model.md, Eq. 16)
+  std::vector<double> deviceRatio;  ///< the whole pos_ratio with the bdi line (Eq. 17–18),
+                                    ///< bdi_dirty taken to move in proportion to global dirty
   double freerun = 0, setpoint = 0, limit = 0, bgThresh = 0, thresh = 0;
   double operatingDirty = 0;        ///< dirty + writeback now
   double operatingRatio = 0;        ///< pos_ratio now

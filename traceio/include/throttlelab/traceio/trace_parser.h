@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-/// Reading the kernel's writeback tracepoints back from text (issue #6). Three producers write
+/// Reading the kernel's writeback tracepoints back from text. Three producers write
 /// the same events in slightly different line layouts:
 ///   ftrace   `/sys/kernel/tracing/trace` and `trace_pipe`:
 ///            `  dd-4288  [000] .....  294.213189: balance_dirty_pages: bdi 254:0: limit=...`

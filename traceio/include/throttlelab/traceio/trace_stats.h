@@ -100,9 +100,9 @@ engine::Scenario deriveScenario(const TraceStats::Result& measured, const HostFa
 /// How long to simulate before the compared span, which the comparison then leaves out. A
 /// trace that begins with dirty pages above bg_thresh was taken with the writers running and
 /// the kernel's estimates long settled; the simulation starts from an empty page cache, and
-/// its smoothed write bandwidth (E26, averaged over 3 s periods) needs about 20 s to reach
-/// the device's speed, so that start-up is simulated first. A trace that begins quiet is
-/// compared from the simulation's start.
+/// its smoothed write bandwidth (wb_update_write_bandwidth(); docs/model.md, Eq. 20–21, a moving
+/// average over about 4 s) needs about 20 s to reach the device's speed, so that start-up is
+/// simulated first. A trace that begins quiet is compared from the simulation's start.
 inline constexpr double kBusyTraceWarmupS = 20;
 double simulationWarmupS(const TraceStats::Result& measured);
 

@@ -1,64 +1,34 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "experiment_job.h"
 
-#include <QMetaObject>
-
 namespace throttlelab::ui {
 
-ExperimentJob::ExperimentJob(QObject* parent) : QObject(parent) {}
+ExperimentJob::ExperimentJob(QObject* parent)
+    : QObject(parent), m_job(this, [this](const QString& message) { Q_EMIT failed(message); }) {}
 
-ExperimentJob::~ExperimentJob() {
-  m_thread.request_stop();
-  joinThread();
-}
-
-void ExperimentJob::joinThread() {
-  if (m_thread.joinable()) m_thread.join();
-}
+ExperimentJob::~ExperimentJob() = default;
 
 bool ExperimentJob::start(const engine::Experiment& experiment, int seeds) {
-  if (m_running) return false;
-  joinThread();  // a finished run's thread may not have returned yet
-  m_running = true;
-  // Everything crosses back as a queued call on this object: dropped if it is gone by then
-  // (the destructor joins first, so it cannot be gone while the thread runs).
-  auto post = [this](auto&& fn) {
-    QMetaObject::invokeMethod(this, std::forward<decltype(fn)>(fn), Qt::QueuedConnection);
-  };
-  m_thread = std::jthread([this, experiment, seeds, post](std::stop_token stop) {
+  return m_job.start([this, experiment, seeds](std::stop_token stop,
+                                               const BackgroundJob::Gui& gui) -> std::function<void()> {
     engine::ExperimentRunOptions options;
     options.seeds = seeds;
     options.stop = std::move(stop);
-    options.progress = [this, post](std::size_t done, std::size_t total) {
-      post([this, done, total] {
-        if (m_running) Q_EMIT progress(static_cast<int>(done), static_cast<int>(total));
+    options.progress = [this, &gui](std::size_t done, std::size_t total) {
+      gui.report([this, done, total] {
+        Q_EMIT progress(static_cast<int>(done), static_cast<int>(total));
       });
     };
     try {
       auto result = std::make_shared<const engine::ExperimentResult>(
           engine::runExperiment(experiment, options));
-      post([this, result] {
-        m_running = false;
-        Q_EMIT finished(result);
-      });
+      return [this, result] { Q_EMIT finished(result); };
     } catch (const engine::RunCancelled&) {
-      post([this] {
-        m_running = false;
-        Q_EMIT cancelled();
-      });
-    } catch (const std::exception& e) {
-      const QString message = QString::fromUtf8(e.what());
-      post([this, message] {
-        m_running = false;
-        Q_EMIT failed(message);
-      });
+      return [this] { Q_EMIT cancelled(); };
     }
   });
-  return true;
 }
 
-void ExperimentJob::cancel() {
-  m_thread.request_stop();
-}
+void ExperimentJob::cancel() { m_job.requestStop(); }
 
 }  // namespace throttlelab::ui

@@ -7,8 +7,8 @@
 #include <QObject>
 #include <QString>
 #include <memory>
-#include <thread>
 
+#include "background_job.h"
 #include "throttlelab/engine/experiments.h"
 
 namespace throttlelab::ui {
@@ -23,7 +23,7 @@ class ExperimentJob final : public QObject {
   /// Starts the run; false if one is already running.
   bool start(const engine::Experiment& experiment, int seeds);
   void cancel();
-  bool isRunning() const { return m_running; }
+  bool isRunning() const { return m_job.isRunning(); }
 
  Q_SIGNALS:
   void progress(int done, int total);
@@ -32,10 +32,7 @@ class ExperimentJob final : public QObject {
   void failed(const QString& message);
 
  private:
-  void joinThread();
-
-  bool m_running = false;
-  std::jthread m_thread;
+  BackgroundJob m_job;  ///< last: stops and joins before the rest is destroyed
 };
 
 }  // namespace throttlelab::ui

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "trace_simulation_job.h"
 
-#include <QMetaObject>
 #include <algorithm>
 
 #include "throttlelab/engine/simulator.h"
@@ -30,65 +29,38 @@ class AlignedSink final : public engine::RecordSink {
 };
 }  // namespace
 
-TraceSimulationJob::TraceSimulationJob(QObject* parent) : QObject(parent) {}
+TraceSimulationJob::TraceSimulationJob(QObject* parent)
+    : QObject(parent), m_job(this, [this](const QString& message) { Q_EMIT failed(message); }) {}
 
-TraceSimulationJob::~TraceSimulationJob() {
-  m_cancel = true;
-  if (m_thread.joinable()) m_thread.join();
-}
+TraceSimulationJob::~TraceSimulationJob() = default;
 
 bool TraceSimulationJob::start(const engine::Scenario& scenario, double warmupS, double spanS) {
-  if (m_running) return false;
-  if (m_thread.joinable()) m_thread.join();
-  m_cancel = false;
-  m_running = true;
-  auto post = [this](auto&& fn) {
-    QMetaObject::invokeMethod(this, std::forward<decltype(fn)>(fn), Qt::QueuedConnection);
-  };
-  m_thread = std::jthread([this, scenario, warmupS, spanS, post] {
-    try {
-      auto out = std::make_shared<SimulatedTrace>();
-      out->scenario = scenario;
-      out->warmupS = warmupS;
-      const double totalS = warmupS + spanS;
-      out->scenario.durationS = std::max(out->scenario.durationS, totalS);
-      traceio::TraceStats stats(warmupS);
-      AlignedSink sink(*out, stats);
-      engine::Simulator sim(out->scenario);
-      sim.setSink(&sink, engine::OutputOptions{.traces = true});
-      // Slices of a second, so cancel and progress are prompt whatever the scenario's speed.
-      for (double t = 0; t < totalS;) {
-        if (m_cancel) {
-          post([this] {
-            m_running = false;
-            Q_EMIT cancelled();
-          });
-          return;
-        }
-        t = std::min(totalS, t + 1.0);
-        sim.runUntil(engine::atSeconds(t));
-        post([this, t, totalS] {
-          if (m_running) Q_EMIT progress(t, totalS);
-        });
-      }
-      out->simulated = stats.result();
-      post([this, result = std::shared_ptr<const SimulatedTrace>(std::move(out))] {
-        m_running = false;
-        Q_EMIT finished(result);
-      });
-    } catch (const std::exception& e) {
-      const QString message = QString::fromUtf8(e.what());
-      post([this, message] {
-        m_running = false;
-        Q_EMIT failed(message);
-      });
+  return m_job.start([this, scenario, warmupS, spanS](
+                         std::stop_token stop,
+                         const BackgroundJob::Gui& gui) -> std::function<void()> {
+    auto out = std::make_shared<SimulatedTrace>();
+    out->scenario = scenario;
+    out->warmupS = warmupS;
+    const double totalS = warmupS + spanS;
+    out->scenario.durationS = std::max(out->scenario.durationS, totalS);
+    traceio::TraceStats stats(warmupS);
+    AlignedSink sink(*out, stats);
+    engine::Simulator sim(out->scenario);
+    sim.setSink(&sink, engine::OutputOptions{.traces = true});
+    // Slices of a second, so cancel and progress are prompt whatever the scenario's speed.
+    for (double t = 0; t < totalS;) {
+      if (stop.stop_requested()) return [this] { Q_EMIT cancelled(); };
+      t = std::min(totalS, t + 1.0);
+      sim.runUntil(engine::atSeconds(t));
+      gui.report([this, t, totalS] { Q_EMIT progress(t, totalS); });
     }
+    out->simulated = stats.result();
+    return [this, result = std::shared_ptr<const SimulatedTrace>(std::move(out))] {
+      Q_EMIT finished(result);
+    };
   });
-  return true;
 }
 
-void TraceSimulationJob::cancel() {
-  m_cancel = true;
-}
+void TraceSimulationJob::cancel() { m_job.requestStop(); }
 
 }  // namespace throttlelab::ui

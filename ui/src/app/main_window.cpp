@@ -20,6 +20,7 @@
 #include <QStatusBar>
 #include <QTimer>
 
+#include "central_view.h"
 #include "compare_view.h"
 #include "dashboard.h"
 #include "experiment_panel.h"
@@ -76,6 +77,9 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   m_stack->addWidget(m_traceView);
   m_stack->addWidget(m_hostView);
   setCentralWidget(m_stack);
+  const StatusLine status = [this](const QString& text, int timeoutMs) {
+    statusBar()->showMessage(text, timeoutMs);
+  };
   m_controller->setDashboard(m_dashboard);
 
   m_parameters = new ParameterPanel;
@@ -108,6 +112,11 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
 
   m_runControls = new RunControls(this);
   addToolBar(Qt::TopToolBarArea, m_runControls);
+  m_parts = {
+      std::make_unique<LivePart>(*m_dashboard, *m_controller, *m_runControls, *m_taskDock),
+      std::make_unique<ComparePart>(*m_compareView, *m_controller, *m_runControls, status),
+      std::make_unique<TracePart>(*m_traceView, *m_runControls),
+      std::make_unique<HostPart>(*m_hostView, *m_runControls, status)};
   QStringList builtins;
   for (const auto& name : engine::builtinScenarioNames()) builtins << QString::fromStdString(name);
   m_runControls->setScenarioNames(builtins);
@@ -132,9 +141,14 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
 }
 
 MainWindow::~MainWindow() {
-  m_hostView->stop();  // a recording puts tracefs back before the window goes
-  m_compareView->stop();
-  m_controller->stop();
+  // A recording puts tracefs back before the window goes; the live run stops last.
+  for (auto view : {CentralView::Host, CentralView::Compare, CentralView::RealKernel,
+                    CentralView::Dashboard})
+    part(view).shutdown();
+}
+
+CentralViewPart& MainWindow::part(CentralView view) const {
+  return *m_parts[static_cast<std::size_t>(view)];
 }
 
 void MainWindow::loadInitialScenario() {
@@ -415,31 +429,14 @@ void MainWindow::showCentralView(CentralView view) {
     syncViewActions();
     return;
   }
-  const CentralView old = m_central;
-  switch (old) {
-    case CentralView::Compare:
-      m_compareView->stop();
-      break;
-    case CentralView::Host:
-      m_hostView->stop();
-      break;
-    case CentralView::Dashboard:
-      m_liveWasRunning = m_controller->isRunning();
-      m_controller->setRunning(false);
-      m_taskDockWasVisible = m_taskDock->isVisible();
-      m_taskDock->hide();  // its tasks are the paused live run's
-      break;
-    case CentralView::RealKernel:
-      break;  // an import or simulation in progress carries on
-  }
+  CentralViewPart& from = part(m_central);
+  CentralViewPart& to = part(view);
+  from.deactivate();
   // The parameters are the simulation's: no use beside a trace or this machine.
-  const auto hasParameters = [](CentralView v) {
-    return v == CentralView::Dashboard || v == CentralView::Compare;
-  };
-  if (hasParameters(old) && !hasParameters(view)) {
+  if (from.drivesSimulation() && !to.drivesSimulation()) {
     m_parameterDockWasVisible = m_parameterDock->isVisible();
     m_parameterDock->hide();
-  } else if (!hasParameters(old) && hasParameters(view) && m_parameterDockWasVisible) {
+  } else if (!from.drivesSimulation() && to.drivesSimulation() && m_parameterDockWasVisible) {
     m_parameterDock->show();
   }
   m_central = view;
@@ -448,35 +445,9 @@ void MainWindow::showCentralView(CentralView view) {
   // drive (the live run waits, paused, for the dashboard to come back).
   for (QAction* action :
        {m_runControls->runAction(), m_runControls->stepAction(), m_runControls->resetAction()})
-    action->setEnabled(hasParameters(view));
-  switch (view) {
-    case CentralView::Dashboard:
-      m_stack->setCurrentWidget(m_dashboard);
-      if (m_taskDockWasVisible) m_taskDock->show();
-      m_controller->setRunning(m_liveWasRunning);
-      m_runControls->setRunning(m_liveWasRunning);
-      break;
-    case CentralView::Compare:
-      m_compareView->setSpeed(m_controller->speed());
-      m_compareView->start(m_controller->scenario(), true);
-      m_stack->setCurrentWidget(m_compareView);
-      m_runControls->setRunning(true);
-      statusBar()->showMessage(tr("Comparing %1 with %2 on %3; the live run is paused")
-                                   .arg(m_compareView->policyA(), m_compareView->policyB(),
-                                        QString::fromStdString(m_controller->scenario().name)),
-                               6000);
-      break;
-    case CentralView::RealKernel:
-      m_stack->setCurrentWidget(m_traceView);
-      m_runControls->setRunning(false);
-      break;
-    case CentralView::Host:
-      m_stack->setCurrentWidget(m_hostView);
-      m_runControls->setRunning(false);
-      m_hostView->start();
-      statusBar()->showMessage(tr("Watching this machine; the live simulation is paused"), 6000);
-      break;
-  }
+    action->setEnabled(to.drivesSimulation());
+  m_stack->setCurrentWidget(to.widget());
+  to.activate();
 }
 
 void MainWindow::importTraceDialog() {

@@ -38,6 +38,7 @@
 #include "task_table_model.h"
 #include "trace_view.h"
 #include "user_notifier.h"
+#include "window_session.h"
 
 namespace throttlelab::ui {
 
@@ -125,6 +126,15 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   statusBar()->addPermanentWidget(m_statusReadout);
 
   buildMenus();
+  m_session = std::make_unique<WindowSession>(WindowSession::Parts{
+      .window = *this,
+      .controller = *m_controller,
+      .dashboard = *m_dashboard,
+      .runControls = *m_runControls,
+      .taskTable = *m_taskTable,
+      .unitsPagesAction = *m_pagesAction,
+      .setPresenterMode = [this](bool on) { setPresenterMode(on); },
+      .scripted = m_scriptedMode});
   wire();
   if (!m_scriptedMode) restoreSettings();
   const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 1000);
@@ -656,44 +666,9 @@ bool MainWindow::openFile(const QString& path) {
   return SessionFile::isSession(file.readAll()) ? openSession(path) : openScenario(path);
 }
 
-SessionState MainWindow::captureSession() const {
-  SessionState s;
-  s.scenario = m_controller->scenario();
-  s.historyWindow = m_controller->historyWindow();
-  s.speed = m_controller->speed();
-  s.running = m_controller->isRunning();
-  s.visiblePlots = m_dashboard->visiblePlots();
-  s.presenter = presenterMode();
-  s.unitsPages = m_dashboard->unitsPages();
-  s.followLive = m_dashboard->followLive();
-  s.selectedTask = m_taskTable->selectedTask();
-  s.dashboardLayout = m_dashboard->saveLayoutState();
-  s.windowGeometry = saveGeometry();
-  s.windowState = saveState();
-  return s;
-}
+SessionState MainWindow::captureSession() const { return m_session->capture(); }
 
-void MainWindow::applySession(const SessionState& s) {
-  m_controller->load(s.scenario);
-  m_controller->setHistoryWindow(s.historyWindow);
-  m_runControls->setHistoryWindow(s.historyWindow);
-  m_controller->setSpeed(s.speed);
-  m_runControls->setSpeed(s.speed);
-  // A scripted run stays paused until its job runs it to --run-for: a session saved running
-  // at speed "max" would otherwise be minutes of simulated time past it by then.
-  m_controller->setRunning(s.running && !m_scriptedMode);
-  if (!s.windowGeometry.isEmpty()) restoreGeometry(s.windowGeometry);
-  if (!s.windowState.isEmpty()) restoreState(s.windowState);
-  if (!s.dashboardLayout.isEmpty()) m_dashboard->restoreLayoutState(s.dashboardLayout);
-  for (PlotId id : kAllPlots)
-    m_dashboard->setPlotVisible(
-        id, std::find(s.visiblePlots.begin(), s.visiblePlots.end(), id) != s.visiblePlots.end());
-  setPresenterMode(s.presenter);
-  m_pagesAction->setChecked(s.unitsPages);
-  m_dashboard->setFollowLive(s.followLive);
-  // The task appears with the first snapshot of the new run; the table selects it then.
-  m_taskTable->selectTask(s.selectedTask);
-}
+void MainWindow::applySession(const SessionState& s) { m_session->apply(s); }
 
 void MainWindow::setPresenterMode(bool on) {
   if (m_presenterAction->isChecked() != on) {

@@ -34,6 +34,7 @@ class StatusReadout;
 class TaskTable;
 class TaskTableModel;
 class UserNotifier;
+class WindowSession;
 
 /// What the central area shows.
 enum class CentralView { Dashboard, Compare, RealKernel, Host };
@@ -172,6 +173,7 @@ class MainWindow : public QMainWindow {
   QDockWidget* m_experimentDock = nullptr;
   /// The central views' parts, by CentralView.
   std::array<std::unique_ptr<CentralViewPart>, 4> m_parts;
+  std::unique_ptr<WindowSession> m_session;
   bool m_parameterDockWasVisible = true;
   ScriptedFigures* m_scripted = nullptr;
   QFont m_baseFont;

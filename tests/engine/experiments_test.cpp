@@ -258,7 +258,9 @@ TEST(Experiments, RejectABadSeedCountAndCanBeCancelled) {
   const te::Experiment e = make("wu2010", true);
   EXPECT_THROW(te::runExperiment(e, seeds(0)), te::ScenarioError);
   te::ExperimentRunOptions cancel = seeds(1);
-  cancel.progress = [](std::size_t, std::size_t) { return false; };
+  std::stop_source stop;
+  stop.request_stop();
+  cancel.stop = stop.get_token();
   EXPECT_THROW(te::runExperiment(e, cancel), te::RunCancelled);
 }
 

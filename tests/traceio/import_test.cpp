@@ -592,9 +592,10 @@ TEST(TraceImport, AFileOfOneLineWithoutNewlineSaysWhatItIs) {
 
 TEST(TraceImport, StopsWhenCancelled) {
   const std::string text = readFile(dataDir() / "real-trace-excerpt.txt");
-  std::atomic<bool> cancel{true};
+  std::stop_source stop;
+  stop.request_stop();
   ti::ImportOptions options;
-  options.cancel = &cancel;
+  options.stop = stop.get_token();
   CollectSink sink;
   const auto r = ti::importTraceText(text, sink, options);
   EXPECT_TRUE(r.cancelled);

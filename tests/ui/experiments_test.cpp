@@ -55,6 +55,18 @@ TEST(ExperimentsMenu, PicksTheTellingCaseOfEachExperiment) {
   }
 }
 
+TEST(ExperimentsMenu, EveryExperimentNamesALiveCaseItHasInBothForms) {
+  for (const std::string& name : engine::experimentNames())
+    for (const bool quick : {false, true}) {
+      const auto e = engine::makeExperiment(name, quick);
+      ASSERT_TRUE(e);
+      const engine::ExperimentCase* c = MainWindow::liveCase(*e);
+      ASSERT_NE(c, nullptr);
+      // The one it names, not the fallback.
+      EXPECT_EQ(c->name, e->liveCase) << name << (quick ? " (quick)" : "");
+    }
+}
+
 TEST(ExperimentsMenu, QuickRunGivesAReportWithRowsAndVerdicts) {
   WindowRig rig;
   MainWindow& w = *rig.window;

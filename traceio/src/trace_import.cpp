@@ -535,9 +535,7 @@ class Importer {
   /// Reading stops early, for `why` ("line 3 is longer than 16 MiB …").
   void stopEarly(std::string why) { m_result.stats.stoppedEarly = std::move(why); }
 
-  bool cancelled() const {
-    return m_options.cancel && m_options.cancel->load(std::memory_order_relaxed);
-  }
+  bool cancelled() const { return m_options.stop.stop_requested(); }
 
   void progress(std::int64_t total) {
     if (m_options.progress && m_result.stats.bytes - m_lastProgress >= kProgressBytes) {

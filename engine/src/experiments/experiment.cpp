@@ -227,7 +227,8 @@ ExperimentResult runExperiment(const Experiment& e, const ExperimentRunOptions& 
       }
       for (std::size_t m = 0; m < c.metrics.size(); ++m) values[m].push_back(sums[m] / phases);
       ++done;
-      if (options.progress && !options.progress(done, total)) throw RunCancelled();
+      if (options.progress) options.progress(done, total);
+      if (options.stop.stop_requested()) throw RunCancelled();
     }
     for (std::size_t m = 0; m < c.metrics.size(); ++m) {
       const MetricSpec& spec = c.metrics[m];

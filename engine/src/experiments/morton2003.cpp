@@ -206,6 +206,7 @@ Experiment makeMorton2003(bool quick) {
       "throttle loop at once). Allocating 4 MB during heavy swap-out was 'much quicker and "
       "repeatable' for a real-time task; no figure.";
   e.quick = quick;
+  e.liveCase = dd16Case(kBreak, kMemoryMiB, SchedClass::Fifo);
   e.machine = {
       {"512 MiB RAM, 1 CPU",
        "[D] docs/model.md, The seed experiments: the mail does not describe Morton's machine"},

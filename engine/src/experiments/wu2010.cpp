@@ -119,6 +119,7 @@ Experiment makeWu2010(bool quick) {
       "throughput up ~10 %. In the same reply: real-time and interactive tasks get a 1/4 bonus "
       "on the limits, so they are only lightly throttled beside heavy dirtiers.";
   e.quick = quick;
+  e.liveCase = caseName(10, kIoless);
   e.machine = {
       {"4 CPUs (4-core 3.2 GHz), 4 GiB RAM", "Wu's test box, as the mail states it [V text]"},
       {"HZ 250",

@@ -107,7 +107,8 @@ CompareResult comparePolicies(const Scenario& scenario, const CompareOptions& op
       run.simulatedS = summary.simulatedS;
       for (const auto& m : metrics) run.metrics.push_back(m.read(summary));
       result.runs.push_back(std::move(run));
-      if (options.progress && !options.progress(result.runs.size(), total)) throw RunCancelled();
+      if (options.progress) options.progress(result.runs.size(), total);
+      if (options.stop.stop_requested()) throw RunCancelled();
     }
   }
 

@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,11 +32,10 @@ struct ComparisonMetric {
 /// share_above_freerun, share_above_limit, alloc_ms_p99, oom_kills, swap_out_kib.
 const std::vector<ComparisonMetric>& comparisonMetrics();
 
-/// Called after each run with (runs done, runs in all); return false to stop. The GUI uses it
-/// for a progress bar and a cancel button.
-using ProgressCallback = std::function<bool(std::size_t done, std::size_t total)>;
+/// Called after each run with (runs done, runs in all). The GUI uses it for a progress bar.
+using ProgressCallback = std::function<void(std::size_t done, std::size_t total)>;
 
-/// A run that was stopped through the ProgressCallback.
+/// A long call that was stopped through its std::stop_token (checked after each run).
 class RunCancelled : public std::runtime_error {
  public:
   RunCancelled() : std::runtime_error("cancelled") {}
@@ -45,6 +45,7 @@ struct CompareOptions {
   std::vector<std::string> policies;  ///< two or more names from Simulator::policyNames()
   int seeds = 1;                      ///< runs the seeds scenario.seed .. seed + seeds - 1
   ProgressCallback progress;          ///< optional
+  std::stop_token stop;               ///< a stop request ends the call (RunCancelled)
 };
 
 /// One policy × seed.
@@ -81,7 +82,7 @@ std::string checkComparePolicies(const std::vector<std::string>& policies);
 /// Runs `scenario` under each policy for each seed, sequentially and deterministically. A run
 /// lasts durationS of simulated time, or ends earlier once every task has exited (a finite job
 /// such as make -jN). Throws ScenarioError for a bad policy list, seed count or scenario, and
-/// RunCancelled when the progress callback says stop.
+/// RunCancelled when a stop was requested.
 CompareResult comparePolicies(const Scenario& scenario, const CompareOptions& options);
 
 /// The report as Markdown: a table laid out like the mail's (one line per seed, %system,

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -143,6 +144,9 @@ struct Experiment {
   std::vector<MachineFact> machine;  ///< written down once, each with its source
   std::vector<std::string> method;   ///< how the cases are run and measured, what the model lacks
   std::vector<ExperimentCase> cases;
+  /// The case to watch live while the whole experiment runs (the window loads it): the one
+  /// that shows the mail's point best. A name in `cases`.
+  std::string liveCase;
   std::vector<ReportTable> tables;
   std::vector<Claim> claims;
   bool quick = false;  ///< this is the reduced form (shorter runs, fewer cases)
@@ -156,7 +160,8 @@ std::optional<Experiment> makeExperiment(std::string_view name, bool quick = fal
 
 struct ExperimentRunOptions {
   int seeds = 3;              ///< seeds scenario.seed .. seed + seeds - 1 for every case
-  ProgressCallback progress;  ///< after each case × seed; false stops (RunCancelled)
+  ProgressCallback progress;  ///< after each case × seed
+  std::stop_token stop;       ///< a stop request ends the run (RunCancelled)
 };
 
 /// Runs every case for every seed, sequentially, then computes the rows and the verdicts.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /// Writing the files a user names as outputs without damaging anything else. Shared by the
-/// command line (app/output_file.h) and the window's exports (ui/src/save_file.h); Qt-free.
+/// command line (app/output_file.h) and the window's exports (ui/src/files/save_file.h); Qt-free.
 ///
 /// - A regular file, or a name that does not exist yet, is written to `NAME.tmp-<pid>` in the
 ///   same directory and renamed over NAME once complete: readers see the old file or the

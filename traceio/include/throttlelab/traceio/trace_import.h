@@ -5,10 +5,10 @@
 /// table serve measured and simulated runs alike. Memory does not depend on the file's size:
 /// the file is read in fixed-size blocks, and the converter keeps one interval's accumulators
 /// plus a few numbers per pid and per device.
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -171,8 +171,9 @@ struct ImportOptions {
   double sampleIntervalS = 0.1;
   /// Called every few MB: bytes read so far and the file size (0 if unknown, e.g. a pipe).
   std::function<void(std::int64_t done, std::int64_t total)> progress;
-  /// Set from another thread to stop early; the result then says `cancelled`.
-  const std::atomic<bool>* cancel = nullptr;
+  /// A stop request (from another thread) ends the reading early; the result then says
+  /// `cancelled`.
+  std::stop_token stop;
 };
 
 struct ImportResult {

@@ -13,6 +13,10 @@
 
 namespace throttlelab::ui {
 
+/// Samples in passing: a batch from the worker, a trace's intervals, a poll of this machine.
+using SampleBuffer = boost::circular_buffer<engine::Sample>;
+using TaskSampleBuffer = boost::circular_buffer<engine::TaskSample>;
+
 class SampleHistory {
  public:
   static constexpr std::size_t kDefaultCap = 1 << 16;

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /// Runs one seed experiment (engine::runExperiment) off the GUI thread and delivers the result
-/// as a value on the GUI thread. Progress arrives after each case × seed; cancel() makes the
-/// next progress callback return false, so the engine throws RunCancelled and the job reports
+/// as a value on the GUI thread. Progress arrives after each case × seed; cancel() requests a
+/// stop, so the engine throws RunCancelled after the current run and the job reports
 /// cancelled(). Destroying a running job cancels it and waits for the thread.
 #include <QObject>
 #include <QString>
-#include <atomic>
 #include <memory>
-#include <thread>
 
+#include "background_job.h"
 #include "throttlelab/engine/experiments.h"
 
 namespace throttlelab::ui {
@@ -24,7 +23,7 @@ class ExperimentJob final : public QObject {
   /// Starts the run; false if one is already running.
   bool start(const engine::Experiment& experiment, int seeds);
   void cancel();
-  bool isRunning() const { return m_running; }
+  bool isRunning() const { return m_job.isRunning(); }
 
  Q_SIGNALS:
   void progress(int done, int total);
@@ -33,11 +32,7 @@ class ExperimentJob final : public QObject {
   void failed(const QString& message);
 
  private:
-  void joinThread();
-
-  std::atomic<bool> m_cancel{false};
-  bool m_running = false;
-  std::jthread m_thread;
+  BackgroundJob m_job;  ///< last: stops and joins before the rest is destroyed
 };
 
 }  // namespace throttlelab::ui

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /// Values that cross from the simulation worker to the GUI thread.
-#include <boost/circular_buffer.hpp>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "sample_history.h"
 #include "throttlelab/engine/records.h"
 #include "throttlelab/engine/simulator.h"
 
@@ -43,9 +43,6 @@ struct WorkerSnapshot {
   /// The whole run so far, if the worker was asked to publish it (Options::publishSummary).
   std::optional<engine::Summary> summary;
 };
-
-using SampleBuffer = boost::circular_buffer<engine::Sample>;
-using TaskSampleBuffer = boost::circular_buffer<engine::TaskSample>;
 
 /// What one GUI frame drains. Kept by the GUI and swapped with the worker's buffers, so a
 /// drain moves no samples and allocates nothing.

@@ -11,9 +11,9 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
 
+#include "background_job.h"
 #include "throttlelab/host/trace_recorder.h"
 #include "trace_collector.h"
 
@@ -30,7 +30,7 @@ class TraceRecordJob final : public QObject {
   bool start(host::TraceRecorder::Options options = {});
   /// Stops and waits for tracefs to be restored (emits stopped()). Idempotent.
   void stop();
-  bool isRunning() const { return m_running; }
+  bool isRunning() const { return m_job.isRunning(); }
 
   /// Samples converted since the last call (times: seconds since the first event).
   std::vector<engine::Sample> takeSamples();
@@ -50,7 +50,8 @@ class TraceRecordJob final : public QObject {
   void stopped(const QString& restoreProblem);
 
  private:
-  void run(std::stop_token stop, host::TraceRecorder::Options options);
+  std::function<void()> run(const std::stop_token& stop, const BackgroundJob::Gui& gui,
+                            host::TraceRecorder::Options options);
 
   mutable std::mutex m_mutex;  ///< guards the collector, the stats and the byte count
   std::unique_ptr<TraceCollector> m_collector;
@@ -58,8 +59,7 @@ class TraceRecordJob final : public QObject {
   std::int64_t m_bytes = 0;
   std::unique_ptr<QTemporaryFile> m_text;  ///< written by the thread only, while it runs
   QString m_textPath;
-  bool m_running = false;
-  std::jthread m_thread;
+  BackgroundJob m_job;  ///< last: stops and joins (tracefs restored) before the rest is destroyed
 };
 
 }  // namespace throttlelab::ui

@@ -7,10 +7,9 @@
 /// waits for its thread.
 #include <QObject>
 #include <QString>
-#include <atomic>
 #include <memory>
-#include <thread>
 
+#include "background_job.h"
 #include "trace_collector.h"
 
 namespace throttlelab::ui {
@@ -25,7 +24,7 @@ class TraceImportJob final : public QObject {
   /// Starts importing `path`; false if an import is already running.
   bool start(const QString& path);
   void cancel();
-  bool isRunning() const { return m_running; }
+  bool isRunning() const { return m_job.isRunning(); }
 
  Q_SIGNALS:
   /// Bytes read so far and the file size (0 if unknown).
@@ -36,9 +35,7 @@ class TraceImportJob final : public QObject {
   void failed(const QString& message);
 
  private:
-  std::atomic<bool> m_cancel{false};
-  bool m_running = false;
-  std::jthread m_thread;
+  BackgroundJob m_job;  ///< last: stops and joins before the rest is destroyed
 };
 
 }  // namespace throttlelab::ui

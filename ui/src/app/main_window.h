@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-/// The main window only composes: the dashboard (plots), the parameter panel, the run
-/// controls, the task table and the status bar, plus the menus that reach them.
+/// The main window only composes: the four central views (each behind a CentralViewPart), the
+/// parameter panel, the run controls, the task table, the experiment report and the status
+/// bar, plus the menus that reach them.
 #include <QMainWindow>
+#include <array>
+#include <memory>
 #include <optional>
 
 #include "export_dialog.h"
@@ -16,6 +19,7 @@ class QStackedWidget;
 
 namespace throttlelab::ui {
 
+class CentralViewPart;
 class CompareView;
 class Dashboard;
 class ExperimentPanel;
@@ -30,6 +34,7 @@ class StatusReadout;
 class TaskTable;
 class TaskTableModel;
 class UserNotifier;
+class WindowSession;
 
 /// What the central area shows.
 enum class CentralView { Dashboard, Compare, RealKernel, Host };
@@ -79,7 +84,8 @@ class MainWindow : public QMainWindow {
   /// starts it, and runs the whole experiment (quick form if asked) in the background into
   /// the report panel. False (with a message) if the name is unknown.
   bool runExperiment(const QString& name, bool quick = false, int seeds = 3);
-  /// The case of `experiment` to show live: the preferred one by name, else the first.
+  /// The case of `experiment` to show live: the one it names (Experiment::liveCase), else
+  /// the first.
   static const engine::ExperimentCase* liveCase(const engine::Experiment& experiment);
 
   /// A scenario file or built-in name. On error: a message naming the key and the reason,
@@ -130,6 +136,7 @@ class MainWindow : public QMainWindow {
   void importTraceDialog();
   void saveRecordingDialog();
   void syncViewActions();
+  CentralViewPart& part(CentralView view) const;
   /// A file could not be loaded: a dialog (`title`, `text`), or in a scripted run `line` on
   /// standard error and a failed job.
   void loadFailed(const QString& title, const QString& text, const QString& line);
@@ -164,8 +171,9 @@ class MainWindow : public QMainWindow {
   CompareView* m_compareView = nullptr;
   ExperimentPanel* m_experimentPanel = nullptr;
   QDockWidget* m_experimentDock = nullptr;
-  bool m_liveWasRunning = true;
-  bool m_taskDockWasVisible = true;
+  /// The central views' parts, by CentralView.
+  std::array<std::unique_ptr<CentralViewPart>, 4> m_parts;
+  std::unique_ptr<WindowSession> m_session;
   bool m_parameterDockWasVisible = true;
   ScriptedFigures* m_scripted = nullptr;
   QFont m_baseFont;

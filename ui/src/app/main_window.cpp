@@ -19,8 +19,8 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
-#include <map>
 
+#include "central_view.h"
 #include "compare_view.h"
 #include "dashboard.h"
 #include "experiment_panel.h"
@@ -38,6 +38,7 @@
 #include "task_table_model.h"
 #include "trace_view.h"
 #include "user_notifier.h"
+#include "window_session.h"
 
 namespace throttlelab::ui {
 
@@ -77,6 +78,9 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   m_stack->addWidget(m_traceView);
   m_stack->addWidget(m_hostView);
   setCentralWidget(m_stack);
+  const StatusLine status = [this](const QString& text, int timeoutMs) {
+    statusBar()->showMessage(text, timeoutMs);
+  };
   m_controller->setDashboard(m_dashboard);
 
   m_parameters = new ParameterPanel;
@@ -109,6 +113,11 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
 
   m_runControls = new RunControls(this);
   addToolBar(Qt::TopToolBarArea, m_runControls);
+  m_parts = {
+      std::make_unique<LivePart>(*m_dashboard, *m_controller, *m_runControls, *m_taskDock),
+      std::make_unique<ComparePart>(*m_compareView, *m_controller, *m_runControls, status),
+      std::make_unique<TracePart>(*m_traceView, *m_runControls),
+      std::make_unique<HostPart>(*m_hostView, *m_runControls, status)};
   QStringList builtins;
   for (const auto& name : engine::builtinScenarioNames()) builtins << QString::fromStdString(name);
   m_runControls->setScenarioNames(builtins);
@@ -117,6 +126,15 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   statusBar()->addPermanentWidget(m_statusReadout);
 
   buildMenus();
+  m_session = std::make_unique<WindowSession>(WindowSession::Parts{
+      .window = *this,
+      .controller = *m_controller,
+      .dashboard = *m_dashboard,
+      .runControls = *m_runControls,
+      .taskTable = *m_taskTable,
+      .unitsPagesAction = *m_pagesAction,
+      .setPresenterMode = [this](bool on) { setPresenterMode(on); },
+      .scripted = m_scriptedMode});
   wire();
   if (!m_scriptedMode) restoreSettings();
   const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 1000);
@@ -133,9 +151,14 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
 }
 
 MainWindow::~MainWindow() {
-  m_hostView->stop();  // a recording puts tracefs back before the window goes
-  m_compareView->stop();
-  m_controller->stop();
+  // A recording puts tracefs back before the window goes; the live run stops last.
+  for (auto view : {CentralView::Host, CentralView::Compare, CentralView::RealKernel,
+                    CentralView::Dashboard})
+    part(view).shutdown();
+}
+
+CentralViewPart& MainWindow::part(CentralView view) const {
+  return *m_parts[static_cast<std::size_t>(view)];
 }
 
 void MainWindow::loadInitialScenario() {
@@ -416,31 +439,14 @@ void MainWindow::showCentralView(CentralView view) {
     syncViewActions();
     return;
   }
-  const CentralView old = m_central;
-  switch (old) {
-    case CentralView::Compare:
-      m_compareView->stop();
-      break;
-    case CentralView::Host:
-      m_hostView->stop();
-      break;
-    case CentralView::Dashboard:
-      m_liveWasRunning = m_controller->isRunning();
-      m_controller->setRunning(false);
-      m_taskDockWasVisible = m_taskDock->isVisible();
-      m_taskDock->hide();  // its tasks are the paused live run's
-      break;
-    case CentralView::RealKernel:
-      break;  // an import or simulation in progress carries on
-  }
+  CentralViewPart& from = part(m_central);
+  CentralViewPart& to = part(view);
+  from.deactivate();
   // The parameters are the simulation's: no use beside a trace or this machine.
-  const auto hasParameters = [](CentralView v) {
-    return v == CentralView::Dashboard || v == CentralView::Compare;
-  };
-  if (hasParameters(old) && !hasParameters(view)) {
+  if (from.drivesSimulation() && !to.drivesSimulation()) {
     m_parameterDockWasVisible = m_parameterDock->isVisible();
     m_parameterDock->hide();
-  } else if (!hasParameters(old) && hasParameters(view) && m_parameterDockWasVisible) {
+  } else if (!from.drivesSimulation() && to.drivesSimulation() && m_parameterDockWasVisible) {
     m_parameterDock->show();
   }
   m_central = view;
@@ -449,35 +455,9 @@ void MainWindow::showCentralView(CentralView view) {
   // drive (the live run waits, paused, for the dashboard to come back).
   for (QAction* action :
        {m_runControls->runAction(), m_runControls->stepAction(), m_runControls->resetAction()})
-    action->setEnabled(hasParameters(view));
-  switch (view) {
-    case CentralView::Dashboard:
-      m_stack->setCurrentWidget(m_dashboard);
-      if (m_taskDockWasVisible) m_taskDock->show();
-      m_controller->setRunning(m_liveWasRunning);
-      m_runControls->setRunning(m_liveWasRunning);
-      break;
-    case CentralView::Compare:
-      m_compareView->setSpeed(m_controller->speed());
-      m_compareView->start(m_controller->scenario(), true);
-      m_stack->setCurrentWidget(m_compareView);
-      m_runControls->setRunning(true);
-      statusBar()->showMessage(tr("Comparing %1 with %2 on %3; the live run is paused")
-                                   .arg(m_compareView->policyA(), m_compareView->policyB(),
-                                        QString::fromStdString(m_controller->scenario().name)),
-                               6000);
-      break;
-    case CentralView::RealKernel:
-      m_stack->setCurrentWidget(m_traceView);
-      m_runControls->setRunning(false);
-      break;
-    case CentralView::Host:
-      m_stack->setCurrentWidget(m_hostView);
-      m_runControls->setRunning(false);
-      m_hostView->start();
-      statusBar()->showMessage(tr("Watching this machine; the live simulation is paused"), 6000);
-      break;
-  }
+    action->setEnabled(to.drivesSimulation());
+  m_stack->setCurrentWidget(to.widget());
+  to.activate();
 }
 
 void MainWindow::importTraceDialog() {
@@ -549,15 +529,8 @@ void MainWindow::buildExperimentsMenu() {
 }
 
 const engine::ExperimentCase* MainWindow::liveCase(const engine::Experiment& e) {
-  // The case that shows the mail's point best when watched live.
-  static const std::map<std::string, std::vector<std::string>> kPreferred = {
-      {"morton2003", {"legacy-2.6.0-rt-break, 512 MiB, SCHED_FIFO"}},
-      {"wu2010", {"10dd ioless", "100dd ioless"}},
-      {"arcangeli2002", {"-j75", "-j100"}}};
-  if (auto it = kPreferred.find(e.name); it != kPreferred.end())
-    for (const std::string& want : it->second)
-      for (const auto& c : e.cases)
-        if (c.name == want) return &c;
+  for (const auto& c : e.cases)
+    if (c.name == e.liveCase) return &c;
   return e.cases.empty() ? nullptr : &e.cases.front();
 }
 
@@ -693,44 +666,9 @@ bool MainWindow::openFile(const QString& path) {
   return SessionFile::isSession(file.readAll()) ? openSession(path) : openScenario(path);
 }
 
-SessionState MainWindow::captureSession() const {
-  SessionState s;
-  s.scenario = m_controller->scenario();
-  s.historyWindow = m_controller->historyWindow();
-  s.speed = m_controller->speed();
-  s.running = m_controller->isRunning();
-  s.visiblePlots = m_dashboard->visiblePlots();
-  s.presenter = presenterMode();
-  s.unitsPages = m_dashboard->unitsPages();
-  s.followLive = m_dashboard->followLive();
-  s.selectedTask = m_taskTable->selectedTask();
-  s.dashboardLayout = m_dashboard->saveLayoutState();
-  s.windowGeometry = saveGeometry();
-  s.windowState = saveState();
-  return s;
-}
+SessionState MainWindow::captureSession() const { return m_session->capture(); }
 
-void MainWindow::applySession(const SessionState& s) {
-  m_controller->load(s.scenario);
-  m_controller->setHistoryWindow(s.historyWindow);
-  m_runControls->setHistoryWindow(s.historyWindow);
-  m_controller->setSpeed(s.speed);
-  m_runControls->setSpeed(s.speed);
-  // A scripted run stays paused until its job runs it to --run-for: a session saved running
-  // at speed "max" would otherwise be minutes of simulated time past it by then.
-  m_controller->setRunning(s.running && !m_scriptedMode);
-  if (!s.windowGeometry.isEmpty()) restoreGeometry(s.windowGeometry);
-  if (!s.windowState.isEmpty()) restoreState(s.windowState);
-  if (!s.dashboardLayout.isEmpty()) m_dashboard->restoreLayoutState(s.dashboardLayout);
-  for (PlotId id : kAllPlots)
-    m_dashboard->setPlotVisible(
-        id, std::find(s.visiblePlots.begin(), s.visiblePlots.end(), id) != s.visiblePlots.end());
-  setPresenterMode(s.presenter);
-  m_pagesAction->setChecked(s.unitsPages);
-  m_dashboard->setFollowLive(s.followLive);
-  // The task appears with the first snapshot of the new run; the table selects it then.
-  m_taskTable->selectTask(s.selectedTask);
-}
+void MainWindow::applySession(const SessionState& s) { m_session->apply(s); }
 
 void MainWindow::setPresenterMode(bool on) {
   if (m_presenterAction->isChecked() != on) {

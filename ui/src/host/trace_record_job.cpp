@@ -2,7 +2,6 @@
 #include "trace_record_job.h"
 
 #include <QDir>
-#include <QMetaObject>
 #include <chrono>
 #include <string_view>
 
@@ -53,18 +52,13 @@ void count(traceio::ImportStats& stats, const traceio::ParsedLine& p) {
 }
 }  // namespace
 
-TraceRecordJob::TraceRecordJob(QObject* parent) : QObject(parent) {}
+TraceRecordJob::TraceRecordJob(QObject* parent) : QObject(parent), m_job(this) {}
 
-TraceRecordJob::~TraceRecordJob() {
-  if (m_thread.joinable()) {
-    m_thread.request_stop();
-    m_thread.join();  // the recorder restores tracefs before the thread returns
-  }
-}
+// m_job joins first: the recorder restores tracefs before the thread returns.
+TraceRecordJob::~TraceRecordJob() = default;
 
 bool TraceRecordJob::start(host::TraceRecorder::Options options) {
-  if (m_running) return false;
-  if (m_thread.joinable()) m_thread.join();
+  if (m_job.isRunning()) return false;
   auto text = std::make_unique<QTemporaryFile>(
       QDir::temp().filePath(QStringLiteral("throttlelab-recording-XXXXXX.txt")));
   if (!text->open()) return false;
@@ -78,23 +72,21 @@ bool TraceRecordJob::start(host::TraceRecorder::Options options) {
     m_textPath = text->fileName();
     m_text = std::move(text);
   }
-  m_running = true;
-  m_thread = std::jthread(
-      [this, options](std::stop_token stop) { run(std::move(stop), std::move(options)); });
-  return true;
+  return m_job.start([this, options](std::stop_token stop, const BackgroundJob::Gui& gui) {
+    return run(stop, gui, options);
+  });
 }
 
-void TraceRecordJob::run(std::stop_token stop, host::TraceRecorder::Options options) {
-  auto post = [this](auto&& fn) {
-    QMetaObject::invokeMethod(this, std::forward<decltype(fn)>(fn), Qt::QueuedConnection);
-  };
+std::function<void()> TraceRecordJob::run(const std::stop_token& stop,
+                                          const BackgroundJob::Gui& gui,
+                                          host::TraceRecorder::Options options) {
   std::string problem;
   std::string restore;
   try {
     host::TraceRecorder recorder(std::move(options));
     problem = recorder.start();
     if (problem.empty()) {
-      post([this] { Q_EMIT started(); });
+      gui.report([this] { Q_EMIT started(); });
       traceio::TraceConverter converter(*m_collector);
       std::string chunk;
       while (!stop.stop_requested()) {
@@ -135,20 +127,15 @@ void TraceRecordJob::run(std::stop_token stop, host::TraceRecorder::Options opti
     // The recorder's destructor has restored tracefs by the time we get here.
     problem = e.what();
   }
-  post(
-      [this, problem = QString::fromStdString(problem), restore = QString::fromStdString(restore)] {
-        m_running = false;
-        if (!problem.isEmpty()) Q_EMIT failed(problem);
-        Q_EMIT stopped(restore);
-      });
+  return [this, problem = QString::fromStdString(problem),
+          restore = QString::fromStdString(restore)] {
+    if (!problem.isEmpty()) Q_EMIT failed(problem);
+    Q_EMIT stopped(restore);
+  };
 }
 
-void TraceRecordJob::stop() {
-  if (!m_thread.joinable()) return;
-  m_thread.request_stop();
-  m_thread.join();
-  m_running = false;  // the thread's last queued call still reports stopped()
-}
+// The thread's last queued call still reports stopped().
+void TraceRecordJob::stop() { m_job.stopAndWait(); }
 
 std::vector<engine::Sample> TraceRecordJob::takeSamples() {
   const std::lock_guard lock(m_mutex);

@@ -6,11 +6,10 @@
 /// through the same TraceStats as the measured one, so the comparison is like for like.
 #include <QObject>
 #include <QString>
-#include <atomic>
 #include <memory>
-#include <thread>
 #include <vector>
 
+#include "background_job.h"
 #include "throttlelab/engine/scenario.h"
 #include "throttlelab/traceio/trace_stats.h"
 
@@ -33,7 +32,7 @@ class TraceSimulationJob final : public QObject {
   /// Runs `scenario` for warmupS + spanS simulated seconds; false if a run is in progress.
   bool start(const engine::Scenario& scenario, double warmupS, double spanS);
   void cancel();
-  bool isRunning() const { return m_running; }
+  bool isRunning() const { return m_job.isRunning(); }
 
  Q_SIGNALS:
   /// Simulated seconds done and to do.
@@ -43,9 +42,7 @@ class TraceSimulationJob final : public QObject {
   void failed(const QString& message);
 
  private:
-  std::atomic<bool> m_cancel{false};
-  bool m_running = false;
-  std::jthread m_thread;
+  BackgroundJob m_job;  ///< last: stops and joins before the rest is destroyed
 };
 
 }  // namespace throttlelab::ui

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "display_units.h"
-#include "live_batch.h"
 #include "plot_id.h"
+#include "sample_history.h"
 #include "series_spec.h"
 #include "theme.h"
 

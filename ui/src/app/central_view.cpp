@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "central_view.h"
+
+#include <QDockWidget>
+
+#include "compare_view.h"
+#include "dashboard.h"
+#include "host_view.h"
+#include "live_controller.h"
+#include "run_controls.h"
+#include "trace_view.h"
+
+namespace throttlelab::ui {
+
+QWidget* LivePart::widget() const { return &m_dashboard; }
+
+void LivePart::activate() {
+  if (m_taskDockWasVisible) m_taskDock.show();
+  m_controller.setRunning(m_wasRunning);
+  m_runControls.setRunning(m_wasRunning);
+}
+
+void LivePart::deactivate() {
+  m_wasRunning = m_controller.isRunning();
+  m_controller.setRunning(false);
+  m_taskDockWasVisible = m_taskDock.isVisible();
+  m_taskDock.hide();  // its tasks are the paused live run's
+}
+
+void LivePart::shutdown() { m_controller.stop(); }
+
+QWidget* ComparePart::widget() const { return &m_view; }
+
+void ComparePart::activate() {
+  m_view.setSpeed(m_live.speed());
+  m_view.start(m_live.scenario(), true);
+  m_runControls.setRunning(true);
+  m_status(QObject::tr("Comparing %1 with %2 on %3; the live run is paused")
+               .arg(m_view.policyA(), m_view.policyB(),
+                    QString::fromStdString(m_live.scenario().name)),
+           6000);
+}
+
+void ComparePart::deactivate() { m_view.stop(); }
+
+QWidget* TracePart::widget() const { return &m_view; }
+
+void TracePart::activate() { m_runControls.setRunning(false); }
+
+QWidget* HostPart::widget() const { return &m_view; }
+
+void HostPart::activate() {
+  m_runControls.setRunning(false);
+  m_view.start();
+  m_status(QObject::tr("Watching this machine; the live simulation is paused"), 6000);
+}
+
+void HostPart::deactivate() { m_view.stop(); }
+
+}  // namespace throttlelab::ui

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// Captures a session (SessionState) from the parts of the window that keep one, and applies a
+/// session to them: the live run (scenario, history window, speed, running), the dashboard
+/// (visible plots, units, follow-live, layout), the task table's selection, presenter mode and
+/// the window's geometry. MainWindow reads and writes the files; this class knows what is in
+/// one.
+#include <QAction>
+#include <functional>
+
+#include "session_state.h"
+
+class QMainWindow;
+
+namespace throttlelab::ui {
+
+class Dashboard;
+class LiveController;
+class RunControls;
+class TaskTable;
+
+class WindowSession final {
+ public:
+  struct Parts {
+    QMainWindow& window;
+    LiveController& controller;
+    Dashboard& dashboard;
+    RunControls& runControls;
+    TaskTable& taskTable;
+    QAction& unitsPagesAction;                  ///< View ▸ Memory in pages
+    std::function<void(bool)> setPresenterMode;  ///< the window's, with its font
+    bool scripted = false;  ///< a scripted run stays paused until its job runs it
+  };
+  explicit WindowSession(Parts parts) : m_parts(std::move(parts)) {}
+
+  SessionState capture() const;
+  void apply(const SessionState& state) const;
+
+ private:
+  Parts m_parts;
+};
+
+}  // namespace throttlelab::ui

@@ -82,6 +82,28 @@ int claimSlot(const std::string& path) {
   return -1;  // more than kSlots outputs at once: still written, only not removed on a signal
 }
 
+/// Holds back the signals that remove temporaries while a temporary is created and armed: a
+/// signal between the open() and the arming would leave the file behind (seen: SIGTERM sent
+/// as soon as the file appeared). A held-back signal arrives at the end of the scope.
+class CleanupSignalsHeld {
+ public:
+  CleanupSignalsHeld() {
+    sigset_t held;
+    sigemptyset(&held);
+    for (const int sig : kCleanupSignals) sigaddset(&held, sig);
+    m_ok = ::pthread_sigmask(SIG_BLOCK, &held, &m_previous) == 0;
+  }
+  ~CleanupSignalsHeld() {
+    if (m_ok) ::pthread_sigmask(SIG_SETMASK, &m_previous, nullptr);
+  }
+  CleanupSignalsHeld(const CleanupSignalsHeld&) = delete;
+  CleanupSignalsHeld& operator=(const CleanupSignalsHeld&) = delete;
+
+ private:
+  sigset_t m_previous{};
+  bool m_ok = false;
+};
+
 void releaseSlot(int& slot) {
   if (slot >= 0) g_slots[slot].state.store(0, std::memory_order_release);
   slot = -1;
@@ -316,15 +338,19 @@ std::optional<std::string> OutputWriter::open() {
   removeStaleTemporaries(m_target.path);
   m_temporary = m_target.path + ".tmp-" + std::to_string(::getpid());
   const mode_t mode = m_target.exists ? (m_target.mode & 07777) : 0666;
-  // O_EXCL and O_NOFOLLOW: a name planted there beforehand is never written through.
-  m_fd = ::open(m_temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-  if (m_fd < 0) {
-    const int e = errno;
-    const std::string name = m_temporary;
-    m_temporary.clear();
-    return "cannot create the temporary file " + name + ": " + detail::errnoText(e);
+  {
+    const CleanupSignalsHeld held;  // the file exists only once the handler knows it
+    ensureSignalCleanup();
+    // O_EXCL and O_NOFOLLOW: a name planted there beforehand is never written through.
+    m_fd = ::open(m_temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    if (m_fd < 0) {
+      const int e = errno;
+      const std::string name = m_temporary;
+      m_temporary.clear();
+      return "cannot create the temporary file " + name + ": " + detail::errnoText(e);
+    }
+    m_slot = claimSlot(m_temporary);
   }
-  m_slot = claimSlot(m_temporary);
   if (m_target.exists) {
     // The new file takes the old one's owner and mode (the owner only where we may).
     if (::geteuid() == 0) {

@@ -41,13 +41,21 @@ void BM_Writers60s(benchmark::State& state) {
     events = sim.eventsProcessed();
     benchmark::DoNotOptimize(events);
   }
-  state.counters["sim_s_per_wall_s"] =
-      benchmark::Counter(60.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["sim_s_per_wall_s"] = benchmark::Counter(
+      60.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.counters["events"] = static_cast<double>(events);
   state.counters["peak_rss_MiB"] = static_cast<double>(statusKiB("VmHWM")) / 1024.0;
 }
-BENCHMARK(BM_Writers60s)->Arg(1)->Arg(100)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)
-    ->MeasureProcessCPUTime()->UseRealTime()->Repetitions(3)->ReportAggregatesOnly(true);
+BENCHMARK(BM_Writers60s)
+    ->Arg(1)
+    ->Arg(100)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime()
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
 
 // The same targets for every policy: 100, 1,000 and 10,000 writers, 60 s each.
 void BM_PolicyWriters60s(benchmark::State& state, const std::string& policy) {
@@ -57,16 +65,23 @@ void BM_PolicyWriters60s(benchmark::State& state, const std::string& policy) {
     sim.run();
     benchmark::DoNotOptimize(sim.eventsProcessed());
   }
-  state.counters["sim_s_per_wall_s"] =
-      benchmark::Counter(60.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["sim_s_per_wall_s"] = benchmark::Counter(
+      60.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
 void registerPolicyBenchmarks() {
   for (const auto& policy : Simulator::policyNames()) {
     if (policy == "ioless") continue;  // measured above
-    benchmark::RegisterBenchmark(("BM_PolicyWriters60s/" + policy).c_str(), BM_PolicyWriters60s, policy)
-        ->Arg(100)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->UseRealTime()
-        ->Iterations(1)->Repetitions(3)->ReportAggregatesOnly(true);
+    benchmark::RegisterBenchmark(("BM_PolicyWriters60s/" + policy).c_str(), BM_PolicyWriters60s,
+                                 policy)
+        ->Arg(100)
+        ->Arg(1000)
+        ->Arg(10000)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime()
+        ->Iterations(1)
+        ->Repetitions(3)
+        ->ReportAggregatesOnly(true);
   }
 }
 

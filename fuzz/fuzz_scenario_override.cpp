@@ -21,9 +21,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view line = text.substr(0, end);
     text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
     const auto eq = line.find('=');
-    overrides.push_back({std::string(line.substr(0, eq)),
-                         eq == std::string_view::npos ? std::string{}
-                                                      : std::string(line.substr(eq + 1))});
+    overrides.push_back({std::string(line.substr(0, eq)), eq == std::string_view::npos
+                                                              ? std::string{}
+                                                              : std::string(line.substr(eq + 1))});
   }
   Scenario scenario;
   try {

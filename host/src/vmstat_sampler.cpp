@@ -326,8 +326,7 @@ BlockQueueInfo readBlockQueue(const std::string& bdiName, const std::string& sys
                                 "0123456789:-_.") != std::string::npos)
     return info;
   const bool majMin = bdiName.find(':') != std::string::npos;
-  const std::string dir =
-      sysRoot + (majMin ? "/dev/block/" : "/block/") + bdiName + "/queue/";
+  const std::string dir = sysRoot + (majMin ? "/dev/block/" : "/block/") + bdiName + "/queue/";
   std::string buffer;
   const auto readNumber = [&](const char* file, int& out) {
     std::int64_t v = 0;

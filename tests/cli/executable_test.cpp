@@ -268,9 +268,9 @@ TEST_F(Executable, WithoutADisplayPointsTheTraceViewerAtTheTextForm) {
                        {"-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "-u", "QT_QPA_PLATFORM"});
   expectBadInput(r, {"no display"});
   EXPECT_TRUE(contains(r.err, "--import-trace t.txt --simulate")) << r.err;
-  expectBadInput(run({"--watch-host"},
-                     {"-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "-u", "QT_QPA_PLATFORM"}),
-                 {"no display"});
+  expectBadInput(
+      run({"--watch-host"}, {"-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "-u", "QT_QPA_PLATFORM"}),
+      {"no display"});
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -20,7 +20,8 @@ Scenario wuBox(int writers, double durationS = 60) {
   s.durationS = durationS;
   s.machine = MachineConfig{.memoryMiB = 4096, .cpus = 4, .hz = 250};
   s.devices = {DeviceConfig{.name = "sda", .writeMBps = 57, .seekMs = 8}};
-  s.tasks = {TaskSpec{.name = "dd", .count = writers, .fileMiB = 1 << 20, .loop = false, .copyMBps = 2000}};
+  s.tasks = {TaskSpec{
+      .name = "dd", .count = writers, .fileMiB = 1 << 20, .loop = false, .copyMBps = 2000}};
   return s;
 }
 
@@ -40,7 +41,8 @@ Settled settle(const std::vector<Sample>& samples, double fromS) {
   int n = 0;
   for (const auto& s : samples) {
     if (toSeconds(s.time) < fromS) continue;
-    r.dirtyOverSetpoint += static_cast<double>(s.dirtyPages + s.writebackPages) / static_cast<double>(s.setpointPages);
+    r.dirtyOverSetpoint +=
+        static_cast<double>(s.dirtyPages + s.writebackPages) / static_cast<double>(s.setpointPages);
     r.avgWriteBwKBps += s.devices[0].avgWriteBwKBps;
     r.deviceKBps += s.devices[0].deviceWriteKBps;
     ++n;
@@ -71,7 +73,8 @@ TEST_P(Convergence, DirtySettlesAtTheSetpointAndWritersShareTheDiskEqually) {
   EXPECT_NEAR(s.avgWriteBwKBps / diskKBps, 1.0, 0.10) << n << " writers";
   // Each writer within +-15 % of write_bw / N over the settled half.
   for (std::size_t i = 0; i < after.size(); ++i) {
-    const double kbps = static_cast<double>(after[i].dirtiedPages - before[i].dirtiedPages) * 4.0 / 30.0;
+    const double kbps =
+        static_cast<double>(after[i].dirtiedPages - before[i].dirtiedPages) * 4.0 / 30.0;
     EXPECT_NEAR(kbps / (s.avgWriteBwKBps / n), 1.0, 0.15) << "writer " << i << " of " << n;
   }
 }
@@ -95,15 +98,23 @@ TEST(Behaviour, PausesGrowWithTheNumberOfWritersUpToMaxPause) {
 
 TEST(Behaviour, ARealTimeWriterGetsMoreThroughputThanAnyNormalOne) {
   Scenario s = wuBox(4);
-  s.tasks.push_back(TaskSpec{.name = "rt-dd", .count = 1, .fileMiB = 1 << 20, .loop = false,
-                             .copyMBps = 2000, .startS = 10, .sched = SchedClass::Fifo, .rtPriority = 50});
+  s.tasks.push_back(TaskSpec{.name = "rt-dd",
+                             .count = 1,
+                             .fileMiB = 1 << 20,
+                             .loop = false,
+                             .copyMBps = 2000,
+                             .startS = 10,
+                             .sched = SchedClass::Fifo,
+                             .rtPriority = 50});
   Simulator sim(s);
   sim.runUntil(atSeconds(20));
   const auto before = sim.taskStats();
   sim.runUntil(atSeconds(60));
   const auto after = sim.taskStats();
   ASSERT_EQ(after.size(), 5u);
-  const auto rate = [&](std::size_t i) { return static_cast<double>(after[i].dirtiedPages - before[i].dirtiedPages); };
+  const auto rate = [&](std::size_t i) {
+    return static_cast<double>(after[i].dirtiedPages - before[i].dirtiedPages);
+  };
   for (std::size_t i = 0; i < 4; ++i) EXPECT_GT(rate(4), 1.2 * rate(i)) << "normal writer " << i;
 }
 
@@ -152,7 +163,9 @@ TEST(Behaviour, LowerDirtyBytesLowerTheSettledDirtyLevel) {
   const auto& lb = rb.samples.back();
   EXPECT_EQ(lb.threshPages, 51200);
   EXPECT_LT(lb.dirtyPages + lb.writebackPages, (la.dirtyPages + la.writebackPages) / 3);
-  EXPECT_NEAR(static_cast<double>(lb.dirtyPages + lb.writebackPages) / static_cast<double>(lb.setpointPages), 1.0, 0.15);
+  EXPECT_NEAR(static_cast<double>(lb.dirtyPages + lb.writebackPages) /
+                  static_cast<double>(lb.setpointPages),
+              1.0, 0.15);
 }
 
 TEST(Behaviour, SameSeedSameRunDifferentSeedDifferentRun) {

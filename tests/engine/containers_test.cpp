@@ -20,7 +20,9 @@ namespace {
 // The bucket rule of the histogram, written out independently: four per doubling from 1 µs.
 int referenceBucket(double ms) {
   const double us = ms * 1000.0;
-  return us < 1.0 ? 0 : std::min(PauseHistogram::kBuckets - 1, static_cast<int>(std::log2(us) * 4.0) + 1);
+  return us < 1.0
+             ? 0
+             : std::min(PauseHistogram::kBuckets - 1, static_cast<int>(std::log2(us) * 4.0) + 1);
 }
 
 double referenceQuantile(std::vector<double> values, double q) {
@@ -28,7 +30,8 @@ double referenceQuantile(std::vector<double> values, double q) {
   std::vector<int> buckets;
   for (double v : values) buckets.push_back(referenceBucket(v));
   std::sort(buckets.begin(), buckets.end());
-  const auto rank = std::max<std::int64_t>(static_cast<std::int64_t>(std::ceil(q * static_cast<double>(values.size()))), 1);
+  const auto rank = std::max<std::int64_t>(
+      static_cast<std::int64_t>(std::ceil(q * static_cast<double>(values.size()))), 1);
   const int b = buckets[static_cast<std::size_t>(rank - 1)];
   if (b == 0) return 0.0005;
   const double mid = std::sqrt(std::exp2((b - 1) / 4.0) * std::exp2(b / 4.0)) / 1000.0;
@@ -53,14 +56,23 @@ TEST(PauseHistogram, RunsOfEqualPausesCountLikeSeparateOnes) {
 TEST(PauseHistogram, MergeIncludesBothOpenRuns) {
   PauseHistogram a, b;
   std::vector<double> all;
-  for (int i = 0; i < 90; ++i) { a.add(1.0); all.push_back(1.0); }
-  for (int i = 0; i < 10; ++i) { b.add(300.0); all.push_back(300.0); }
+  for (int i = 0; i < 90; ++i) {
+    a.add(1.0);
+    all.push_back(1.0);
+  }
+  for (int i = 0; i < 10; ++i) {
+    b.add(300.0);
+    all.push_back(300.0);
+  }
   a.merge(b);
   EXPECT_EQ(a.count(), 100);
   EXPECT_DOUBLE_EQ(a.quantile(0.95), referenceQuantile(all, 0.95));
   EXPECT_DOUBLE_EQ(a.quantile(0.5), referenceQuantile(all, 0.5));
   // Adding after the merge still counts into the right bucket.
-  for (int i = 0; i < 200; ++i) { a.add(300.0); all.push_back(300.0); }
+  for (int i = 0; i < 200; ++i) {
+    a.add(300.0);
+    all.push_back(300.0);
+  }
   EXPECT_DOUBLE_EQ(a.quantile(0.5), referenceQuantile(all, 0.5));
 }
 
@@ -96,7 +108,8 @@ TEST(EventQueue, PopsInTheOrderOfAHeap) {
     now = e.time;
     if (popped < 3000 && popped % 3 == 0) push(now, 20'000 + popped);  // into the current slot
     if (popped < 3000 && popped % 5 == 0)
-      push(now + std::chrono::microseconds(static_cast<std::int64_t>(rng() % 30'000)), 30'000 + popped);
+      push(now + std::chrono::microseconds(static_cast<std::int64_t>(rng() % 30'000)),
+           30'000 + popped);
     ++popped;
   }
   EXPECT_TRUE(ref.empty());

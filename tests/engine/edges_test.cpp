@@ -35,7 +35,8 @@ Scenario builtin(const std::string& name, const std::vector<Override>& overrides
 // interval it ended, so with 1,000 writers one 100 ms interval showed 4,194 %.
 TEST(Edges, SystemTimeNeverExceedsTheCpusHoweverFastTheDisk) {
   for (const char* name : {"default", "thousand-dd"}) {
-    Scenario s = builtin(name, {{"device.writeMBps", "1000000"}, {"machine.memoryMiB", "16777216"}});
+    Scenario s =
+        builtin(name, {{"device.writeMBps", "1000000"}, {"machine.memoryMiB", "16777216"}});
     s.durationS = kSanitized ? 3 : 10;
     Simulator sim(s);
     Samples samples;

@@ -88,8 +88,13 @@ TEST(PositionControl, IsClampedToZeroAndTwoOutsideTheLine) {
 }
 
 PositionInputs singleDevice(Pages dirty, Pages wbDirty) {
-  return PositionInputs{.thresh = 200'000, .bgThresh = 100'000, .limit = 200'000, .dirty = dirty,
-                        .wbThresh = 200'000, .wbBgThresh = 100'000, .wbDirty = wbDirty,
+  return PositionInputs{.thresh = 200'000,
+                        .bgThresh = 100'000,
+                        .limit = 200'000,
+                        .dirty = dirty,
+                        .wbThresh = 200'000,
+                        .wbBgThresh = 100'000,
+                        .wbDirty = wbDirty,
                         .avgWriteBw = 14'000};
 }
 
@@ -143,8 +148,12 @@ TEST(RateControl, BalancedRateIsWriteBandwidthOverTheNumberOfTasks) {
   wb.dirtyRatelimit = 1000;
   wb.dirtiedStamp = 0;
   // pos_ratio 2.0: task_rl = 2001; dirty_rate = 400 pages / 0.2 s = 2000 -> balanced 4000
-  updateDirtyRatelimit(wb, RateInputs{.dirtied = 400, .elapsedJiffies = 200, .posRatio = 2048,
-                                      .dirty = 100, .setpoint = 200, .hz = 1000});
+  updateDirtyRatelimit(wb, RateInputs{.dirtied = 400,
+                                      .elapsedJiffies = 200,
+                                      .posRatio = 2048,
+                                      .dirty = 100,
+                                      .setpoint = 200,
+                                      .hz = 1000});
   EXPECT_EQ(wb.lastDirtyRate, 2000);
   EXPECT_EQ(wb.lastTaskRatelimit, 2001);
   EXPECT_EQ(wb.balancedDirtyRatelimit, 4000);
@@ -158,8 +167,12 @@ TEST(RateControl, DoesNotMoveWhenPositionAndRateErrorsDisagree) {
   wb.dirtyRatelimit = 1000;
   wb.balancedDirtyRatelimit = 4000;
   // Below the setpoint (should speed up) but the rate says slow down: no step.
-  updateDirtyRatelimit(wb, RateInputs{.dirtied = 2000, .elapsedJiffies = 200, .posRatio = 1024,
-                                      .dirty = 100, .setpoint = 200, .hz = 1000});
+  updateDirtyRatelimit(wb, RateInputs{.dirtied = 2000,
+                                      .elapsedJiffies = 200,
+                                      .posRatio = 1024,
+                                      .dirty = 100,
+                                      .setpoint = 200,
+                                      .hz = 1000});
   EXPECT_LT(wb.balancedDirtyRatelimit, 1000);
   EXPECT_EQ(wb.dirtyRatelimit, 1000);
 }
@@ -170,16 +183,20 @@ TEST(RateControl, BalancedIsCappedAtTheWriteBandwidth) {
   wb.dirtyRatelimit = 50'000;
   wb.balancedDirtyRatelimit = 4000;
   // task_rl = 25001; step = 50000 - 25001; shift = 1; ceil((24999 >> 1) / 8) = 1563
-  updateDirtyRatelimit(wb, RateInputs{.dirtied = 10, .elapsedJiffies = 200, .posRatio = 512,
-                                      .dirty = 300, .setpoint = 200, .hz = 1000});
+  updateDirtyRatelimit(wb, RateInputs{.dirtied = 10,
+                                      .elapsedJiffies = 200,
+                                      .posRatio = 512,
+                                      .dirty = 300,
+                                      .setpoint = 200,
+                                      .hz = 1000});
   EXPECT_EQ(wb.balancedDirtyRatelimit, 4000);
   EXPECT_EQ(wb.dirtyRatelimit, 50'000 - 1563);
 }
 
 TEST(PauseControl, PollIntervalIsAboutTheSquareRootOfTheGap) {
-  EXPECT_EQ(dirtyPollInterval(0, 256), 16);        // 1 MB gap
-  EXPECT_EQ(dirtyPollInterval(0, 262'144), 512);   // 1 GB gap
-  EXPECT_EQ(dirtyPollInterval(500, 400), 1);       // over thresh
+  EXPECT_EQ(dirtyPollInterval(0, 256), 16);       // 1 MB gap
+  EXPECT_EQ(dirtyPollInterval(0, 262'144), 512);  // 1 GB gap
+  EXPECT_EQ(dirtyPollInterval(500, 400), 1);      // over thresh
 }
 
 TEST(PauseControl, MaxPauseIsAnEighthOfTheWritebackTimeCappedAt200ms) {

@@ -59,7 +59,9 @@ Scenario randomScenario(Rng& rng, std::uint64_t seed, const std::string& policy)
   for (int g = 0; g < groups; ++g) {
     TaskSpec t;
     // Now and then hundreds of tasks on a few CPUs, which must take turns.
-    t.count = 1 + static_cast<int>(rng.uniform() * (copyBound ? 6 : rng.uniform() < 0.1 ? 250 : 60));
+    t.count = 1 + static_cast<int>(rng.uniform() * (copyBound             ? 6
+                                                    : rng.uniform() < 0.1 ? 250
+                                                                          : 60));
     t.blockKiB = 4 << (rng.next() % 10);
     t.fileMiB = 1 + static_cast<std::int64_t>(rng.uniform() * 2000);
     t.loop = rng.uniform() < 0.7;
@@ -99,8 +101,12 @@ Scenario randomChange(Rng& rng, const Scenario& now) {
   Scenario c = now;
   const auto policies = policyNames();
   switch (rng.next() % 8) {
-    case 0: c.policy = policies[rng.next() % policies.size()]; break;
-    case 1: c.tasks[rng.next() % c.tasks.size()].count = 1 + static_cast<int>(rng.uniform() * 80); break;
+    case 0:
+      c.policy = policies[rng.next() % policies.size()];
+      break;
+    case 1:
+      c.tasks[rng.next() % c.tasks.size()].count = 1 + static_cast<int>(rng.uniform() * 80);
+      break;
     case 2: {
       int realTime = 0;
       for (const auto& t : c.tasks) realTime += t.sched == SchedClass::Other ? 0 : t.count;
@@ -113,10 +119,18 @@ Scenario randomChange(Rng& rng, const Scenario& now) {
       c.vm.dirtyRatio = 1 + static_cast<int>(rng.uniform() * 40);
       c.vm.dirtyBackgroundRatio = static_cast<int>(rng.uniform() * 20);
       break;
-    case 4: c.devices[0].writeMBps = 5 + rng.uniform() * 400; break;
-    case 5: c.machine.memoryMiB += static_cast<std::int64_t>(rng.uniform() * 512); break;
-    case 6: c.vm.dirtyWritebackCentisecs = 100 + static_cast<int>(rng.uniform() * 500); break;
-    default: c.tasks[rng.next() % c.tasks.size()].thinkMs = rng.uniform() < 0.5 ? 0 : rng.uniform() * 30; break;
+    case 4:
+      c.devices[0].writeMBps = 5 + rng.uniform() * 400;
+      break;
+    case 5:
+      c.machine.memoryMiB += static_cast<std::int64_t>(rng.uniform() * 512);
+      break;
+    case 6:
+      c.vm.dirtyWritebackCentisecs = 100 + static_cast<int>(rng.uniform() * 500);
+      break;
+    default:
+      c.tasks[rng.next() % c.tasks.size()].thinkMs = rng.uniform() < 0.5 ? 0 : rng.uniform() * 30;
+      break;
   }
   // Real-time tasks added by a count change keep a normal CPU free, as above.
   int realTime = 0;
@@ -156,13 +170,15 @@ class RunChecker : public RecordSink {
     if (!(s.freerunPages <= s.setpointPages && s.setpointPages <= s.limitPages))
       fail(s.time, "freerun/setpoint/limit out of order");
     if (s.threshPages > s.limitPages) fail(s.time, "thresh > limit");
-    if (s.dirtyPages < 0 || s.writebackPages < 0 || s.freePages < 0) fail(s.time, "negative counter");
+    if (s.dirtyPages < 0 || s.writebackPages < 0 || s.freePages < 0)
+      fail(s.time, "negative counter");
     if (s.dirtyPages + s.writebackPages > s.totalPages) fail(s.time, "dirty above memory");
     if (dt > 0) {
       // CPU time used in the interval: at most CPUs x interval.
       const double usedS = (s.systemPct + s.userPct) / 100.0 * dt * m_k.scenario().machine.cpus;
       if (usedS > m_cpus * dt * (1 + 1e-9) + 1e-9)
-        fail(s.time, "CPU time " + num(usedS) + " s in " + num(dt) + " s on " + std::to_string(m_cpus) + " CPUs");
+        fail(s.time, "CPU time " + num(usedS) + " s in " + num(dt) + " s on " +
+                         std::to_string(m_cpus) + " CPUs");
       // The disk serves one request at a time at its speed: in an interval it completes what
       // it can write in it, plus the one request it was in the middle of.
       const double bytes = static_cast<double>(s.devices[0].bytesWritten - m_lastBytes);
@@ -175,7 +191,8 @@ class RunChecker : public RecordSink {
     m_lastBytes = s.devices[0].bytesWritten;
     // Pages dirtied so far: no more than the CPUs could have copied.
     if (static_cast<double>(s.dirtiedPages) > m_copyCapacityPages + 1)
-      fail(s.time, "dirtied " + std::to_string(s.dirtiedPages) + " pages, more than the CPUs could copy (" +
+      fail(s.time, "dirtied " + std::to_string(s.dirtiedPages) +
+                       " pages, more than the CPUs could copy (" +
                        std::to_string(m_copyCapacityPages) + ")");
     // The next interval starts with the configuration now in force.
     const Scenario& now = m_k.scenario();
@@ -201,7 +218,8 @@ class RunChecker : public RecordSink {
     const double used = KernelTestAccess::cpuSystemS(m_k) + KernelTestAccess::cpuUserS(m_k);
     const double capacity = m_cpuCapacityS + m_cpus * toSeconds(now - m_lastSampleTime);
     if (used > capacity * (1 + 1e-9) + 1e-9)
-      fail(now, "CPU time " + std::to_string(used) + " s, more than CPUs x time " + std::to_string(capacity));
+      fail(now, "CPU time " + std::to_string(used) + " s, more than CPUs x time " +
+                    std::to_string(capacity));
     const Summary summary = m_k.summary();
     const std::vector<TaskStats>& stats = summary.tasks;
     if (m_activity.size() < stats.size()) m_activity.resize(stats.size());
@@ -227,18 +245,22 @@ class RunChecker : public RecordSink {
       // long (a real-time writer takes what reclaim frees, down to its lower watermark), but
       // it goes on retrying reclaim every HZ/10: that is its progress.
       Activity& a = m_activity[i];
-      const Activity seen{st.cpuS, st.pausedS, st.dirtiedPages, st.runsCompleted, st.allocStalls,
-                          t.writebackSubmitted, t.reclaimRounds, st.state, a.since};
-      const bool idle = st.state == TaskState::NotStarted || st.state == TaskState::Exited || t.removed;
+      const Activity seen{st.cpuS,          st.pausedS,     st.dirtiedPages,
+                          st.runsCompleted, st.allocStalls, t.writebackSubmitted,
+                          t.reclaimRounds,  st.state,       a.since};
+      const bool idle =
+          st.state == TaskState::NotStarted || st.state == TaskState::Exited || t.removed;
       if (idle || !seen.same(a)) {
         a = seen;
         a.since = now;
       } else if (toSeconds(now - a.since) > 10 + m_holdS) {
         fail(now, "task " + std::to_string(i) + " (" + st.info.name + ") made no progress for " +
-                      std::to_string(toSeconds(now - a.since)) + " s in state " + std::string(toString(st.state)) +
-                      " (alloc wait " + std::to_string(t.allocWaiting) + ", writeback left " +
-                      std::to_string(t.writebackLeft) + ", swap-in " + std::to_string(t.swapInPending) +
-                      ", policy " + m_k.scenario().policy + ")" + debugSlot(static_cast<int>(i)));
+                      std::to_string(toSeconds(now - a.since)) + " s in state " +
+                      std::string(toString(st.state)) + " (alloc wait " +
+                      std::to_string(t.allocWaiting) + ", writeback left " +
+                      std::to_string(t.writebackLeft) + ", swap-in " +
+                      std::to_string(t.swapInPending) + ", policy " + m_k.scenario().policy + ")" +
+                      debugSlot(static_cast<int>(i)));
         a.since = now;
       }
     }
@@ -249,10 +271,11 @@ class RunChecker : public RecordSink {
     const Memory& mem = m_k.memory();
     m_maxDirty = std::max(m_maxDirty, mem.nrDirty + mem.nrWriteback);
     if (s.vm.dirtyWritebackCentisecs > 0) {
-      const double drainS = static_cast<double>(m_maxDirty * kPageBytes) / (m_writeMBps * 1e6) *
-                            (1 + s.devices[0].seekMs * 1e-3 * m_writeMBps * 1e6 / (1024.0 * kPageBytes));
-      const double bound = s.vm.dirtyExpireCentisecs / 100.0 + s.vm.dirtyWritebackCentisecs / 100.0 +
-                           4 * drainS + 10;
+      const double drainS =
+          static_cast<double>(m_maxDirty * kPageBytes) / (m_writeMBps * 1e6) *
+          (1 + s.devices[0].seekMs * 1e-3 * m_writeMBps * 1e6 / (1024.0 * kPageBytes));
+      const double bound = s.vm.dirtyExpireCentisecs / 100.0 +
+                           s.vm.dirtyWritebackCentisecs / 100.0 + 4 * drainS + 10;
       if (toSeconds(KernelTestAccess::oldestDirtyAge(m_k)) > bound)
         fail(now, "a page has been dirty for " +
                       std::to_string(toSeconds(KernelTestAccess::oldestDirtyAge(m_k))) +
@@ -273,8 +296,8 @@ class RunChecker : public RecordSink {
     SimTime since{};
     bool same(const Activity& o) const {
       return cpuS == o.cpuS && pausedS == o.pausedS && dirtied == o.dirtied && runs == o.runs &&
-             stalls == o.stalls && writtenBack == o.writtenBack && reclaimRounds == o.reclaimRounds &&
-             state == o.state;
+             stalls == o.stalls && writtenBack == o.writtenBack &&
+             reclaimRounds == o.reclaimRounds && state == o.state;
     }
   };
 
@@ -282,9 +305,11 @@ class RunChecker : public RecordSink {
     const DeviceState& d = m_k.device(0);
     const auto it = std::find(d.slotWaiters.begin(), d.slotWaiters.end(), id);
     return " [slot waiters " + std::to_string(d.slotWaiters.size()) + ", position " +
-           (it == d.slotWaiters.end() ? std::string("none") : std::to_string(it - d.slotWaiters.begin())) +
-           ", queue " + std::to_string(d.device.allocated()) + "/" + std::to_string(d.device.config().nrRequests) +
-           ", submitters " + std::to_string(d.submitters) + "]";
+           (it == d.slotWaiters.end() ? std::string("none")
+                                      : std::to_string(it - d.slotWaiters.begin())) +
+           ", queue " + std::to_string(d.device.allocated()) + "/" +
+           std::to_string(d.device.config().nrRequests) + ", submitters " +
+           std::to_string(d.submitters) + "]";
   }
   static std::string num(double v) {
     std::ostringstream o;
@@ -294,7 +319,8 @@ class RunChecker : public RecordSink {
   }
 
   void fail(SimTime t, const std::string& what) {
-    if (m_problems.size() < 5) m_problems.push_back("at " + std::to_string(toSeconds(t)) + " s: " + what);
+    if (m_problems.size() < 5)
+      m_problems.push_back("at " + std::to_string(toSeconds(t)) + " s: " + what);
   }
 
   Kernel& m_k;
@@ -321,7 +347,8 @@ TEST(Invariants, HoldOverRandomScenariosUnderEveryPolicy) {
   Rng rng(20261130);
   const int scenarios = kSanitized ? static_cast<int>(policies.size()) : 40;
   for (int i = 0; i < scenarios; ++i) {
-    const Scenario s = randomScenario(rng, static_cast<std::uint64_t>(i + 1), policies[static_cast<std::size_t>(i) % policies.size()]);
+    const Scenario s = randomScenario(rng, static_cast<std::uint64_t>(i + 1),
+                                      policies[static_cast<std::size_t>(i) % policies.size()]);
     Kernel k(s);
     RunChecker check(k);
     k.setSink(&check, OutputOptions{.traces = true});
@@ -331,9 +358,11 @@ TEST(Invariants, HoldOverRandomScenariosUnderEveryPolicy) {
     }
     const Summary sum = k.summary();
     EXPECT_LE(sum.systemPct + sum.userPct, 100.0 + 1e-9) << "scenario " << i << ": " << describe(s);
-    EXPECT_LE(sum.deviceWriteKBps * 1024, s.devices[0].writeMBps * 1e6 + s.devices[0].maxRequestKiB * 1024.0 / s.durationS)
+    EXPECT_LE(sum.deviceWriteKBps * 1024,
+              s.devices[0].writeMBps * 1e6 + s.devices[0].maxRequestKiB * 1024.0 / s.durationS)
         << "scenario " << i << ": " << describe(s);
-    ASSERT_TRUE(check.problems().empty()) << "scenario " << i << " (" << describe(s) << "): " << check.problems().front();
+    ASSERT_TRUE(check.problems().empty())
+        << "scenario " << i << " (" << describe(s) << "): " << check.problems().front();
   }
 }
 
@@ -345,7 +374,8 @@ TEST(Invariants, HoldAcrossRandomLiveReconfigurationUnderEveryPolicy) {
   const int scenarios = kSanitized ? 3 : 16;
   const double changesUntilS = kSanitized ? 5 : 20, endS = changesUntilS + 10;
   for (int i = 0; i < scenarios; ++i) {
-    const Scenario s = randomScenario(rng, static_cast<std::uint64_t>(100 + i), policies[static_cast<std::size_t>(i) % policies.size()]);
+    const Scenario s = randomScenario(rng, static_cast<std::uint64_t>(100 + i),
+                                      policies[static_cast<std::size_t>(i) % policies.size()]);
     Kernel k(s);
     RunChecker check(k);
     k.setSink(&check, OutputOptions{.traces = true});
@@ -361,7 +391,8 @@ TEST(Invariants, HoldAcrossRandomLiveReconfigurationUnderEveryPolicy) {
         next = t + 0.5 + rng.uniform();
       }
     }
-    ASSERT_TRUE(check.problems().empty()) << "scenario " << i << " (" << describe(s) << "): " << check.problems().front();
+    ASSERT_TRUE(check.problems().empty())
+        << "scenario " << i << " (" << describe(s) << "): " << check.problems().front();
   }
 }
 
@@ -372,10 +403,15 @@ TEST(Invariants, HoldAcrossRandomLiveReconfigurationUnderEveryPolicy) {
 // someone else holds, so the real-time dd's file stayed dirty for good and the dd, rewriting
 // dirty pages, dirtied nothing new: 0 MB/s for the rest of the run.
 TEST(LiveReconfiguration, SwitchingPoliciesNeverStrandsADirtyFile) {
-  const std::vector<std::string> order = {"ioless", "ioless-3.2", "perbdi-2.6.24", "legacy-2.6.0",
-                                          "legacy-2.6.0-rt-exempt", "legacy-2.6.0-rt-break",
+  const std::vector<std::string> order = {"ioless",
+                                          "ioless-3.2",
+                                          "perbdi-2.6.24",
+                                          "legacy-2.6.0",
+                                          "legacy-2.6.0-rt-exempt",
+                                          "legacy-2.6.0-rt-break",
                                           "legacy-2.6.0-rt-bonus"};
-  const std::vector<std::uint64_t> seeds = kSanitized ? std::vector<std::uint64_t>{1} : std::vector<std::uint64_t>{1, 4, 5};
+  const std::vector<std::uint64_t> seeds =
+      kSanitized ? std::vector<std::uint64_t>{1} : std::vector<std::uint64_t>{1, 4, 5};
   for (const std::uint64_t seed : seeds) {
     Scenario s = loadScenario("default");
     s.seed = seed;
@@ -391,7 +427,8 @@ TEST(LiveReconfiguration, SwitchingPoliciesNeverStrandsADirtyFile) {
     k.runUntil(atSeconds(end));
     const Pages before = k.taskStats()[3].dirtiedPages;
     k.runUntil(atSeconds(end + 60));
-    EXPECT_GT(k.taskStats()[3].dirtiedPages, before) << "seed " << seed << ": rt-dd dirtied nothing in 60 s";
+    EXPECT_GT(k.taskStats()[3].dirtiedPages, before)
+        << "seed " << seed << ": rt-dd dirtied nothing in 60 s";
     // Periodic writeback reaches every inode: nothing stays dirty for minutes.
     EXPECT_LT(toSeconds(KernelTestAccess::oldestDirtyAge(k)), 60.0) << "seed " << seed;
   }

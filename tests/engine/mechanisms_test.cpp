@@ -120,8 +120,8 @@ TEST(CpuScheduler, KernelThreadsTakeACpuBeforeNormalTasksAndAfterRealTimeOnes) {
 
 TEST(CpuScheduler, NiceLevelsSplitTheCpuByWeight) {
   CpuScheduler cpu(1);
-  cpu.start(0, 1.0, 0, 0, SimTime{});   // weight 1024
-  cpu.start(1, 1.0, 0, 5, SimTime{});   // weight 335
+  cpu.start(0, 1.0, 0, 0, SimTime{});  // weight 1024
+  cpu.start(1, 1.0, 0, 5, SimTime{});  // weight 335
   const auto t = finishTimes(cpu, 2);
   EXPECT_NEAR(t[0], (1024.0 + 335.0) / 1024.0, kSlice);
   EXPECT_NEAR(t[1], 2.0, 1e-6);
@@ -162,10 +162,10 @@ TEST(BlockDevice, MergesContiguousPagesUpToTheMaximumRequest) {
   EXPECT_EQ(dev.allocated(), 3);
   EXPECT_EQ(dev.submit(7, 300, 50, SimTime{}), 50);  // merges into the 44-page tail
   EXPECT_EQ(dev.allocated(), 3);
-  EXPECT_EQ(dev.submit(8, 0, 10, SimTime{}), 10);    // another file: a new request
+  EXPECT_EQ(dev.submit(8, 0, 10, SimTime{}), 10);  // another file: a new request
   EXPECT_EQ(dev.allocated(), 4);
   EXPECT_TRUE(dev.full());
-  EXPECT_EQ(dev.submit(9, 0, 10, SimTime{}), 0);     // no slot left
+  EXPECT_EQ(dev.submit(9, 0, 10, SimTime{}), 0);  // no slot left
 }
 
 TEST(BlockDevice, ServiceTimeIsSizeOverBandwidthPlusASeekWhenTheStreamChanges) {

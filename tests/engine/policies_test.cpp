@@ -58,7 +58,8 @@ Scenario wuBox(const std::string& policy, int writers, double durationS = 60) {
   s.machine = MachineConfig{.memoryMiB = 4096, .cpus = 4, .hz = 250};
   s.devices = {DeviceConfig{.name = "sda", .writeMBps = 57, .seekMs = 8}};
   s.policy = policy;
-  s.tasks = {TaskSpec{.name = "dd", .count = writers, .fileMiB = 1 << 20, .loop = false, .copyMBps = 2000}};
+  s.tasks = {TaskSpec{
+      .name = "dd", .count = writers, .fileMiB = 1 << 20, .loop = false, .copyMBps = 2000}};
   return s;
 }
 
@@ -125,8 +126,15 @@ Scenario mortonBox(const std::string& policy, SchedClass sched, std::int64_t mem
   s.vm.dirtyRatio = 40;
   s.vm.dirtyBackgroundRatio = 10;
   s.policy = policy;
-  s.tasks.push_back(TaskSpec{.name = "dd", .count = 1, .blockKiB = 1024, .fileMiB = 512, .loop = true, .copyMBps = 140});
-  TaskSpec t{.name = "dd16", .count = 1, .blockKiB = 16384, .fileMiB = 16, .loop = false, .copyMBps = 140, .startS = 20};
+  s.tasks.push_back(TaskSpec{
+      .name = "dd", .count = 1, .blockKiB = 1024, .fileMiB = 512, .loop = true, .copyMBps = 140});
+  TaskSpec t{.name = "dd16",
+             .count = 1,
+             .blockKiB = 16384,
+             .fileMiB = 16,
+             .loop = false,
+             .copyMBps = 140,
+             .startS = 20};
   t.sched = sched;
   t.rtPriority = sched == SchedClass::Other ? 0 : 50;
   s.tasks.push_back(t);
@@ -189,8 +197,18 @@ double fourMiBAllocationSeconds(const std::string& allocatorEra, SchedClass sche
   s.machine.allocator = allocatorEra;
   s.devices = {DeviceConfig{.name = "hda", .writeMBps = 30, .seekMs = 8}};
   s.policy = "legacy-2.6.0-rt-bonus";
-  s.tasks.push_back(TaskSpec{.name = "hog", .kind = TaskKind::Allocator, .loop = false, .anonMiB = 900, .allocMBps = 200, .holdS = 100});
-  TaskSpec a{.name = "alloc4", .kind = TaskKind::Allocator, .loop = false, .startS = 4, .anonMiB = 4, .allocMBps = 1000};
+  s.tasks.push_back(TaskSpec{.name = "hog",
+                             .kind = TaskKind::Allocator,
+                             .loop = false,
+                             .anonMiB = 900,
+                             .allocMBps = 200,
+                             .holdS = 100});
+  TaskSpec a{.name = "alloc4",
+             .kind = TaskKind::Allocator,
+             .loop = false,
+             .startS = 4,
+             .anonMiB = 4,
+             .allocMBps = 1000};
   a.sched = sched;
   a.rtPriority = sched == SchedClass::Other ? 0 : 50;
   s.tasks.push_back(a);
@@ -202,8 +220,10 @@ double fourMiBAllocationSeconds(const std::string& allocatorEra, SchedClass sche
 }
 
 TEST(Policies, ARealTimeAllocationDuringASwapStormFinishesFasterThanANormalOne) {
-  EXPECT_LT(fourMiBAllocationSeconds("2.6.0", SchedClass::Fifo), fourMiBAllocationSeconds("2.6.0", SchedClass::Other));
-  EXPECT_LT(fourMiBAllocationSeconds("6.x", SchedClass::Fifo), 0.5 * fourMiBAllocationSeconds("6.x", SchedClass::Other));
+  EXPECT_LT(fourMiBAllocationSeconds("2.6.0", SchedClass::Fifo),
+            fourMiBAllocationSeconds("2.6.0", SchedClass::Other));
+  EXPECT_LT(fourMiBAllocationSeconds("6.x", SchedClass::Fifo),
+            0.5 * fourMiBAllocationSeconds("6.x", SchedClass::Other));
   // Before Love's change the allocator does not care.
   EXPECT_NEAR(fourMiBAllocationSeconds("2.6.0-no-rt", SchedClass::Fifo),
               fourMiBAllocationSeconds("2.6.0-no-rt", SchedClass::Other), 0.01);
@@ -214,8 +234,19 @@ TEST(Policies, AnonymousDemandBeyondMemoryPlusSwapEndsInAnOomKillOfTheLargestTas
   s.durationS = 30;
   s.machine = MachineConfig{.memoryMiB = 256, .cpus = 2, .hz = 250, .swapMiB = 128};
   s.devices = {DeviceConfig{.name = "sda", .writeMBps = 50, .seekMs = 8}};
-  s.tasks.push_back(TaskSpec{.name = "small", .kind = TaskKind::Allocator, .loop = false, .anonMiB = 40, .allocMBps = 500, .holdS = 100});
-  s.tasks.push_back(TaskSpec{.name = "vm", .kind = TaskKind::Allocator, .loop = false, .startS = 1, .anonMiB = 600, .allocMBps = 500, .holdS = 100});
+  s.tasks.push_back(TaskSpec{.name = "small",
+                             .kind = TaskKind::Allocator,
+                             .loop = false,
+                             .anonMiB = 40,
+                             .allocMBps = 500,
+                             .holdS = 100});
+  s.tasks.push_back(TaskSpec{.name = "vm",
+                             .kind = TaskKind::Allocator,
+                             .loop = false,
+                             .startS = 1,
+                             .anonMiB = 600,
+                             .allocMBps = 500,
+                             .holdS = 100});
   Simulator sim(s);
   sim.run();
   const Summary sum = sim.summary();
@@ -240,8 +271,14 @@ TEST(Policies, InvariantsHoldUnderEveryPolicyWithSwapAndCompilers) {
     Scenario s = wuBox(policy, 20, 10);
     s.machine.memoryMiB = 512;
     s.machine.swapMiB = 256;
-    s.tasks.push_back(TaskSpec{.name = "cc1", .count = 8, .kind = TaskKind::Compiler, .fileMiB = 1, .loop = true,
-                               .runs = 3, .anonMiB = 60, .cpuS = 0.5});
+    s.tasks.push_back(TaskSpec{.name = "cc1",
+                               .count = 8,
+                               .kind = TaskKind::Compiler,
+                               .fileMiB = 1,
+                               .loop = true,
+                               .runs = 3,
+                               .anonMiB = 60,
+                               .cpuS = 0.5});
     Kernel k(s);
     for (double t = 0.5; t <= 10; t += 0.5) {
       k.runUntil(atSeconds(t));

@@ -380,7 +380,8 @@ TEST(ScenarioParse, SpeedsHaveALowerBoundThatTheMessageNames) {
   EXPECT_STREQ(parseError(withBody(R"("device": {"writeMBps": 1e-11})")).what(),
                "t.json: device.writeMBps: must be between 0.001 and 1e+06, got 1e-11");
   EXPECT_STREQ(parseError(withBody(R"("device": {"readMBps": 1e-320})")).what(),
-               "t.json: device.readMBps: must be 0 (the write speed) or between 0.001 and 1e+06, got 1e-320");
+               "t.json: device.readMBps: must be 0 (the write speed) or between 0.001 and 1e+06, "
+               "got 1e-320");
   EXPECT_STREQ(parseError(withBody(R"("tasks": [{"kind": "compiler", "cpuS": 1e-9}])")).what(),
                "t.json: tasks[0].cpuS: must be 0 or between 1e-06 and 1e+07, got 1e-09");
   // The bounds themselves are accepted.
@@ -735,7 +736,8 @@ TEST(ScenarioFuzz, NeverCrashesOnMutatedInput) {
 namespace throttlelab::engine {
 namespace {
 TEST(ScenarioDevice, ReadBandwidthIsParsedCheckedAndRoundTrips) {
-  const std::string json = R"({"schemaVersion": 1, "device": {"name": "sda", "writeMBps": 50, "readMBps": 80}})";
+  const std::string json =
+      R"({"schemaVersion": 1, "device": {"name": "sda", "writeMBps": 50, "readMBps": 80}})";
   const Scenario s = parseScenario(json, "t.json");
   EXPECT_EQ(s.devices[0].readMBps, 80);
   EXPECT_EQ(parseScenario(scenarioToJson(s), "round-trip"), s);

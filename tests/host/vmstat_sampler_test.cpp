@@ -532,8 +532,7 @@ TEST(HostFactsForATrace, AddTheQueuesOfTheTracedDevicesOnly) {
     task.bdi = bdi;
     measured.tasks.push_back(task);
   }
-  const auto facts =
-      throttlelab::host::hostFactsFor(measured, (kData / "a").string(), sys.root());
+  const auto facts = throttlelab::host::hostFactsFor(measured, (kData / "a").string(), sys.root());
   EXPECT_EQ(facts.cpus, readHostInfo((kData / "a").string()).cpus);
   EXPECT_EQ(facts.memoryMiB, readHostInfo((kData / "a").string()).memTotalKiB / 1024);
   ASSERT_EQ(facts.queues.size(), 2u);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // "Simulate this trace" on traces the kernel can write but a scenario cannot say as they are:
 // task or bdi names with control characters or bytes that are not UTF-8 (a comm may be any
-// bytes but NUL, prctl(PR_SET_NAME)), and a span longer than a scenario may last. The derived scenario must
-// still be valid. Both found by fuzz/fuzz_trace: the derivation threw ScenarioError, and
+// bytes but NUL, prctl(PR_SET_NAME)), and a span longer than a scenario may last. The derived
+// scenario must still be valid. Both found by fuzz/fuzz_trace: the derivation threw ScenarioError,
+// and
 // `--import-trace --simulate` ended as an internal error.
 #include <gtest/gtest.h>
 
@@ -32,10 +33,18 @@ std::string bdpLine(const std::string& comm, int pid, double t, const std::strin
 }
 
 TEST(DeriveScenario, ReplacesTaskAndDeviceNamesThatHoldControlCharacters) {
-  const std::string trace = bdpLine("d\x01" "d", 101, 10.0, "254:0") +
+  const std::string trace = bdpLine(
+                                "d\x01"
+                                "d",
+                                101, 10.0, "254:0") +
                             bdpLine("rm\x7f", 102, 10.1, "254:0") +
-                            bdpLine("dd", 103, 10.2, "sd\x1b" "b") +
-                            bdpLine("\xff\xfe" "dd", 104, 10.25, "254:0") +
+                            bdpLine("dd", 103, 10.2,
+                                    "sd\x1b"
+                                    "b") +
+                            bdpLine(
+                                "\xff\xfe"
+                                "dd",
+                                104, 10.25, "254:0") +
                             bdpLine("dd", 101, 10.3, "254:0");
   Stats sink;
   const ti::ImportResult imported = ti::importTraceText(trace, sink);

@@ -81,8 +81,8 @@ TEST(ItemModels, EveryModelOfTheWindowKeepsTheModelContractWhileItFills) {
     ASSERT_TRUE(test::waitFor([&] { return !w.traceView().isImporting(); }));
     EXPECT_GT(w.traceView().taskModel().rowCount(), 0);
     ASSERT_TRUE(w.traceView().simulate());
-    ASSERT_TRUE(test::waitFor([&] { return !w.traceView().isSimulating(); },
-                              std::chrono::seconds(300)));
+    ASSERT_TRUE(
+        test::waitFor([&] { return !w.traceView().isSimulating(); }, std::chrono::seconds(300)));
     // And a new scenario empties and refills the task table.
     w.showCentralView(CentralView::Dashboard);
     ASSERT_TRUE(w.openScenario(QStringLiteral("default")));

@@ -14,11 +14,11 @@
 #include <set>
 
 #include "qcp.h"
+#include "run_controls.h"
 #include "trace_comparison_model.h"
 #include "trace_plot.h"
 #include "trace_task_model.h"
 #include "trace_view.h"
-#include "run_controls.h"
 #include "window_rig.h"
 
 namespace throttlelab::ui {

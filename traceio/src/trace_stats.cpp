@@ -322,8 +322,8 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
     s.devices.clear();
     for (const auto& bdi : bdis) {
       te::DeviceConfig d;
-      d.name = bdi.find(' ') == std::string::npos && bdi.size() <= 32 && !hasControl(bdi) ? bdi
-                                                                                       : "dev";
+      d.name =
+          bdi.find(' ') == std::string::npos && bdi.size() <= 32 && !hasControl(bdi) ? bdi : "dev";
       if (std::any_of(s.devices.begin(), s.devices.end(),
                       [&](const te::DeviceConfig& o) { return o.name == d.name; }))
         d.name += std::to_string(s.devices.size());

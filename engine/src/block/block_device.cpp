@@ -23,7 +23,8 @@ Pages BlockDevice::submit(int file, std::int64_t offset, Pages pages, SimTime no
     // Back merge into the newest queued request (not the one in service).
     if (!m_queue.empty()) {
       auto& tail = m_queue.back();
-      if (!tail.read && tail.file == file && tail.offset + tail.pages == off && tail.pages < maxPages) {
+      if (!tail.read && tail.file == file && tail.offset + tail.pages == off &&
+          tail.pages < maxPages) {
         const Pages take = std::min(pages - accepted, maxPages - tail.pages);
         tail.pages += take;
         accepted += take;
@@ -52,7 +53,8 @@ bool BlockDevice::submitSwap(std::int64_t slot, Pages pages, bool read, int owne
     }
   }
   if (full()) return false;
-  m_queue.push_back(IoRequest{.file = kSwapFile, .offset = slot, .pages = pages, .read = read, .owner = owner});
+  m_queue.push_back(
+      IoRequest{.file = kSwapFile, .offset = slot, .pages = pages, .read = read, .owner = owner});
   updateCongestion();
   if (!m_inService) startNext(now);
   return true;
@@ -110,13 +112,16 @@ SimDuration BlockDevice::busyUntil(SimTime now) const {
 }
 
 void BlockDevice::updateCongestion() {
-  // blk_queue_congestion_threshold() (2.6.10+): on at nr - nr/8 + 1, off below nr - nr/8 - nr/16 - 1.
+  // blk_queue_congestion_threshold() (2.6.10+): on at nr - nr/8 + 1, off below nr - nr/8 - nr/16
+  // - 1.
   const int nr = m_config.nrRequests;
   const int on = std::min(nr, nr - nr / 8 + 1);
   const int off = std::max(1, nr - nr / 8 - nr / 16 - 1);
   const int a = allocated();
-  if (a >= on) m_congested = true;
-  else if (a < off) m_congested = false;
+  if (a >= on)
+    m_congested = true;
+  else if (a < off)
+    m_congested = false;
 }
 
 }  // namespace throttlelab::engine

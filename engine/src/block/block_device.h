@@ -22,9 +22,9 @@ struct IoRequest {
   int file = -1;
   std::int64_t offset = 0;  ///< first page, in the file's writeback order (or the swap slot)
   Pages pages = 0;
-  bool read = false;        ///< a read (swap-in); reads never merge with writes
-  int owner = -1;           ///< swap IO: the task whose anonymous pages these are
-  bool seek = false;        ///< decided when service starts
+  bool read = false;  ///< a read (swap-in); reads never merge with writes
+  int owner = -1;     ///< swap IO: the task whose anonymous pages these are
+  bool seek = false;  ///< decided when service starts
 };
 
 struct DeviceCounters {

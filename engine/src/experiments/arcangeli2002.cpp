@@ -202,7 +202,8 @@ Experiment makeArcangeli2002(bool quick) {
   for (const int n : growing) steps += (steps.empty() ? "-j" : ", -j") + std::to_string(n);
   e.claims.push_back(
       Claim{"Past what fits in memory, CPU utilisation falls and wall time rises: every N beyond "
-                "it against the first (" + steps + ")",
+            "it against the first (" +
+                steps + ")",
             [growing](const ExperimentResult& r) {
               std::string detail;
               bool holds = true;

@@ -220,7 +220,9 @@ ExperimentResult runExperiment(const Experiment& e, const ExperimentRunOptions& 
       for (int p = 0; p < phases; ++p) {
         // Seed i's phases are i*k+1 .. i*k+k of one sequence: every run lands somewhere new.
         const std::uint64_t phase =
-            phases == 1 ? 0 : static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(phases) + static_cast<std::uint64_t>(p) + 1;
+            phases == 1 ? 0
+                        : static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(phases) +
+                              static_cast<std::uint64_t>(p) + 1;
         const CaseRun run = runCase(c, seed, phase);
         for (std::size_t m = 0; m < c.metrics.size(); ++m)
           sums[m] += c.metrics[m].measure ? c.metrics[m].measure(run) : kNaN;

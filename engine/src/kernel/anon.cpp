@@ -12,10 +12,10 @@
 namespace throttlelab::engine {
 
 namespace {
-constexpr Pages kAllocPiece = 256;        // pages faulted in per CPU piece
-constexpr double kComputeSliceS = 0.01;   // CPU seconds between checks for major faults
-constexpr double kWorkingSetPasses = 4;   // [D] times a compile sweeps its working set
-constexpr Pages kSwapCluster = 8;         // page-cluster = 3: a swap-in reads 8 pages
+constexpr Pages kAllocPiece = 256;       // pages faulted in per CPU piece
+constexpr double kComputeSliceS = 0.01;  // CPU seconds between checks for major faults
+constexpr double kWorkingSetPasses = 4;  // [D] times a compile sweeps its working set
+constexpr Pages kSwapCluster = 8;        // page-cluster = 3: a swap-in reads 8 pages
 }  // namespace
 
 void Kernel::beginAnonRun(Task& t) {
@@ -83,7 +83,8 @@ void Kernel::continueAnon(Task& t) {
       if (t.swapped > 0 && t.spec.cpuS > 0) {
         t.faultCarry += static_cast<double>(t.swapped) * kWorkingSetPasses * slice / t.spec.cpuS;
         if (t.faultCarry >= 1.0) {
-          const Pages k = allocatePages(t, std::min<Pages>({static_cast<Pages>(t.faultCarry), t.swapped, kSwapCluster}));
+          const Pages k = allocatePages(
+              t, std::min<Pages>({static_cast<Pages>(t.faultCarry), t.swapped, kSwapCluster}));
           if (k == 0) return;  // waiting in the allocator; it calls us again
           t.faultCarry -= static_cast<double>(k);
           t.swapped -= k;
@@ -91,7 +92,8 @@ void Kernel::continueAnon(Task& t) {
           m_mem.anon += k;
           const int dev = m_pages.swapDevice();
           // Major fault: a synchronous read from a scattered swap slot.
-          const auto slot = static_cast<std::int64_t>(m_rng.uniform() * static_cast<double>(std::max<Pages>(m_mem.swapTotal, 1)));
+          const auto slot = static_cast<std::int64_t>(
+              m_rng.uniform() * static_cast<double>(std::max<Pages>(m_mem.swapTotal, 1)));
           if (device(dev).device.submitSwap(slot, k, true, t.info.index, m_now)) {
             t.swapInPending += k;
             t.owedSystemS += static_cast<double>(k) * cost::kSwapPerPageS;  // the fault's mapping

@@ -2,9 +2,9 @@
 #pragma once
 // The discrete-event core: a calendar queue of events keyed by time, ties broken by a sequence
 // number so that runs are deterministic.
-#include <cstdint>
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <vector>
 
 #include "throttlelab/engine/sim_time.h"
@@ -27,7 +27,7 @@ struct Event {
   SimTime time{};
   std::uint64_t seq = 0;
   EventKind kind = EventKind::Sample;
-  int id = 0;                 ///< task or device index
+  int id = 0;                    ///< task or device index
   std::uint32_t generation = 0;  ///< stale events are dropped when it no longer matches
   bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
 };
@@ -81,8 +81,8 @@ class EventQueue {
   }
 
  private:
-  static constexpr int kSlotShift = 20;      ///< 2^20 ns ~ 1 ms per slot
-  static constexpr std::size_t kSlots = 256; ///< ~270 ms of calendar
+  static constexpr int kSlotShift = 20;       ///< 2^20 ns ~ 1 ms per slot
+  static constexpr std::size_t kSlots = 256;  ///< ~270 ms of calendar
   static constexpr std::size_t kKeepCapacity = 256;
   static std::int64_t slotOf(SimTime t) { return t.time_since_epoch().count() >> kSlotShift; }
   struct Later {  // a type, not a function pointer, so that sort and the heaps inline it
@@ -122,14 +122,16 @@ class EventQueue {
     // than the sort. At most 256 x (size / 8) events of room are held, bounded by the queue.
     m_active.clear();
     m_head = 0;
-    if (m_active.capacity() > std::max(kKeepCapacity, m_size / 8)) std::vector<Event>().swap(m_active);
+    if (m_active.capacity() > std::max(kKeepCapacity, m_size / 8))
+      std::vector<Event>().swap(m_active);
     for (;;) {
       if (m_inRing == 0) {
         m_current = slotOf(m_far.front().time);  // nothing nearer: jump to the far heap's first
       } else {
         ++m_current;
       }
-      while (!m_far.empty() && slotOf(m_far.front().time) < m_current + static_cast<std::int64_t>(kSlots)) {
+      while (!m_far.empty() &&
+             slotOf(m_far.front().time) < m_current + static_cast<std::int64_t>(kSlots)) {
         std::pop_heap(m_far.begin(), m_far.end(), later);
         toRing(slotOf(m_far.back().time), m_far.back());
         m_far.pop_back();
@@ -146,13 +148,13 @@ class EventQueue {
     }
   }
 
-  std::vector<Event> m_active;                   ///< the current slot, earliest first
-  std::size_t m_head = 0;                        ///< the next event of m_active
-  std::vector<Event> m_late;                     ///< pushed into the current slot since (a heap)
-  std::array<std::vector<Event>, kSlots> m_ring; ///< slots after the current one
-  std::array<bool, kSlots> m_unsorted{};         ///< a slot received a push out of time order
-  std::vector<Event> m_far;                      ///< beyond the ring (a heap, earliest on top)
-  std::int64_t m_current = 0;                    ///< the current slot's number
+  std::vector<Event> m_active;                    ///< the current slot, earliest first
+  std::size_t m_head = 0;                         ///< the next event of m_active
+  std::vector<Event> m_late;                      ///< pushed into the current slot since (a heap)
+  std::array<std::vector<Event>, kSlots> m_ring;  ///< slots after the current one
+  std::array<bool, kSlots> m_unsorted{};          ///< a slot received a push out of time order
+  std::vector<Event> m_far;                       ///< beyond the ring (a heap, earliest on top)
+  std::int64_t m_current = 0;                     ///< the current slot's number
   std::size_t m_inRing = 0;
   std::size_t m_size = 0;
   std::uint64_t m_seq = 0;

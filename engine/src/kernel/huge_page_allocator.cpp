@@ -9,7 +9,9 @@ namespace throttlelab::engine {
 namespace {
 constexpr std::size_t kHuge = std::size_t{2} << 20;
 constexpr std::size_t kLine = 64;
-std::size_t roundUp(std::size_t bytes) { return (bytes + kHuge - 1) / kHuge * kHuge; }
+std::size_t roundUp(std::size_t bytes) {
+  return (bytes + kHuge - 1) / kHuge * kHuge;
+}
 }  // namespace
 
 void* allocateLargeTable(std::size_t bytes) {
@@ -21,7 +23,8 @@ void* allocateLargeTable(std::size_t bytes) {
   }
   // Over-map by 2 MiB, then trim both ends so the block starts on a 2 MiB boundary.
   const std::size_t size = roundUp(bytes);
-  void* raw = mmap(nullptr, size + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* raw =
+      mmap(nullptr, size + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) throw std::bad_alloc();
   auto* base = static_cast<char*>(raw);
   const auto addr = reinterpret_cast<std::uintptr_t>(base);

@@ -26,7 +26,9 @@ struct HugePageAllocator {
   T* allocate(std::size_t n) { return static_cast<T*>(allocateLargeTable(n * sizeof(T))); }
   void deallocate(T* p, std::size_t n) noexcept { freeLargeTable(p, n * sizeof(T)); }
   template <class U>
-  bool operator==(const HugePageAllocator<U>&) const noexcept { return true; }
+  bool operator==(const HugePageAllocator<U>&) const noexcept {
+    return true;
+  }
 };
 
 }  // namespace throttlelab::engine

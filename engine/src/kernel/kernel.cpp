@@ -20,7 +20,8 @@ constexpr std::uint64_t kDeviceSeedSalt = 0x5851f42d4c957f2dULL;
 Kernel::Kernel(Scenario scenario)
     : m_scenario(std::move(scenario)), m_cpu(m_scenario.machine.cpus), m_rng(m_scenario.seed) {
   m_policy = makePolicy(m_scenario.policy);
-  if (!m_policy) throw ScenarioError("policy", "policy: unknown policy '" + m_scenario.policy + "'");
+  if (!m_policy)
+    throw ScenarioError("policy", "policy: unknown policy '" + m_scenario.policy + "'");
   m_era = m_policy->era();
   m_pages.configure(m_scenario);
   m_pages.resize(*this);
@@ -135,7 +136,9 @@ void Kernel::setSink(RecordSink* sink, OutputOptions options) {
       if (!t.removed) m_sink->onTaskCreated(t.info);
 }
 
-SimTime Kernel::nextEventTime() const { return m_queue.empty() ? m_now : m_queue.top().time; }
+SimTime Kernel::nextEventTime() const {
+  return m_queue.empty() ? m_now : m_queue.top().time;
+}
 
 void Kernel::prefetchTaskOf(const Event& next) const {
   // With thousands of tasks the table outgrows the caches and an event's first touch of its
@@ -205,10 +208,18 @@ void Kernel::dispatch(const Event& e) {
           t.firstPageCopied = true;
           continueWriting(t);
           break;
-        case AfterCpu::Write: pieceDone(t); break;
-        case AfterCpu::Balance: callBalance(t, t.balancePages); break;
-        case AfterCpu::Anon: anonPieceDone(t); break;
-        case AfterCpu::Alloc: retryAllocation(t); break;
+        case AfterCpu::Write:
+          pieceDone(t);
+          break;
+        case AfterCpu::Balance:
+          callBalance(t, t.balancePages);
+          break;
+        case AfterCpu::Anon:
+          anonPieceDone(t);
+          break;
+        case AfterCpu::Alloc:
+          retryAllocation(t);
+          break;
       }
       break;
     }
@@ -245,8 +256,12 @@ void Kernel::dispatch(const Event& e) {
 GlobalView Kernel::globalViewFor(LimitBonus bonus) const {
   GlobalView g;
   switch (m_era.dirtyable) {
-    case DirtyableStyle::TotalPages: g.avail = m_mem.total; break;
-    case DirtyableStyle::FreePlusLru: g.avail = m_mem.free + m_mem.file + m_mem.anon + 1; break;
+    case DirtyableStyle::TotalPages:
+      g.avail = m_mem.total;
+      break;
+    case DirtyableStyle::FreePlusLru:
+      g.avail = m_mem.free + m_mem.file + m_mem.anon + 1;
+      break;
     case DirtyableStyle::FreeMinusReserve:
       g.avail = dirtyableMemory(m_mem.free, m_mem.file, m_mem.totalReserve);
       break;
@@ -288,7 +303,9 @@ Pages Kernel::ratelimitPages() const {
   return std::clamp<Pages>(r, 16, 1024);
 }
 
-bool Kernel::congested(int dev) const { return device(dev).device.congested(); }
+bool Kernel::congested(int dev) const {
+  return device(dev).device.congested();
+}
 
 double Kernel::taskDirtyShare(const Task& t) const {
   // Floating proportion over tasks (2.6.24 "proportions", counted in events): a task's
@@ -400,7 +417,9 @@ TraceHeader Kernel::traceHeader(const Task& t) const {
   return h;
 }
 
-std::string_view Kernel::deviceName(int dev) const { return device(dev).device.config().name; }
+std::string_view Kernel::deviceName(int dev) const {
+  return device(dev).device.config().name;
+}
 
 // --- live reconfiguration, by groups of fields ---
 
@@ -419,11 +438,13 @@ auto dirtyLimitFields(const Scenario& s) {
 
 std::unique_ptr<ThrottlePolicy> Kernel::checkReconfigurable(const Scenario& changed) const {
   if (changed.devices.size() != m_scenario.devices.size())
-    throw ScenarioError("devices", "devices: devices cannot be added or removed while running; reset to apply");
+    throw ScenarioError(
+        "devices", "devices: devices cannot be added or removed while running; reset to apply");
   for (std::size_t i = 0; i < changed.devices.size(); ++i)
     if (changed.devices[i].name != m_scenario.devices[i].name)
       throw ScenarioError("devices[" + std::to_string(i) + "].name",
-                          "devices[" + std::to_string(i) + "].name: a device cannot be renamed while running; reset to apply");
+                          "devices[" + std::to_string(i) +
+                              "].name: a device cannot be renamed while running; reset to apply");
   if (changed.machine.hz != m_scenario.machine.hz)
     throw ScenarioError("machine.hz", "machine.hz: HZ cannot change while running; reset to apply");
   std::unique_ptr<ThrottlePolicy> policy;
@@ -433,17 +454,19 @@ std::unique_ptr<ThrottlePolicy> Kernel::checkReconfigurable(const Scenario& chan
   }
   if (changed.machine.swapMiB != m_scenario.machine.swapMiB &&
       mibToPages(static_cast<double>(changed.machine.swapMiB)) < m_mem.swapUsed)
-    throw ScenarioError("machine.swapMiB", "machine.swapMiB: cannot shrink swap below the " +
-                                               std::to_string(pagesToMiB(static_cast<double>(m_mem.swapUsed))) +
-                                               " MiB in use");
+    throw ScenarioError("machine.swapMiB",
+                        "machine.swapMiB: cannot shrink swap below the " +
+                            std::to_string(pagesToMiB(static_cast<double>(m_mem.swapUsed))) +
+                            " MiB in use");
   // Only a shrink can be refused: memory full of dirty or anonymous pages must not stop a
   // change of the policy or a slider that leaves memory as it is.
   const Pages newTotal = mibToPages(static_cast<double>(changed.machine.memoryMiB));
   const Pages pinned = m_mem.anon + m_mem.nrDirty + m_mem.nrWriteback + m_mem.copying;
   if (newTotal < m_mem.total && newTotal < pinned + m_mem.wmarkHigh)
     throw ScenarioError("machine.memoryMiB",
-                        "machine.memoryMiB: cannot shrink to " + std::to_string(changed.machine.memoryMiB) +
-                            " MiB while " + std::to_string(pagesToMiB(static_cast<double>(pinned))) +
+                        "machine.memoryMiB: cannot shrink to " +
+                            std::to_string(changed.machine.memoryMiB) + " MiB while " +
+                            std::to_string(pagesToMiB(static_cast<double>(pinned))) +
                             " MiB are dirty, under writeback or anonymous");
   return policy;
 }
@@ -498,7 +521,8 @@ void Kernel::reconfigure(const Scenario& in) {
     for (int d = 0; d < static_cast<int>(m_devices.size()); ++d) {
       auto& f = device(d).flusher;
       ++f.timerGeneration;
-      if (interval.count() > 0) m_queue.push(m_now + interval, EventKind::FlusherTimer, d, f.timerGeneration);
+      if (interval.count() > 0)
+        m_queue.push(m_now + interval, EventKind::FlusherTimer, d, f.timerGeneration);
     }
   }
   // Tasks: a group's spec, then its count.
@@ -596,21 +620,25 @@ std::string Kernel::checkInvariants() const {
   std::ostringstream err;
   Pages copying = 0;
   for (const auto& f : m_files) copying += f.copying();
-  if (copying != m_mem.copying) err << "pages being copied " << m_mem.copying << " != files " << copying << "; ";
+  if (copying != m_mem.copying)
+    err << "pages being copied " << m_mem.copying << " != files " << copying << "; ";
   if (m_mem.free + m_mem.file + m_mem.anon != m_mem.total)
     err << "pages not conserved: free " << m_mem.free << " + file " << m_mem.file << " + anon "
         << m_mem.anon << " != total " << m_mem.total << "; ";
   if (m_mem.free < 0) err << "free < 0; ";
   Pages resident = 0, dirty = 0, wb = 0;
   for (const auto& f : m_files) {
-    if (f.clean() < 0 || f.dirty() < 0 || f.writeback() < 0) err << "file " << f.id() << " negative; ";
+    if (f.clean() < 0 || f.dirty() < 0 || f.writeback() < 0)
+      err << "file " << f.id() << " negative; ";
     resident += f.resident();
     dirty += f.dirty();
     wb += f.writeback();
   }
-  if (resident != m_mem.file) err << "file pages " << m_mem.file << " != resident " << resident << "; ";
+  if (resident != m_mem.file)
+    err << "file pages " << m_mem.file << " != resident " << resident << "; ";
   if (dirty != m_mem.nrDirty) err << "nr_dirty " << m_mem.nrDirty << " != files " << dirty << "; ";
-  if (wb != m_mem.nrWriteback) err << "nr_writeback " << m_mem.nrWriteback << " != files " << wb << "; ";
+  if (wb != m_mem.nrWriteback)
+    err << "nr_writeback " << m_mem.nrWriteback << " != files " << wb << "; ";
   Pages devDirty = 0, devWb = 0;
   for (const auto& d : m_devices) {
     if (d->reclaimable < 0 || d->writeback < 0) err << "device counter negative; ";
@@ -619,14 +647,17 @@ std::string Kernel::checkInvariants() const {
   }
   if (devDirty != m_mem.nrDirty || devWb != m_mem.nrWriteback) err << "device counters disagree; ";
   if (m_mem.written > m_mem.dirtied) err << "written > dirtied; ";
-  if (m_mem.swapUsed < 0 || m_mem.swapUsed > m_mem.swapTotal) err << "swap used " << m_mem.swapUsed << " out of [0, " << m_mem.swapTotal << "]; ";
+  if (m_mem.swapUsed < 0 || m_mem.swapUsed > m_mem.swapTotal)
+    err << "swap used " << m_mem.swapUsed << " out of [0, " << m_mem.swapTotal << "]; ";
   Pages rss = 0, swapWb = 0;
   for (const auto& t : m_tasks) {
-    if (t.rss < 0 || t.swapped < 0 || t.swapWb < 0) err << "task " << t.info.index << " anon negative; ";
+    if (t.rss < 0 || t.swapped < 0 || t.swapWb < 0)
+      err << "task " << t.info.index << " anon negative; ";
     rss += t.rss;
     swapWb += t.swapWb;
   }
-  if (rss + swapWb > m_mem.anon) err << "task anon " << rss + swapWb << " > anon " << m_mem.anon << "; ";
+  if (rss + swapWb > m_mem.anon)
+    err << "task anon " << rss + swapWb << " > anon " << m_mem.anon << "; ";
   if (m_mem.anon < 0 || m_mem.swapWb < 0) err << "anon negative; ";
   return err.str();
 }

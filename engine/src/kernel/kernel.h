@@ -245,8 +245,9 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   std::int64_t m_taskPropPeriod = 0;
 
   mutable std::vector<WbMemo> m_wbMemo;  ///< wbView()'s last thresholds, per device
-  mutable std::array<ThreshMemo, 2> m_threshMemo;  ///< globalViewFor()'s, without and with the bonus
-  std::uint64_t m_configVersion = 0;     ///< bumped by reconfigure()
+  mutable std::array<ThreshMemo, 2>
+      m_threshMemo;                   ///< globalViewFor()'s, without and with the bonus
+  std::uint64_t m_configVersion = 0;  ///< bumped by reconfigure()
   RunStatistics m_stats;
 
   Task& task(int id) { return m_tasks[static_cast<std::size_t>(id)]; }

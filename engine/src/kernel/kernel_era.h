@@ -26,12 +26,12 @@ enum class FlusherStyle {
 
 struct KernelEra {
   DirtyableStyle dirtyable = DirtyableStyle::FreeMinusReserve;
-  bool unmappedClamp = false;   ///< E1b: dirty_ratio <= unmapped%/2 (2.6.0 – 2.6.23)
-  bool fivePercentFloor = false;///< dirty_ratio >= 5 (2.6.0 – 2.6.2x)
+  bool unmappedClamp = false;     ///< E1b: dirty_ratio <= unmapped%/2 (2.6.0 – 2.6.23)
+  bool fivePercentFloor = false;  ///< dirty_ratio >= 5 (2.6.0 – 2.6.2x)
   RtLimitBonus rtBonus = RtLimitBonus::QuarterPlusLimit32;
-  bool lessThrottleBonus = true;///< PF_LESS_THROTTLE tasks get +1/4 (<= 5.8)
+  bool lessThrottleBonus = true;  ///< PF_LESS_THROTTLE tasks get +1/4 (<= 5.8)
   FlusherStyle flusher = FlusherStyle::Modern;
-  bool followDirtyLimit = true; ///< the slowly following dirty_limit (3.1+)
+  bool followDirtyLimit = true;  ///< the slowly following dirty_limit (3.1+)
   /// The entry check counts pages per CPU (bdp_ratelimits, shared by every task on the CPU)
   /// rather than per task (nr_dirtied, 3.2+): balance_dirty_pages_ratelimited_nr() <= 3.1.
   bool perCpuRatelimit = false;

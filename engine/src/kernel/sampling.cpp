@@ -23,10 +23,16 @@ DeviceSample Kernel::makeDeviceSample(int dev, double intervalS) const {
   s.dirtyRateKBps = pagesToKBps(static_cast<double>(d.bw.lastDirtyRate));
   s.dirtyRatelimitKBps = pagesToKBps(static_cast<double>(d.bw.dirtyRatelimit));
   s.balancedDirtyRatelimitKBps = pagesToKBps(static_cast<double>(d.bw.balancedDirtyRatelimit));
-  const PositionResult pos = wbPositionRatio(PositionInputs{
-      .thresh = g.thresh, .bgThresh = g.bgThresh, .limit = g.limit, .dirty = g.dirty,
-      .wbThresh = w.wbThresh, .wbBgThresh = w.wbBgThresh, .wbDirty = w.wbDirty,
-      .avgWriteBw = d.bw.avgWriteBw, .strictLimit = d.device.config().strictLimit});
+  const PositionResult pos =
+      wbPositionRatio(PositionInputs{.thresh = g.thresh,
+                                     .bgThresh = g.bgThresh,
+                                     .limit = g.limit,
+                                     .dirty = g.dirty,
+                                     .wbThresh = w.wbThresh,
+                                     .wbBgThresh = w.wbBgThresh,
+                                     .wbDirty = w.wbDirty,
+                                     .avgWriteBw = d.bw.avgWriteBw,
+                                     .strictLimit = d.device.config().strictLimit});
   s.posRatio = static_cast<double>(pos.posRatio) / kPosRatioOne;
   s.wbSetpointPages = pos.wbSetpoint;
   s.taskRatelimitKBps = s.dirtyRatelimitKBps * s.posRatio;
@@ -41,7 +47,8 @@ DeviceSample Kernel::makeDeviceSample(int dev, double intervalS) const {
   s.avgRequestKiB = reqs > 0 ? static_cast<double>(bytes) / 1024.0 / static_cast<double>(reqs) : 0;
   if (intervalS > 0) {
     s.readKBps = static_cast<double>(c.bytesRead - d.atSample.bytesRead) / 1024.0 / intervalS;
-    s.swapOutKBps = static_cast<double>(c.swapBytesWritten - d.atSample.swapBytesWritten) / 1024.0 / intervalS;
+    s.swapOutKBps =
+        static_cast<double>(c.swapBytesWritten - d.atSample.swapBytesWritten) / 1024.0 / intervalS;
   }
   s.queueDepth = d.device.allocated();
   s.congested = d.device.congested();
@@ -90,13 +97,21 @@ Sample Kernel::makeSample(CpuTotals* totals) const {
     ++s.tasks;
     switch (t.state) {
       case TaskState::Running:
-      case TaskState::Runnable: ++s.runnableTasks; break;
-      case TaskState::Paused: ++s.throttledTasks; break;
-      case TaskState::IoWait: ++s.ioWaitTasks; break;
-      default: break;
+      case TaskState::Runnable:
+        ++s.runnableTasks;
+        break;
+      case TaskState::Paused:
+        ++s.throttledTasks;
+        break;
+      case TaskState::IoWait:
+        ++s.ioWaitTasks;
+        break;
+      default:
+        break;
     }
   }
-  s.maxPauseMs = m_devices.empty() ? 0 : static_cast<double>(m_devices[0]->lastMaxPause) * 1000.0 / hz();
+  s.maxPauseMs =
+      m_devices.empty() ? 0 : static_cast<double>(m_devices[0]->lastMaxPause) * 1000.0 / hz();
   const double intervalS = m_stats.intervalS(m_now);
   for (int d = 0; d < static_cast<int>(m_devices.size()); ++d)
     s.devices.push_back(makeDeviceSample(d, intervalS));
@@ -109,7 +124,9 @@ Sample Kernel::makeSample(CpuTotals* totals) const {
   return s;
 }
 
-double Kernel::kernelThreadCpuS() const { return std::max(0.0, m_mem.systemS - m_cpu.kernelBacklog(m_now)); }
+double Kernel::kernelThreadCpuS() const {
+  return std::max(0.0, m_mem.systemS - m_cpu.kernelBacklog(m_now));
+}
 
 void Kernel::addRunningShare(const Task& t, double* systemS, double* userS) const {
   const double used = m_cpu.usedSoFar(t.info.index, m_now);
@@ -155,7 +172,10 @@ void Kernel::takeSample() {
         ts.time = m_now;
         ts.task = t.info.index;
         ts.dirtiedPages = t.dirtiedTotal;
-        ts.writeKBps = intervalS > 0 ? pagesToKBps(static_cast<double>(t.dirtiedTotal - t.dirtiedAtSample)) / intervalS : 0;
+        ts.writeKBps =
+            intervalS > 0
+                ? pagesToKBps(static_cast<double>(t.dirtiedTotal - t.dirtiedAtSample)) / intervalS
+                : 0;
         ts.taskRatelimitKBps = pagesToKBps(t.taskRatelimit);
         ts.pauseMs = t.intervalMaxPauseMs;
         ts.state = t.state;
@@ -265,12 +285,19 @@ ThrottleCurve Kernel::throttleCurve(int dev, int points) const {
   c.thresh = static_cast<double>(g.thresh);
   c.throttling = m_policy->hasPositionControl();
   c.operatingDirty = static_cast<double>(g.dirty);
-  PositionInputs in{.thresh = g.thresh, .bgThresh = g.bgThresh, .limit = g.limit, .dirty = g.dirty,
-                    .wbThresh = w.wbThresh, .wbBgThresh = w.wbBgThresh, .wbDirty = w.wbDirty,
-                    .avgWriteBw = d.bw.avgWriteBw, .strictLimit = d.device.config().strictLimit};
+  PositionInputs in{.thresh = g.thresh,
+                    .bgThresh = g.bgThresh,
+                    .limit = g.limit,
+                    .dirty = g.dirty,
+                    .wbThresh = w.wbThresh,
+                    .wbBgThresh = w.wbBgThresh,
+                    .wbDirty = w.wbDirty,
+                    .avgWriteBw = d.bw.avgWriteBw,
+                    .strictLimit = d.device.config().strictLimit};
   c.operatingRatio = static_cast<double>(wbPositionRatio(in).posRatio) / kPosRatioOne;
   // The device's share of dirty pages is taken to scale with the global count.
-  const double share = g.dirty > 0 ? static_cast<double>(w.wbDirty) / static_cast<double>(g.dirty) : 1.0;
+  const double share =
+      g.dirty > 0 ? static_cast<double>(w.wbDirty) / static_cast<double>(g.dirty) : 1.0;
   const double span = static_cast<double>(g.limit - g.freerun);
   const double x0 = std::max(0.0, static_cast<double>(g.freerun) - 0.5 * span);
   const double x1 = static_cast<double>(g.limit) + 0.15 * span;
@@ -280,7 +307,8 @@ ThrottleCurve Kernel::throttleCurve(int dev, int points) const {
     const auto dirty = static_cast<Pages>(x);
     c.dirtyPages.push_back(x);
     double global = 0;
-    if (dirty < g.limit) global = static_cast<double>(globalPosRatio(g.setpoint, dirty, g.limit)) / kPosRatioOne;
+    if (dirty < g.limit)
+      global = static_cast<double>(globalPosRatio(g.setpoint, dirty, g.limit)) / kPosRatioOne;
     c.globalRatio.push_back(global);
     in.dirty = dirty;
     in.wbDirty = static_cast<Pages>(x * share);

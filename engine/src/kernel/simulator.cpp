@@ -24,26 +24,50 @@ Simulator::~Simulator() = default;
 Simulator::Simulator(Simulator&&) noexcept = default;
 Simulator& Simulator::operator=(Simulator&&) noexcept = default;
 
-void Simulator::setSink(RecordSink* sink, OutputOptions options) { m_impl->kernel.setSink(sink, options); }
-void Simulator::runUntil(SimTime t) { m_impl->kernel.runUntil(t); }
-void Simulator::run() { runUntil(atSeconds(m_impl->kernel.scenario().durationS)); }
-SimTime Simulator::now() const { return m_impl->kernel.now(); }
-SimTime Simulator::nextEventTime() const { return m_impl->kernel.nextEventTime(); }
-const Scenario& Simulator::scenario() const { return m_impl->kernel.scenario(); }
+void Simulator::setSink(RecordSink* sink, OutputOptions options) {
+  m_impl->kernel.setSink(sink, options);
+}
+void Simulator::runUntil(SimTime t) {
+  m_impl->kernel.runUntil(t);
+}
+void Simulator::run() {
+  runUntil(atSeconds(m_impl->kernel.scenario().durationS));
+}
+SimTime Simulator::now() const {
+  return m_impl->kernel.now();
+}
+SimTime Simulator::nextEventTime() const {
+  return m_impl->kernel.nextEventTime();
+}
+const Scenario& Simulator::scenario() const {
+  return m_impl->kernel.scenario();
+}
 void Simulator::reconfigure(const Scenario& changed) {
   reconfigure(CheckedScenario(changed));
 }
 void Simulator::reconfigure(const CheckedScenario& changed) {
   m_impl->kernel.reconfigure(changed.scenario());
 }
-const std::vector<TaskInfo>& Simulator::tasks() const { return m_impl->kernel.taskInfos(); }
-std::vector<TaskStats> Simulator::taskStats() const { return m_impl->kernel.taskStats(); }
-Summary Simulator::summary() const { return m_impl->kernel.summary(); }
+const std::vector<TaskInfo>& Simulator::tasks() const {
+  return m_impl->kernel.taskInfos();
+}
+std::vector<TaskStats> Simulator::taskStats() const {
+  return m_impl->kernel.taskStats();
+}
+Summary Simulator::summary() const {
+  return m_impl->kernel.summary();
+}
 ThrottleCurve Simulator::throttleCurve(int device, int points) const {
   return m_impl->kernel.throttleCurve(device, points);
 }
-std::int64_t Simulator::eventsProcessed() const { return m_impl->kernel.events(); }
-bool Simulator::allTasksExited() const { return m_impl->kernel.allTasksExited(); }
-std::vector<std::string> Simulator::policyNames() { return engine::policyNames(); }
+std::int64_t Simulator::eventsProcessed() const {
+  return m_impl->kernel.events();
+}
+bool Simulator::allTasksExited() const {
+  return m_impl->kernel.allTasksExited();
+}
+std::vector<std::string> Simulator::policyNames() {
+  return engine::policyNames();
+}
 
 }  // namespace throttlelab::engine

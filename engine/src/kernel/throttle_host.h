@@ -51,6 +51,8 @@ class ThrottleHost {
 };
 
 /// True for tasks whose effective priority is real-time (rt_or_dl_task()).
-inline bool isRealTime(const Task& t) { return t.info.sched != SchedClass::Other; }
+inline bool isRealTime(const Task& t) {
+  return t.info.sched != SchedClass::Other;
+}
 
 }  // namespace throttlelab::engine

@@ -26,10 +26,10 @@ inline constexpr std::int64_t kJiffiesOffset = 1'000'000;
 /// What a task does when its current piece of CPU work completes.
 enum class AfterCpu : std::uint8_t {
   CopyBegin,  ///< it waited for a CPU and copied the first page of a piece: copy the rest
-  Write,    ///< it copied a piece of a write(): account it, maybe call balance()
-  Balance,  ///< it submitted writeback itself (IO-ful policies): go round the balance() loop
-  Anon,     ///< it touched anonymous memory or computed (Compiler/Allocator)
-  Alloc,    ///< it scanned in direct reclaim: retry the allocation
+  Write,      ///< it copied a piece of a write(): account it, maybe call balance()
+  Balance,    ///< it submitted writeback itself (IO-ful policies): go round the balance() loop
+  Anon,       ///< it touched anonymous memory or computed (Compiler/Allocator)
+  Alloc,      ///< it scanned in direct reclaim: retry the allocation
 };
 
 /// Phases of a Compiler/Allocator run.
@@ -44,9 +44,9 @@ struct alignas(64) Task {
   TaskState state = TaskState::NotStarted;
   std::uint32_t generation = 0;  ///< invalidates pending events when the task is removed
   bool removed = false;
-  bool balanceBlocked = false;       ///< this call wrote back or waited: its duration is the delay
+  bool balanceBlocked = false;  ///< this call wrote back or waited: its duration is the delay
   AfterCpu afterCpu = AfterCpu::Write;
-  bool lessThrottle = false;         ///< spec.lessThrottle, kept here for globalView()
+  bool lessThrottle = false;  ///< spec.lessThrottle, kept here for globalView()
   // balance_dirty_pages state of struct task_struct
   Pages nrDirtied = 0;
   Pages nrDirtiedPause = 32;
@@ -60,60 +60,61 @@ struct alignas(64) Task {
   double intervalMaxPauseMs = 0;
   Pages dirtiedTotal = 0;
   Pages dirtiedAtSample = 0;
-  std::int64_t firstSnapshot = -1;   ///< the first sample that saw it started (Kernel::m_recentDirtied)
+  std::int64_t firstSnapshot =
+      -1;  ///< the first sample that saw it started (Kernel::m_recentDirtied)
   PauseHistogram pauses;
 
   // --- the rest: touched by the IO-ful loop, anonymous memory, or once per run ---
-  int file = -1;                 ///< the file of the current run
-  Pages runLeft = 0;             ///< pages still to write in this dd run
-  Pages blockLeft = 0;           ///< pages left in the current block (think time between blocks)
-  Pages piece = 0;               ///< pages of the CPU piece being copied
-  Pages pieceAllocated = 0;      ///< page-cache pages already allocated for that piece
+  int file = -1;             ///< the file of the current run
+  Pages runLeft = 0;         ///< pages still to write in this dd run
+  Pages blockLeft = 0;       ///< pages left in the current block (think time between blocks)
+  Pages piece = 0;           ///< pages of the CPU piece being copied
+  Pages pieceAllocated = 0;  ///< page-cache pages already allocated for that piece
   SimTime runStart{};
 
   // loop state of policies whose balance() writes back and waits (IO-ful)
-  int balancePhase = 0;              ///< policy-defined step of the loop
-  Pages balanceWritten = 0;          ///< pages written back in this call
-  std::int64_t balanceBackoff = 0;   ///< jiffies, the doubling sleep of 2.6.3x
+  int balancePhase = 0;             ///< policy-defined step of the loop
+  Pages balanceWritten = 0;         ///< pages written back in this call
+  std::int64_t balanceBackoff = 0;  ///< jiffies, the doubling sleep of 2.6.3x
   SimTime balanceCallStart{};
-  Pages writebackLeft = 0;           ///< a Writeback action in progress
+  Pages writebackLeft = 0;  ///< a Writeback action in progress
   Pages writebackSubmitted = 0;
-  int writebackFile = -1;            ///< the inode this task is writing back
-  bool submitting = false;           ///< counted in DeviceState::submitters
-  int batchRequests = 0;             ///< ioc_batching: requests it may still allocate past the limit
+  int writebackFile = -1;   ///< the inode this task is writing back
+  bool submitting = false;  ///< counted in DeviceState::submitters
+  int batchRequests = 0;    ///< ioc_batching: requests it may still allocate past the limit
   SimTime batchUntil{};
-  Pages lastWriteback = 0;           ///< pages the last Writeback action submitted
-  bool balanceExceeded = false;      ///< the loop's local dirty_exceeded (2.6.3x IO-ful)
-  bool copying = false;              ///< counted in the per-CPU copier count (perCpuRatelimit)
-  bool holdsCpu = false;             ///< on a CPU for its next piece (it waited for one, or for memory)
-  bool firstPageCopied = false;      ///< the next piece's first page is already copied
+  Pages lastWriteback = 0;       ///< pages the last Writeback action submitted
+  bool balanceExceeded = false;  ///< the loop's local dirty_exceeded (2.6.3x IO-ful)
+  bool copying = false;          ///< counted in the per-CPU copier count (perCpuRatelimit)
+  bool holdsCpu = false;         ///< on a CPU for its next piece (it waited for one, or for memory)
+  bool firstPageCopied = false;  ///< the next piece's first page is already copied
 
   // anonymous memory (Compiler, Allocator)
   AnonPhase anonPhase = AnonPhase::Allocate;
-  Pages anonLeft = 0;                ///< pages still to allocate in this run
-  Pages rss = 0;                     ///< resident anonymous pages
-  Pages swapWb = 0;                  ///< anonymous pages being written to swap (still resident)
-  Pages swapped = 0;                 ///< anonymous pages in swap
-  double computeLeftS = 0;           ///< CPU seconds of computation left in this run
-  double faultCarry = 0;             ///< fractional major faults carried between slices
-  Pages swapInPending = 0;           ///< pages of a swap-in read in flight
+  Pages anonLeft = 0;       ///< pages still to allocate in this run
+  Pages rss = 0;            ///< resident anonymous pages
+  Pages swapWb = 0;         ///< anonymous pages being written to swap (still resident)
+  Pages swapped = 0;        ///< anonymous pages in swap
+  double computeLeftS = 0;  ///< CPU seconds of computation left in this run
+  double faultCarry = 0;    ///< fractional major faults carried between slices
+  Pages swapInPending = 0;  ///< pages of a swap-in read in flight
   SimTime allocPhaseStart{};
 
   // page allocation that had to wait (direct reclaim)
-  Pages allocNeed = 0;               ///< pages the task is waiting for
+  Pages allocNeed = 0;  ///< pages the task is waiting for
   bool allocWaiting = false;
-  bool inMemoryWaiters = false;      ///< has an entry in Kernel::m_memoryWaiters
+  bool inMemoryWaiters = false;  ///< has an entry in Kernel::m_memoryWaiters
   SimTime allocStart{};
-  int reclaimNoProgress = 0;         ///< no_progress_loops of __alloc_pages_slowpath()
-  std::int64_t reclaimRounds = 0;    ///< direct-reclaim rounds it has gone through
-  std::int64_t reclaimedSeen = 0;    ///< Memory::pgsteal at its last reclaim round
+  int reclaimNoProgress = 0;       ///< no_progress_loops of __alloc_pages_slowpath()
+  std::int64_t reclaimRounds = 0;  ///< direct-reclaim rounds it has gone through
+  std::int64_t reclaimedSeen = 0;  ///< Memory::pgsteal at its last reclaim round
   PauseHistogram allocLatency;
   std::int64_t allocStalls = 0;
   bool oomKilled = false;
-  double pieceSystemS = 0;           ///< of the current CPU piece, the kernel part
+  double pieceSystemS = 0;  ///< of the current CPU piece, the kernel part
   double pieceUserS = 0;
-  double owedSystemS = 0;            ///< kernel work done off the CPU model (a throttle pass, a
-                                     ///< reclaim scan before a wait): added to the next piece
+  double owedSystemS = 0;  ///< kernel work done off the CPU model (a throttle pass, a
+                           ///< reclaim scan before a wait): added to the next piece
 
   // statistics
   std::int64_t propCount =
@@ -124,20 +125,20 @@ struct alignas(64) Task {
   double lastRunS = 0;
   double startedS = -1;
   double exitedS = -1;
-  TaskSpec spec;                     ///< copy of its group's spec (live-updated)
+  TaskSpec spec;  ///< copy of its group's spec (live-updated)
 };
 
 struct Flusher {
-  std::deque<int> io;                 ///< b_io: files queued for this pass
-  bool congestionWait = false;        ///< pdflush: waiting for the queue to decongest
+  std::deque<int> io;           ///< b_io: files queued for this pass
+  bool congestionWait = false;  ///< pdflush: waiting for the queue to decongest
   bool active = false;
   bool backgroundRequested = false;
-  Pages reclaimPages = 0;             ///< pages reclaim asked to have written, whatever the
-                                      ///< thresholds (wakeup_flusher_threads(WB_REASON_VMSCAN))
-  bool kupdateDue = false;           ///< the periodic timer fired: write expired inodes
-  bool scheduled = false;             ///< a FlusherRun event is pending
-  bool waitingForInode = false;       ///< every queued inode is under I_SYNC: wait for one
-  int blockedFile = -1;               ///< waiting for a request slot to submit the rest
+  Pages reclaimPages = 0;        ///< pages reclaim asked to have written, whatever the
+                                 ///< thresholds (wakeup_flusher_threads(WB_REASON_VMSCAN))
+  bool kupdateDue = false;       ///< the periodic timer fired: write expired inodes
+  bool scheduled = false;        ///< a FlusherRun event is pending
+  bool waitingForInode = false;  ///< every queued inode is under I_SYNC: wait for one
+  int blockedFile = -1;          ///< waiting for a request slot to submit the rest
   Pages blockedPages = 0;
   std::int64_t blockedOffset = 0;
   SimTime lastOldFlush{};
@@ -147,20 +148,22 @@ struct Flusher {
 struct DeviceState {
   BlockDevice device;
   WbBandwidth bw;
-  Pages reclaimable = 0;   ///< WB_RECLAIMABLE: dirty pages of this bdi
-  Pages writeback = 0;     ///< WB_WRITEBACK
-  Pages dirtied = 0;       ///< WB_DIRTIED, cumulative
-  Pages written = 0;       ///< WB_WRITTEN, cumulative
+  Pages reclaimable = 0;  ///< WB_RECLAIMABLE: dirty pages of this bdi
+  Pages writeback = 0;    ///< WB_WRITEBACK
+  Pages dirtied = 0;      ///< WB_DIRTIED, cumulative
+  Pages written = 0;      ///< WB_WRITTEN, cumulative
   bool dirtyExceeded = false;
   Flusher flusher;
   std::set<std::pair<SimTime, int>> dirtyFiles;  ///< b_dirty ordered by dirtied_when
-  std::set<std::pair<SimTime, int>> dirtyUnowned;  ///< those no dirtier is writing back (I_SYNC clear)
+  std::set<std::pair<SimTime, int>>
+      dirtyUnowned;  ///< those no dirtier is writing back (I_SYNC clear)
   std::uint32_t completionGeneration = 0;
-  SimTime scheduledCompletion{};    ///< completion time a DeviceDone event is pending for
-  std::int64_t allocCursor = 0;     ///< next free block (in pages) for delayed allocation
-  std::deque<int> slotWaiters;      ///< waiting for a request slot: task ids, -1 = the flusher, -2 = kswapd
+  SimTime scheduledCompletion{};  ///< completion time a DeviceDone event is pending for
+  std::int64_t allocCursor = 0;   ///< next free block (in pages) for delayed allocation
+  std::deque<int>
+      slotWaiters;  ///< waiting for a request slot: task ids, -1 = the flusher, -2 = kswapd
   std::vector<int> congestionWaiters;  ///< tasks in congestion_wait()
-  int submitters = 0;               ///< tasks writing back to this device right now
+  int submitters = 0;                  ///< tasks writing back to this device right now
   // 2.6.24 per-task dirtying proportions (docs/model.md, Eq. 15), lazily aged per task
   std::int64_t taskEventsTotal = 0;
   // sample-interval bookkeeping
@@ -175,26 +178,26 @@ struct DeviceState {
 struct Memory {
   Pages total = 0;
   Pages free = 0;
-  Pages file = 0;        ///< page cache: clean + dirty + writeback
+  Pages file = 0;  ///< page cache: clean + dirty + writeback
   Pages anon = 0;
-  Pages nrDirty = 0;     ///< NR_FILE_DIRTY
-  Pages nrWriteback = 0; ///< NR_WRITEBACK
-  Pages copying = 0;     ///< page-cache pages locked while a write() copies into them
-  Pages dirtied = 0;     ///< NR_DIRTIED
-  Pages written = 0;     ///< NR_WRITTEN
+  Pages nrDirty = 0;      ///< NR_FILE_DIRTY
+  Pages nrWriteback = 0;  ///< NR_WRITEBACK
+  Pages copying = 0;      ///< page-cache pages locked while a write() copies into them
+  Pages dirtied = 0;      ///< NR_DIRTIED
+  Pages written = 0;      ///< NR_WRITTEN
   Pages wmarkMin = 0, wmarkLow = 0, wmarkHigh = 0;
   Pages totalReserve = 0;
   Pages swapTotal = 0;
-  Pages swapUsed = 0;    ///< slots holding pages (swapped, plus being written)
-  Pages swapWb = 0;      ///< anonymous pages under swap-out IO
+  Pages swapUsed = 0;  ///< slots holding pages (swapped, plus being written)
+  Pages swapWb = 0;    ///< anonymous pages under swap-out IO
   std::int64_t nextSwapSlot = 0;
   // cumulative counters (/proc/vmstat)
   std::int64_t pgscanKswapd = 0, pgscanDirect = 0, pgsteal = 0;
   std::int64_t swapOutPages = 0, swapInPages = 0;
   std::int64_t allocStalls = 0;
   std::int64_t oomKills = 0;
-  double systemS = 0;    ///< CPU work charged to kernel threads (flusher, kswapd, IO completion);
-                         ///< the part not yet done is CpuScheduler::kernelBacklog()
+  double systemS = 0;  ///< CPU work charged to kernel threads (flusher, kswapd, IO completion);
+                       ///< the part not yet done is CpuScheduler::kernelBacklog()
 };
 
 struct Kswapd {
@@ -206,8 +209,8 @@ struct Kswapd {
 
 /// The global writeback domain (struct wb_domain).
 struct Domain {
-  Pages dirtyLimit = 0;               ///< the slowly following limit (docs/model.md, Eq. 8)
-  std::int64_t dirtyLimitStamp = 0;   ///< jiffies
+  Pages dirtyLimit = 0;              ///< the slowly following limit (docs/model.md, Eq. 8)
+  std::int64_t dirtyLimitStamp = 0;  ///< jiffies
   FlexProportions completions;
 };
 
@@ -215,7 +218,7 @@ struct Domain {
 struct GlobalView {
   Pages avail = 0;
   Pages nrReclaimable = 0;
-  Pages dirty = 0;        ///< nr_dirty + nr_writeback
+  Pages dirty = 0;  ///< nr_dirty + nr_writeback
   Pages thresh = 0;
   Pages bgThresh = 0;
   Pages freerun = 0;
@@ -227,7 +230,7 @@ struct GlobalView {
 struct WbView {
   Pages wbThresh = 0;
   Pages wbBgThresh = 0;
-  Pages wbDirty = 0;      ///< reclaimable + writeback of this bdi
+  Pages wbDirty = 0;  ///< reclaimable + writeback of this bdi
 };
 
 class World;

@@ -15,7 +15,9 @@ namespace {
 // only where nothing else cuts the copy short (a real-time writer that is never throttled,
 // a very large nr_dirtied_pause); the kernel itself dirties page by page.
 constexpr Pages kMaxCopyPiece = 256;
-Pages blockPages(const TaskSpec& s) { return std::max<Pages>(1, s.blockKiB / 4); }
+Pages blockPages(const TaskSpec& s) {
+  return std::max<Pages>(1, s.blockKiB / 4);
+}
 Pages filePages(const TaskSpec& s) {
   return std::max<Pages>(1, static_cast<Pages>(static_cast<double>(s.fileMiB) * kPagesPerMiB));
 }
@@ -76,7 +78,8 @@ void Kernel::continueWriting(Task& t) {
   // for a CPU holds none. When it would have to wait, it waits first and copies its first page
   // then, and takes the pages for the rest once it runs.
   const double pageS = static_cast<double>(kPageBytes) / (t.spec.copyMBps * 1e6);
-  if (!t.holdsCpu && !t.firstPageCopied && !m_cpu.wouldRunAt(t.info.index, rtPriorityOf(t), m_now)) {
+  if (!t.holdsCpu && !t.firstPageCopied &&
+      !m_cpu.wouldRunAt(t.info.index, rtPriorityOf(t), m_now)) {
     if (t.info.kind == TaskKind::Writer)
       runCpu(t, pageS, 0, AfterCpu::CopyBegin);
     else
@@ -111,7 +114,8 @@ void Kernel::continueWriting(Task& t) {
   if (t.info.kind == TaskKind::Writer)
     runCpu(t, copyS, 0, AfterCpu::Write);
   else
-    runCpu(t, 0.25 * copyS, 0.75 * copyS, AfterCpu::Write);  // a compiler's write(): mostly its own formatting
+    runCpu(t, 0.25 * copyS, 0.75 * copyS,
+           AfterCpu::Write);  // a compiler's write(): mostly its own formatting
 }
 
 void Kernel::endCopy(Task& t) {

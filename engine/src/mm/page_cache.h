@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The page cache of one file, without per-page objects (docs/model.md, The page cache and the life of a page). A file written
-// sequentially, possibly again and again (conv=notrunc), keeps its pages in this order going
-// forward from the writer's position: [not resident][clean][under writeback][dirty][being
-// copied] -> writer. A page becomes dirty when the copy into it is done (generic_perform_write()
-// copies, then marks the page dirty); until then it is locked: neither clean nor dirty.
-// Reclaim evicts the oldest clean pages, which are the ones just ahead of the writer.
-// Dirty pages are a queue of runs (dirtied-at, count), oldest first, so expiry and the
+// The page cache of one file, without per-page objects (docs/model.md, The page cache and the life
+// of a page). A file written sequentially, possibly again and again (conv=notrunc), keeps its pages
+// in this order going forward from the writer's position: [not resident][clean][under
+// writeback][dirty][being copied] -> writer. A page becomes dirty when the copy into it is done
+// (generic_perform_write() copies, then marks the page dirty); until then it is locked: neither
+// clean nor dirty. Reclaim evicts the oldest clean pages, which are the ones just ahead of the
+// writer. Dirty pages are a queue of runs (dirtied-at, count), oldest first, so expiry and the
 // flusher's oldest-first order need no per-page state.
 #include <cstdint>
 #include <deque>
@@ -90,7 +90,7 @@ class CachedFile {
   Pages m_copying = 0;
   std::int64_t m_wbOffset = 0;
   std::deque<DirtyRun> m_runs;
-  std::int64_t m_diskBase = -1;   ///< first block of the file's region, -1 until allocated
+  std::int64_t m_diskBase = -1;  ///< first block of the file's region, -1 until allocated
 };
 
 }  // namespace throttlelab::engine

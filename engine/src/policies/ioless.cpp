@@ -21,7 +21,8 @@ class IolessPolicy final : public ThrottlePolicy {
  public:
   std::string_view name() const override { return "ioless"; }
   std::string_view description() const override {
-    return "IO-less balance_dirty_pages() as today's kernels run it (3.2+, 6.x order): writers only sleep";
+    return "IO-less balance_dirty_pages() as today's kernels run it (3.2+, 6.x order): writers "
+           "only sleep";
   }
   bool hasPositionControl() const override { return true; }
 
@@ -43,13 +44,13 @@ class IolessPolicy final : public ThrottlePolicy {
 
     const WbView w = host.wbView(dev, g);
     const bool strict = wb.device.config().strictLimit;
-    const bool freerun = strict ? w.wbDirty <= freerunCeiling(w.wbThresh, w.wbBgThresh)
-                                : g.dirty <= g.freerun;
+    const bool freerun =
+        strict ? w.wbDirty <= freerunCeiling(w.wbThresh, w.wbBgThresh) : g.dirty <= g.freerun;
     if (freerun) {
       task.dirtyPausedWhen = now;
       task.nrDirtied = 0;
-      task.nrDirtiedPause = strict ? dirtyPollInterval(w.wbDirty, w.wbThresh)
-                                   : dirtyPollInterval(g.dirty, g.thresh);
+      task.nrDirtiedPause =
+          strict ? dirtyPollInterval(w.wbDirty, w.wbThresh) : dirtyPollInterval(g.dirty, g.thresh);
       task.balancePages = 0;
       task.taskRatelimit = 0;
       return {};
@@ -59,15 +60,21 @@ class IolessPolicy final : public ThrottlePolicy {
     // 6.0+: dirty_exceeded is set or cleared on every throttled pass.
     wb.dirtyExceeded = w.wbDirty > w.wbThresh && g.dirty > g.thresh;
 
-    PositionInputs pin{.thresh = g.thresh, .bgThresh = g.bgThresh, .limit = g.limit,
-                       .dirty = g.dirty, .wbThresh = w.wbThresh, .wbBgThresh = w.wbBgThresh,
-                       .wbDirty = w.wbDirty, .avgWriteBw = wb.bw.avgWriteBw,
+    PositionInputs pin{.thresh = g.thresh,
+                       .bgThresh = g.bgThresh,
+                       .limit = g.limit,
+                       .dirty = g.dirty,
+                       .wbThresh = w.wbThresh,
+                       .wbBgThresh = w.wbBgThresh,
+                       .wbDirty = w.wbDirty,
+                       .avgWriteBw = wb.bw.avgWriteBw,
                        .strictLimit = strict};
     const PositionResult pos = wbPositionRatio(pin);
     wb.lastPosRatio = static_cast<double>(pos.posRatio) / kPosRatioOne;
 
     // 4.2+: the 200 ms update runs with this pass's pos_ratio: Eq. 8, Eq. 22–25, then Eq. 20–21.
-    if (now > wb.bw.bwTimeStampJiffies + std::max(hz / 5, 1)) updateBandwidth(host, task, g, w, pos);
+    if (now > wb.bw.bwTimeStampJiffies + std::max(hz / 5, 1))
+      updateBandwidth(host, task, g, w, pos);
 
     const std::int64_t dirtyRatelimit = wb.bw.dirtyRatelimit;
     const std::int64_t taskRatelimit = (dirtyRatelimit * pos.posRatio) >> kRatelimitCalcShift;
@@ -135,11 +142,13 @@ class IolessPolicy final : public ThrottlePolicy {
     const std::int64_t elapsed = std::max<std::int64_t>(now - wb.bw.bwTimeStampJiffies, 1);
     updateDomainDirtyLimit(host, g);
     const bool strict = wb.device.config().strictLimit;
-    RateInputs rin{.dirtied = wb.dirtied, .elapsedJiffies = elapsed, .posRatio = pos.posRatio,
+    RateInputs rin{.dirtied = wb.dirtied,
+                   .elapsedJiffies = elapsed,
+                   .posRatio = pos.posRatio,
                    .dirty = strict ? w.wbDirty : g.dirty,
-                   .setpoint = !strict          ? g.setpoint
-                               : w.wbDirty < 8    ? w.wbDirty + 1
-                                                  : freerunCeiling(w.wbThresh, w.wbBgThresh),
+                   .setpoint = !strict         ? g.setpoint
+                               : w.wbDirty < 8 ? w.wbDirty + 1
+                                               : freerunCeiling(w.wbThresh, w.wbBgThresh),
                    .hz = hz};
     // The trace shows the bandwidth estimate from before this update.
     const std::int64_t prevWriteBw = wb.bw.writeBw, prevAvg = wb.bw.avgWriteBw;
@@ -150,9 +159,12 @@ class IolessPolicy final : public ThrottlePolicy {
       r.bdi = host.deviceName(task.info.device);
       r.writeBw = static_cast<std::int64_t>(pagesToKBps(static_cast<double>(prevWriteBw)));
       r.awriteBw = static_cast<std::int64_t>(pagesToKBps(static_cast<double>(prevAvg)));
-      r.dirtyRate = static_cast<std::int64_t>(pagesToKBps(static_cast<double>(wb.bw.lastDirtyRate)));
-      r.dirtyRatelimit = static_cast<std::int64_t>(pagesToKBps(static_cast<double>(wb.bw.dirtyRatelimit)));
-      r.taskRatelimit = static_cast<std::int64_t>(pagesToKBps(static_cast<double>(wb.bw.lastTaskRatelimit)));
+      r.dirtyRate =
+          static_cast<std::int64_t>(pagesToKBps(static_cast<double>(wb.bw.lastDirtyRate)));
+      r.dirtyRatelimit =
+          static_cast<std::int64_t>(pagesToKBps(static_cast<double>(wb.bw.dirtyRatelimit)));
+      r.taskRatelimit =
+          static_cast<std::int64_t>(pagesToKBps(static_cast<double>(wb.bw.lastTaskRatelimit)));
       r.balancedDirtyRatelimit =
           static_cast<std::int64_t>(pagesToKBps(static_cast<double>(wb.bw.balancedDirtyRatelimit)));
       host.trace(r);
@@ -161,16 +173,18 @@ class IolessPolicy final : public ThrottlePolicy {
   }
 
   static void emitTrace(ThrottleHost& host, const Task& task, const GlobalView& g, const WbView& w,
-                        std::int64_t dirtyRatelimit, std::int64_t taskRatelimit,
-                        Pages pagesDirtied, std::int64_t period, std::int64_t pause) {
+                        std::int64_t dirtyRatelimit, std::int64_t taskRatelimit, Pages pagesDirtied,
+                        std::int64_t period, std::int64_t pause) {
     if (host.tracing())
-      host.trace(balanceTrace(host, task, g, w, dirtyRatelimit, taskRatelimit, pagesDirtied,
-                              period, pause, /*withThink=*/true));
+      host.trace(balanceTrace(host, task, g, w, dirtyRatelimit, taskRatelimit, pagesDirtied, period,
+                              pause, /*withThink=*/true));
   }
 };
 
 }  // namespace
 
-std::unique_ptr<ThrottlePolicy> makeIolessPolicy() { return std::make_unique<IolessPolicy>(); }
+std::unique_ptr<ThrottlePolicy> makeIolessPolicy() {
+  return std::make_unique<IolessPolicy>();
+}
 
 }  // namespace throttlelab::engine

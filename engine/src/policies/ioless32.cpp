@@ -52,8 +52,13 @@ class Ioless32Policy final : public ThrottlePolicy {
     const bool exceeded = w.wbDirty > w.wbThresh || g.dirty > g.thresh;  // 3.2: "or"
     if (exceeded) wb.dirtyExceeded = true;
     if (now > wb.bw.bwTimeStampJiffies + std::max(hz / 5, 1)) update(host, task, g, w);
-    PositionInputs pin{.thresh = g.thresh, .bgThresh = g.bgThresh, .limit = g.limit, .dirty = g.dirty,
-                       .wbThresh = w.wbThresh, .wbBgThresh = w.wbBgThresh, .wbDirty = w.wbDirty,
+    PositionInputs pin{.thresh = g.thresh,
+                       .bgThresh = g.bgThresh,
+                       .limit = g.limit,
+                       .dirty = g.dirty,
+                       .wbThresh = w.wbThresh,
+                       .wbBgThresh = w.wbBgThresh,
+                       .wbDirty = w.wbDirty,
                        .avgWriteBw = wb.bw.avgWriteBw};
     const PositionResult pos = wbPositionRatio(pin);
     wb.lastPosRatio = static_cast<double>(pos.posRatio) / kPosRatioOne;
@@ -93,21 +98,23 @@ class Ioless32Policy final : public ThrottlePolicy {
     return std::clamp<std::int64_t>(t, 4, std::max(hz / 5, 4));
   }
 
-  static void setPollInterval(Task& task, std::int64_t rate, std::int64_t pause, std::int64_t maxPause,
-                              Pages pages, int hz) {
+  static void setPollInterval(Task& task, std::int64_t rate, std::int64_t pause,
+                              std::int64_t maxPause, Pages pages, int hz) {
     task.nrDirtied = 0;
     const Pages target = rate * (maxPause / 2) / hz;
     if (pause <= maxPause / 4 && pages >= task.nrDirtiedPause) {
       task.nrDirtiedPause = std::clamp<Pages>(target, pages + pages / 8, 4 * pages);
     } else if (pause >= maxPause) {
-      task.nrDirtiedPause = 1 | std::clamp<Pages>(target, pages / 4, std::max<Pages>(pages / 4, pages - pages / 8));
+      task.nrDirtiedPause =
+          1 | std::clamp<Pages>(target, pages / 4, std::max<Pages>(pages / 4, pages - pages / 8));
     }
   }
 
   static BalanceOutcome after(ThrottleHost& host, Task& task, const GlobalView& g, bool exceeded) {
     const int dev = task.info.device;
     if (!exceeded) host.device(dev).dirtyExceeded = false;
-    if (!host.writebackInProgress(dev) && g.nrReclaimable > g.bgThresh) host.startBackgroundWriteback(dev);
+    if (!host.writebackInProgress(dev) && g.nrReclaimable > g.bgThresh)
+      host.startBackgroundWriteback(dev);
     (void)task;
     return {};
   }
@@ -121,13 +128,21 @@ class Ioless32Policy final : public ThrottlePolicy {
     updateDomainDirtyLimit(host, g);
     // 3.2 recomputes pos_ratio inside the update, after dirty_limit moved.
     const Pages limit = hardDirtyLimit(g.thresh, dom.dirtyLimit);
-    PositionInputs pin{.thresh = g.thresh, .bgThresh = g.bgThresh, .limit = limit, .dirty = g.dirty,
-                       .wbThresh = w.wbThresh, .wbBgThresh = w.wbBgThresh, .wbDirty = w.wbDirty,
+    PositionInputs pin{.thresh = g.thresh,
+                       .bgThresh = g.bgThresh,
+                       .limit = limit,
+                       .dirty = g.dirty,
+                       .wbThresh = w.wbThresh,
+                       .wbBgThresh = w.wbBgThresh,
+                       .wbDirty = w.wbDirty,
                        .avgWriteBw = wb.bw.avgWriteBw};
     const PositionResult pos = wbPositionRatio(pin);
-    updateDirtyRatelimit(wb.bw, RateInputs{.dirtied = wb.dirtied, .elapsedJiffies = elapsed,
-                                           .posRatio = pos.posRatio, .dirty = g.dirty,
-                                           .setpoint = dirtySetpoint(g.freerun, limit), .hz = hz});
+    updateDirtyRatelimit(wb.bw, RateInputs{.dirtied = wb.dirtied,
+                                           .elapsedJiffies = elapsed,
+                                           .posRatio = pos.posRatio,
+                                           .dirty = g.dirty,
+                                           .setpoint = dirtySetpoint(g.freerun, limit),
+                                           .hz = hz});
     updateBandwidthAndRestamp(wb.bw, wb.written, wb.dirtied, now, hz);
   }
 
@@ -135,12 +150,15 @@ class Ioless32Policy final : public ThrottlePolicy {
                     std::int64_t rate, std::int64_t taskRl, Pages pages, std::int64_t pause) {
     // 3.2's tracepoint had no period or think fields: they stay 0.
     if (host.tracing())
-      host.trace(balanceTrace(host, task, g, w, rate, taskRl, pages, 0, pause, /*withThink=*/false));
+      host.trace(
+          balanceTrace(host, task, g, w, rate, taskRl, pages, 0, pause, /*withThink=*/false));
   }
 };
 
 }  // namespace
 
-std::unique_ptr<ThrottlePolicy> makeIoless32Policy() { return std::make_unique<Ioless32Policy>(); }
+std::unique_ptr<ThrottlePolicy> makeIoless32Policy() {
+  return std::make_unique<Ioless32Policy>();
+}
 
 }  // namespace throttlelab::engine

@@ -25,21 +25,33 @@ class LegacyPolicy final : public ThrottlePolicy {
 
   std::string_view name() const override {
     switch (m_variant) {
-      case RtVariant::Exempt: return "legacy-2.6.0-rt-exempt";
-      case RtVariant::Break: return "legacy-2.6.0-rt-break";
-      case RtVariant::Bonus: return "legacy-2.6.0-rt-bonus";
-      case RtVariant::None: break;
+      case RtVariant::Exempt:
+        return "legacy-2.6.0-rt-exempt";
+      case RtVariant::Break:
+        return "legacy-2.6.0-rt-break";
+      case RtVariant::Bonus:
+        return "legacy-2.6.0-rt-bonus";
+      case RtVariant::None:
+        break;
     }
     return "legacy-2.6.0";
   }
   std::string_view description() const override {
     switch (m_variant) {
-      case RtVariant::Exempt: return "2.6.0 IO-ful throttling; real-time writers never throttled (Love's first 2003 patch)";
-      case RtVariant::Break: return "2.6.0 IO-ful throttling; real-time writers leave the loop at once (Morton's 2003 -mm patch)";
-      case RtVariant::Bonus: return "2.6.0 IO-ful throttling; real-time writers get limits a quarter higher (mainline 2.6.0)";
-      case RtVariant::None: break;
+      case RtVariant::Exempt:
+        return "2.6.0 IO-ful throttling; real-time writers never throttled (Love's first 2003 "
+               "patch)";
+      case RtVariant::Break:
+        return "2.6.0 IO-ful throttling; real-time writers leave the loop at once (Morton's 2003 "
+               "-mm patch)";
+      case RtVariant::Bonus:
+        return "2.6.0 IO-ful throttling; real-time writers get limits a quarter higher (mainline "
+               "2.6.0)";
+      case RtVariant::None:
+        break;
     }
-    return "2.6.0 IO-ful throttling: throttled writers write back pages themselves; no real-time treatment";
+    return "2.6.0 IO-ful throttling: throttled writers write back pages themselves; no real-time "
+           "treatment";
   }
 
   KernelEra era() const override {
@@ -55,7 +67,8 @@ class LegacyPolicy final : public ThrottlePolicy {
   }
 
   Pages ratelimit(const ThrottleHost& host, const Task& task) const override {
-    if (m_variant == RtVariant::Exempt && isRealTime(task)) return std::numeric_limits<Pages>::max() / 4;
+    if (m_variant == RtVariant::Exempt && isRealTime(task))
+      return std::numeric_limits<Pages>::max() / 4;
     // balance_dirty_pages_ratelimited(): every ratelimit_pages, or every 8 once over the limit.
     return host.device(task.info.device).dirtyExceeded ? 8 : host.ratelimitPages();
   }
@@ -101,7 +114,8 @@ class LegacyPolicy final : public ThrottlePolicy {
     const int dev = task.info.device;
     if (under) host.device(dev).dirtyExceeded = false;
     task.balancePhase = kLoopTop;
-    if (!host.writebackInProgress(dev) && g.nrReclaimable > g.bgThresh) host.startBackgroundWriteback(dev);
+    if (!host.writebackInProgress(dev) && g.nrReclaimable > g.bgThresh)
+      host.startBackgroundWriteback(dev);
     return {};
   }
 
@@ -110,9 +124,17 @@ class LegacyPolicy final : public ThrottlePolicy {
 
 }  // namespace
 
-std::unique_ptr<ThrottlePolicy> makeLegacyPolicy() { return std::make_unique<LegacyPolicy>(RtVariant::None); }
-std::unique_ptr<ThrottlePolicy> makeLegacyRtExemptPolicy() { return std::make_unique<LegacyPolicy>(RtVariant::Exempt); }
-std::unique_ptr<ThrottlePolicy> makeLegacyRtBreakPolicy() { return std::make_unique<LegacyPolicy>(RtVariant::Break); }
-std::unique_ptr<ThrottlePolicy> makeLegacyRtBonusPolicy() { return std::make_unique<LegacyPolicy>(RtVariant::Bonus); }
+std::unique_ptr<ThrottlePolicy> makeLegacyPolicy() {
+  return std::make_unique<LegacyPolicy>(RtVariant::None);
+}
+std::unique_ptr<ThrottlePolicy> makeLegacyRtExemptPolicy() {
+  return std::make_unique<LegacyPolicy>(RtVariant::Exempt);
+}
+std::unique_ptr<ThrottlePolicy> makeLegacyRtBreakPolicy() {
+  return std::make_unique<LegacyPolicy>(RtVariant::Break);
+}
+std::unique_ptr<ThrottlePolicy> makeLegacyRtBonusPolicy() {
+  return std::make_unique<LegacyPolicy>(RtVariant::Bonus);
+}
 
 }  // namespace throttlelab::engine

@@ -11,19 +11,25 @@ class NoThrottlePolicy final : public ThrottlePolicy {
  public:
   std::string_view name() const override { return "none"; }
   std::string_view description() const override {
-    return "no dirty throttling: writers never wait; memory fills with dirty pages and allocations stall";
+    return "no dirty throttling: writers never wait; memory fills with dirty pages and allocations "
+           "stall";
   }
-  Pages ratelimit(const ThrottleHost& host, const Task&) const override { return host.ratelimitPages(); }
+  Pages ratelimit(const ThrottleHost& host, const Task&) const override {
+    return host.ratelimitPages();
+  }
   BalanceOutcome balance(ThrottleHost& host, Task& task, Pages) override {
     const GlobalView g = host.globalView(&task, true);
     task.nrDirtied = 0;
     const int dev = task.info.device;
-    if (!host.writebackInProgress(dev) && g.nrReclaimable > g.bgThresh) host.startBackgroundWriteback(dev);
+    if (!host.writebackInProgress(dev) && g.nrReclaimable > g.bgThresh)
+      host.startBackgroundWriteback(dev);
     return {};
   }
 };
 }  // namespace
 
-std::unique_ptr<ThrottlePolicy> makeNoThrottlePolicy() { return std::make_unique<NoThrottlePolicy>(); }
+std::unique_ptr<ThrottlePolicy> makeNoThrottlePolicy() {
+  return std::make_unique<NoThrottlePolicy>();
+}
 
 }  // namespace throttlelab::engine

@@ -20,7 +20,8 @@ class PerBdiPolicy final : public ThrottlePolicy {
  public:
   std::string_view name() const override { return "perbdi-2.6.24"; }
   std::string_view description() const override {
-    return "2.6.24–3.1 per-device IO-ful throttling with proportional limits and the per-task 1/8 cut";
+    return "2.6.24–3.1 per-device IO-ful throttling with proportional limits and the per-task 1/8 "
+           "cut";
   }
   KernelEra era() const override {
     KernelEra e;
@@ -92,20 +93,24 @@ class PerBdiPolicy final : public ThrottlePolicy {
     task.balanceBackoff = std::min<std::int64_t>(task.balanceBackoff * 2, std::max(hz / 10, 1));
     return out;
   }
-  static BalanceOutcome done(ThrottleHost& host, Task& task, bool exceeded, const GlobalView* seen = nullptr) {
+  static BalanceOutcome done(ThrottleHost& host, Task& task, bool exceeded,
+                             const GlobalView* seen = nullptr) {
     const int dev = task.info.device;
     DeviceState& wb = host.device(dev);
     if (!exceeded) wb.dirtyExceeded = false;
     task.balancePhase = kLoopTop;
     task.balanceBackoff = 0;
     const GlobalView g = seen ? *seen : host.globalView(&task, false);
-    if (!host.writebackInProgress(dev) && g.nrReclaimable > g.bgThresh) host.startBackgroundWriteback(dev);
+    if (!host.writebackInProgress(dev) && g.nrReclaimable > g.bgThresh)
+      host.startBackgroundWriteback(dev);
     return {};
   }
 };
 
 }  // namespace
 
-std::unique_ptr<ThrottlePolicy> makePerBdiPolicy() { return std::make_unique<PerBdiPolicy>(); }
+std::unique_ptr<ThrottlePolicy> makePerBdiPolicy() {
+  return std::make_unique<PerBdiPolicy>();
+}
 
 }  // namespace throttlelab::engine

@@ -47,15 +47,20 @@ class PauseHistogram {
   }
   void merge(const PauseHistogram& o) {
     flushRun();
-    for (int b = 0; b < kBuckets; ++b) m_counts[static_cast<std::size_t>(b)] += o.m_counts[static_cast<std::size_t>(b)];
-    if (o.m_runCount > 0) m_counts[static_cast<std::size_t>(bucketOf(o.m_runMs))] += static_cast<std::uint32_t>(o.m_runCount);
+    for (int b = 0; b < kBuckets; ++b)
+      m_counts[static_cast<std::size_t>(b)] += o.m_counts[static_cast<std::size_t>(b)];
+    if (o.m_runCount > 0)
+      m_counts[static_cast<std::size_t>(bucketOf(o.m_runMs))] +=
+          static_cast<std::uint32_t>(o.m_runCount);
     m_total += o.m_total;
     m_max = std::max(m_max, o.m_max);
   }
 
  private:
   void flushRun() {
-    if (m_runCount > 0) m_counts[static_cast<std::size_t>(bucketOf(m_runMs))] += static_cast<std::uint32_t>(m_runCount);
+    if (m_runCount > 0)
+      m_counts[static_cast<std::size_t>(bucketOf(m_runMs))] +=
+          static_cast<std::uint32_t>(m_runCount);
     m_runCount = 0;
   }
   static int bucketOf(double ms) {
@@ -74,7 +79,7 @@ class PauseHistogram {
   // The header (one cache line) before the counts.
   std::int64_t m_total = 0;
   double m_max = 0;
-  double m_runMs = -1;        ///< the value of the current run of equal pauses
+  double m_runMs = -1;          ///< the value of the current run of equal pauses
   std::int64_t m_runCount = 0;  ///< its length, not yet in m_counts
   std::array<std::uint32_t, kBuckets> m_counts{};
 };

@@ -13,10 +13,9 @@ namespace throttlelab::engine {
 namespace {
 // sched_prio_to_weight[] of CFS: each nice step changes the share by about 10 %.
 constexpr std::array<int, 40> kNiceWeights = {
-    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-    9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
-    1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
-    110,   87,    70,    56,    45,    36,    29,    23,    18,    15};
+    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548, 7620, 6100, 4904,
+    3906,  3121,  2501,  1991,  1586,  1277,  1024,  820,   655,   526,   423,  335,  272,  215,
+    172,   137,   110,   87,    70,    56,    45,    36,    29,    23,    18,   15};
 
 // CFS defaults (kernel/sched/fair.c), before scaling by the CPU count.
 constexpr double kSchedLatencyS = 6e-3;
@@ -28,18 +27,24 @@ constexpr double kKernelQuantumS = 1e-4;
 SimTime addSeconds(SimTime t, double s) {
   if (!(s > 0)) return t;
   const double ns = std::ceil(s * 1e9);
-  const double room = static_cast<double>(SimTime::max().time_since_epoch().count() -
-                                          t.time_since_epoch().count());
+  const double room =
+      static_cast<double>(SimTime::max().time_since_epoch().count() - t.time_since_epoch().count());
   if (ns >= room) return SimTime::max();
   return t + SimDuration{static_cast<std::int64_t>(ns)};
 }
 
-double secondsBetween(SimTime from, SimTime to) { return to > from ? toSeconds(to - from) : 0.0; }
+double secondsBetween(SimTime from, SimTime to) {
+  return to > from ? toSeconds(to - from) : 0.0;
+}
 }  // namespace
 
-int niceToWeight(int nice) { return kNiceWeights.at(static_cast<std::size_t>(std::clamp(nice, -20, 19) + 20)); }
+int niceToWeight(int nice) {
+  return kNiceWeights.at(static_cast<std::size_t>(std::clamp(nice, -20, 19) + 20));
+}
 
-CpuScheduler::CpuScheduler(int cpus) : m_cpus(std::max(cpus, 1)) { setCpus(m_cpus, SimTime{}); }
+CpuScheduler::CpuScheduler(int cpus) : m_cpus(std::max(cpus, 1)) {
+  setCpus(m_cpus, SimTime{});
+}
 
 double CpuScheduler::Slot::remainingAt(SimTime now) const {
   double rem = workS - doneS;
@@ -53,7 +58,8 @@ CpuScheduler::Slot& CpuScheduler::slot(int id) {
     if (k >= m_kernelSlots.size()) m_kernelSlots.resize(k + 1);
     return m_kernelSlots[k];
   }
-  if (static_cast<std::size_t>(id) >= m_slots.size()) m_slots.resize(static_cast<std::size_t>(id) + 1);
+  if (static_cast<std::size_t>(id) >= m_slots.size())
+    m_slots.resize(static_cast<std::size_t>(id) + 1);
   return m_slots[static_cast<std::size_t>(id)];
 }
 
@@ -62,7 +68,8 @@ const CpuScheduler::Slot* CpuScheduler::findSlot(int id) const {
     const auto k = static_cast<std::size_t>(-1 - static_cast<std::int64_t>(id));
     return k < m_kernelSlots.size() ? &m_kernelSlots[k] : nullptr;
   }
-  return static_cast<std::size_t>(id) < m_slots.size() ? &m_slots[static_cast<std::size_t>(id)] : nullptr;
+  return static_cast<std::size_t>(id) < m_slots.size() ? &m_slots[static_cast<std::size_t>(id)]
+                                                       : nullptr;
 }
 
 void CpuScheduler::setCpus(int cpus, SimTime now) {
@@ -109,7 +116,8 @@ double CpuScheduler::sliceS(const Slot& s) const {
   const int cpus = std::max(1, m_cpus - m_fixedOnCpu);
   const int perCpu = std::max(1, (m_normalRunnable + cpus - 1) / cpus);
   const double period = std::max(m_latencyS, perCpu * m_minGranularityS);
-  const double load = std::max(static_cast<double>(m_normalWeight) / cpus, static_cast<double>(s.weight));
+  const double load =
+      std::max(static_cast<double>(m_normalWeight) / cpus, static_cast<double>(s.weight));
   return std::max(period * s.weight / load, m_minGranularityS);
 }
 
@@ -336,7 +344,8 @@ bool CpuScheduler::wouldRunAt(int id, int rtPriority, SimTime now) {
       if (slot(other).rtPriority >= rtPriority) ++ahead;
     return ahead < m_cpus;
   }
-  if (m_yieldedAt == now && std::find(m_yielded.begin(), m_yielded.end(), id) != m_yielded.end()) return true;
+  if (m_yieldedAt == now && std::find(m_yielded.begin(), m_yielded.end(), id) != m_yielded.end())
+    return true;
   settle(now);
   return freeCpus() > 0;
 }

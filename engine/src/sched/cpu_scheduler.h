@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// CPU time as Linux hands it out (kernel/sched/; docs/model.md, CPU scheduling): real-time tasks take whole CPUs in priority
-// order; kernel threads with work (flushers, kswapd, IO completion) take a whole CPU each from
-// what is left, as a thread that sleeps most of the time is run at once on waking; the CPUs
-// left run normal tasks the way CFS does. A normal task runs on one CPU at full speed until
-// its piece of work is done, its time slice ends while others wait, or a waking task with
-// much less virtual runtime preempts it; waiting tasks get a CPU in order of virtual runtime
+// CPU time as Linux hands it out (kernel/sched/; docs/model.md, CPU scheduling): real-time tasks
+// take whole CPUs in priority order; kernel threads with work (flushers, kswapd, IO completion)
+// take a whole CPU each from what is left, as a thread that sleeps most of the time is run at once
+// on waking; the CPUs left run normal tasks the way CFS does. A normal task runs on one CPU at full
+// speed until its piece of work is done, its time slice ends while others wait, or a waking task
+// with much less virtual runtime preempts it; waiting tasks get a CPU in order of virtual runtime
 // (CPU time used, scaled by 1024 / nice weight). So with more tasks than CPUs, tasks take
 // turns: a writer copies its piece in one go, as on a real machine, instead of every writer
 // crawling through its piece at a thousandth of a CPU at once.
@@ -50,8 +50,9 @@ class CpuScheduler {
   double usedSoFar(int id, SimTime now) const;
 
   /// Kernel thread `thread` (0, 1, ...) has `workS` more CPU-seconds of work: done as soon as
-  /// a CPU is not taken by a real-time task (an idle thread waits for 0.1 ms of work first). Its completions are reported by nextCompletion()
-  /// with the id kernelThreadId(thread) and retired with complete().
+  /// a CPU is not taken by a real-time task (an idle thread waits for 0.1 ms of work first). Its
+  /// completions are reported by nextCompletion() with the id kernelThreadId(thread) and retired
+  /// with complete().
   void addKernelWork(int thread, double workS, SimTime now);
   /// CPU-seconds of kernel-thread work not yet done at `now`, over all kernel threads.
   double kernelBacklog(SimTime now) const;
@@ -84,19 +85,19 @@ class CpuScheduler {
  private:
   enum class Kind : std::uint8_t { Normal, RealTime, Kernel };
   struct Slot {
-    bool active = false;     ///< has a piece of work
+    bool active = false;  ///< has a piece of work
     Kind kind = Kind::Normal;
     bool onCpu = false;
-    int rtPriority = 0;      ///< real-time priority; kernel threads 0 (below every real-time task)
+    int rtPriority = 0;  ///< real-time priority; kernel threads 0 (below every real-time task)
     int weight = 1024;
-    double workS = 0;        ///< the piece's CPU-seconds
-    double doneS = 0;        ///< of which done before `since` (the start of the current run)
-    SimTime since{};         ///< when it got its CPU (onCpu)
-    SimTime sliceEnd{};      ///< normal, on a CPU: when its slice ends
-    double vruntime = 0;     ///< normal: virtual runtime at `since` (or when it left its CPU)
-    bool everRan = false;    ///< normal: has a virtual runtime of its own
+    double workS = 0;          ///< the piece's CPU-seconds
+    double doneS = 0;          ///< of which done before `since` (the start of the current run)
+    SimTime since{};           ///< when it got its CPU (onCpu)
+    SimTime sliceEnd{};        ///< normal, on a CPU: when its slice ends
+    double vruntime = 0;       ///< normal: virtual runtime at `since` (or when it left its CPU)
+    bool everRan = false;      ///< normal: has a virtual runtime of its own
     std::uint64_t serial = 0;  ///< invalidates its entries in the queues
-    double pendingS = 0;     ///< kernel thread, idle: work gathered until it is worth a CPU
+    double pendingS = 0;       ///< kernel thread, idle: work gathered until it is worth a CPU
     double remainingAt(SimTime now) const;
   };
   struct RunEntry {  ///< a normal task waiting for a CPU
@@ -109,7 +110,7 @@ class CpuScheduler {
       return a.vruntime != b.vruntime ? a.vruntime > b.vruntime : a.serial > b.serial;
     }
   };
-  struct EventEntry {  ///< a normal task on a CPU: when its piece or its slice ends
+  struct EventEntry {       ///< a normal task on a CPU: when its piece or its slice ends
     std::int64_t time = 0;  ///< ns
     std::uint64_t serial = 0;
     int id = 0;
@@ -141,17 +142,17 @@ class CpuScheduler {
   int m_cpus;
   double m_latencyS = 0, m_minGranularityS = 0, m_wakeupGranularityS = 0;
   std::vector<Slot> m_slots;
-  std::vector<Slot> m_kernelSlots;    ///< kernel threads, by thread number
-  std::vector<int> m_fixed;           ///< runnable real-time tasks and kernel threads
+  std::vector<Slot> m_kernelSlots;  ///< kernel threads, by thread number
+  std::vector<int> m_fixed;         ///< runnable real-time tasks and kernel threads
   int m_fixedOnCpu = 0;
-  std::vector<RunEntry> m_queue;      ///< normal tasks waiting for a CPU (a heap by vruntime)
-  std::vector<EventEntry> m_events;   ///< normal tasks on a CPU: their next event (a heap by time)
-  std::vector<int> m_onCpu;           ///< normal tasks holding a CPU
+  std::vector<RunEntry> m_queue;     ///< normal tasks waiting for a CPU (a heap by vruntime)
+  std::vector<EventEntry> m_events;  ///< normal tasks on a CPU: their next event (a heap by time)
+  std::vector<int> m_onCpu;          ///< normal tasks holding a CPU
   int m_normalOnCpu = 0;
-  int m_normalRunnable = 0;           ///< on a CPU or queued
-  std::int64_t m_normalWeight = 0;    ///< of those
-  double m_minVruntime = 0;           ///< cfs_rq->min_vruntime: never decreases
-  std::vector<int> m_yielded;         ///< completed at m_yieldedAt, may start again at once
+  int m_normalRunnable = 0;         ///< on a CPU or queued
+  std::int64_t m_normalWeight = 0;  ///< of those
+  double m_minVruntime = 0;         ///< cfs_rq->min_vruntime: never decreases
+  std::vector<int> m_yielded;       ///< completed at m_yieldedAt, may start again at once
   SimTime m_yieldedAt{};
   std::uint64_t m_serial = 0;
   std::uint64_t m_generation = 0;

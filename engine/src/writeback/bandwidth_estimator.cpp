@@ -33,8 +33,10 @@ void restampBandwidth(WbBandwidth& wb, Pages written, Pages dirtied, std::int64_
   wb.bwTimeStampJiffies = nowJiffies;
 }
 
-void updateBandwidthAndRestamp(WbBandwidth& wb, Pages written, Pages dirtied, std::int64_t nowJiffies, int hz) {
-  updateWriteBandwidth(wb, std::max<std::int64_t>(nowJiffies - wb.bwTimeStampJiffies, 1), written, hz);
+void updateBandwidthAndRestamp(WbBandwidth& wb, Pages written, Pages dirtied,
+                               std::int64_t nowJiffies, int hz) {
+  updateWriteBandwidth(wb, std::max<std::int64_t>(nowJiffies - wb.bwTimeStampJiffies, 1), written,
+                       hz);
   restampBandwidth(wb, written, dirtied, nowJiffies);
 }
 

@@ -12,15 +12,15 @@ namespace throttlelab::engine {
 inline constexpr std::int64_t kInitBwPagesPerS = (100LL << 20) / kPageBytes;
 
 struct WbBandwidth {
-  std::int64_t writeBw = kInitBwPagesPerS;        ///< write_bandwidth, pages/s
-  std::int64_t avgWriteBw = kInitBwPagesPerS;     ///< avg_write_bandwidth, pages/s
-  std::int64_t dirtyRatelimit = kInitBwPagesPerS; ///< dirty_ratelimit, pages/s
+  std::int64_t writeBw = kInitBwPagesPerS;         ///< write_bandwidth, pages/s
+  std::int64_t avgWriteBw = kInitBwPagesPerS;      ///< avg_write_bandwidth, pages/s
+  std::int64_t dirtyRatelimit = kInitBwPagesPerS;  ///< dirty_ratelimit, pages/s
   std::int64_t balancedDirtyRatelimit = kInitBwPagesPerS;
-  std::int64_t lastDirtyRate = 0;                 ///< dirty_rate of the last rate update
-  std::int64_t lastTaskRatelimit = 0;             ///< task_ratelimit of the last rate update
+  std::int64_t lastDirtyRate = 0;      ///< dirty_rate of the last rate update
+  std::int64_t lastTaskRatelimit = 0;  ///< task_ratelimit of the last rate update
   Pages writtenStamp = 0;
   Pages dirtiedStamp = 0;
-  std::int64_t bwTimeStampJiffies = 0;            ///< bw_time_stamp
+  std::int64_t bwTimeStampJiffies = 0;  ///< bw_time_stamp
 };
 
 /// Eq. 20–21 (wb_update_write_bandwidth()): `written` is the cumulative completed-page count,
@@ -30,6 +30,7 @@ void updateWriteBandwidth(WbBandwidth& wb, std::int64_t elapsedJiffies, Pages wr
 /// Starts a new estimation period at `now` from the device's cumulative counters.
 void restampBandwidth(WbBandwidth& wb, Pages written, Pages dirtied, std::int64_t nowJiffies);
 /// Eq. 20–21 over the time since the stamp, then a new period (the end of __wb_update_bandwidth()).
-void updateBandwidthAndRestamp(WbBandwidth& wb, Pages written, Pages dirtied, std::int64_t nowJiffies, int hz);
+void updateBandwidthAndRestamp(WbBandwidth& wb, Pages written, Pages dirtied,
+                               std::int64_t nowJiffies, int hz);
 
 }  // namespace throttlelab::engine

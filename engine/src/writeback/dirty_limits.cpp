@@ -13,12 +13,15 @@ Pages dirtyableMemory(Pages freePages, Pages fileLruPages, Pages totalReservePag
 }
 
 namespace {
-// Ratio of avail with the kernel's per-page precision: (ratio * PAGE_SIZE / 100) * avail / PAGE_SIZE.
+// Ratio of avail with the kernel's per-page precision: (ratio * PAGE_SIZE / 100) * avail /
+// PAGE_SIZE.
 Pages ratioOf(int ratioPct, Pages avail) {
   const std::int64_t scaled = static_cast<std::int64_t>(ratioPct) * kPageBytes / 100;
   return static_cast<Pages>((static_cast<Int128>(scaled) * avail) / kPageBytes);
 }
-Pages bytesToPagesRoundUp(std::int64_t bytes) { return (bytes + kPageBytes - 1) / kPageBytes; }
+Pages bytesToPagesRoundUp(std::int64_t bytes) {
+  return (bytes + kPageBytes - 1) / kPageBytes;
+}
 }  // namespace
 
 DirtyThresholds computeDirtyThresholds(const VmConfig& vm, Pages avail, LimitBonus bonus,
@@ -39,7 +42,8 @@ DirtyThresholds computeDirtyThresholds(const VmConfig& vm, Pages avail, LimitBon
 
 DirtyThresholds computeEraThresholds(const VmConfig& vm, Pages avail, const KernelEra& era,
                                      bool bonus, Pages mappedPages, Pages globalDirtyLimit) {
-  if (era.rtBonus == RtLimitBonus::QuarterPlusLimit32 && !era.unmappedClamp && !era.fivePercentFloor)
+  if (era.rtBonus == RtLimitBonus::QuarterPlusLimit32 && !era.unmappedClamp &&
+      !era.fivePercentFloor)
     return computeDirtyThresholds(vm, avail, bonus ? LimitBonus::RealTime : LimitBonus::None,
                                   globalDirtyLimit);
   // 2.6.x get_dirty_limits(): whole-percent ratios of avail, clamped.
@@ -64,7 +68,7 @@ DirtyThresholds computeEraThresholds(const VmConfig& vm, Pages avail, const Kern
 }
 
 Pages followDirtyLimit(Pages stored, Pages thresh, Pages dirty) {
-  if (stored < thresh) return thresh;  // follow up in one step
+  if (stored < thresh) return thresh;            // follow up in one step
   const Pages target = std::max(thresh, dirty);  // thresh may have dropped below dirty
   if (stored > target) stored -= (stored - target) >> 5;
   return stored;

@@ -33,13 +33,17 @@ DirtyThresholds computeEraThresholds(const VmConfig& vm, Pages avail, const Kern
                                      bool bonus, Pages mappedPages, Pages globalDirtyLimit);
 
 /// Eq. 10 (dirty_freerun_ceiling()): (thresh + bg_thresh)/2; nobody is throttled at or below it.
-constexpr Pages freerunCeiling(Pages thresh, Pages bgThresh) { return (thresh + bgThresh) / 2; }
+constexpr Pages freerunCeiling(Pages thresh, Pages bgThresh) {
+  return (thresh + bgThresh) / 2;
+}
 /// Eq. 9 (hard_dirty_limit()): the hard limit of the control line.
 constexpr Pages hardDirtyLimit(Pages thresh, Pages storedDirtyLimit) {
   return thresh > storedDirtyLimit ? thresh : storedDirtyLimit;
 }
 /// Eq. 11: the setpoint
-constexpr Pages dirtySetpoint(Pages freerun, Pages limit) { return (freerun + limit) / 2; }
+constexpr Pages dirtySetpoint(Pages freerun, Pages limit) {
+  return (freerun + limit) / 2;
+}
 
 /// Eq. 8 (update_dirty_limit()): the global dirty_limit follows thresh up at once and down by 1/32
 /// of the gap to max(thresh, dirty) per update. Returns the new stored value.

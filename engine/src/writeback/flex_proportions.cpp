@@ -7,7 +7,9 @@ namespace throttlelab::engine {
 
 FlexProportions::FlexProportions(std::size_t types) : m_numerators(types, 0) {}
 
-void FlexProportions::resize(std::size_t types) { m_numerators.resize(types, 0); }
+void FlexProportions::resize(std::size_t types) {
+  m_numerators.resize(types, 0);
+}
 
 void FlexProportions::age(SimTime now) const {
   const std::int64_t period = now.time_since_epoch() / kPeriod;

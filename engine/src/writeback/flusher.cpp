@@ -75,7 +75,9 @@ void Kernel::startReclaimWriteback(int dev) {
   kickFlusher(dev);
 }
 
-bool Kernel::writebackInProgress(int dev) const { return device(dev).flusher.active; }
+bool Kernel::writebackInProgress(int dev) const {
+  return device(dev).flusher.active;
+}
 
 void Kernel::flusherTimer(int dev) {
   DeviceState& d = device(dev);
@@ -91,7 +93,8 @@ bool Kernel::overBackgroundThresh(int dev) {
   // bg_thresh, or this device's dirty pages over its share of it. The flusher is a kernel thread:
   // no RT bonus.
   const GlobalView g = globalViewFor(LimitBonus::None);
-  if (m_era.flusher == FlusherStyle::Pdflush) return m_mem.nrDirty >= g.bgThresh && m_mem.nrDirty > 0;
+  if (m_era.flusher == FlusherStyle::Pdflush)
+    return m_mem.nrDirty >= g.bgThresh && m_mem.nrDirty > 0;
   if (m_mem.nrDirty > g.bgThresh) return true;
   GlobalView asBg = g;
   asBg.thresh = g.bgThresh;
@@ -127,7 +130,8 @@ Pages Kernel::submitPages(int dev, int file, Pages pages, Task* batcher) {
     const std::int64_t before = d.device.requestsCreated();
     const Pages got = d.device.submit(file, lba, run, m_now, extra);
     if (batcher != nullptr)
-      batcher->batchRequests = std::max<int>(0, batcher->batchRequests - static_cast<int>(d.device.requestsCreated() - before));
+      batcher->batchRequests = std::max<int>(
+          0, batcher->batchRequests - static_cast<int>(d.device.requestsCreated() - before));
     accepted += got;
     if (got < run) break;  // the queue is full
   }
@@ -151,8 +155,9 @@ bool Kernel::submitChunk(int dev, int file, Pages pages) {
   d.flusher.reclaimPages = std::max<Pages>(0, d.flusher.reclaimPages - accepted);
   // The flusher's own CPU: building the IO, spinning with any dirtiers submitting too.
   const int others = std::min(d.submitters, cpus());
-  chargeKernel(flusherThread(dev), static_cast<double>(accepted) *
-                                      (cost::kWritebackSubmitPerPageS + cost::kSubmitLockHoldPerPageS * others));
+  chargeKernel(flusherThread(dev),
+               static_cast<double>(accepted) *
+                   (cost::kWritebackSubmitPerPageS + cost::kSubmitLockHoldPerPageS * others));
   if (accepted < want) {
     d.flusher.blockedFile = file;
     d.flusher.blockedPages = want - accepted;
@@ -257,7 +262,8 @@ void Kernel::adoptFlusherStyle() {
   for (int dev = 0; dev < static_cast<int>(m_devices.size()); ++dev) {
     DeviceState& d = device(dev);
     Flusher& fl = d.flusher;
-    d.slotWaiters.erase(std::remove(d.slotWaiters.begin(), d.slotWaiters.end(), -1), d.slotWaiters.end());
+    d.slotWaiters.erase(std::remove(d.slotWaiters.begin(), d.slotWaiters.end(), -1),
+                        d.slotWaiters.end());
     if (fl.blockedFile < 0) continue;
     CachedFile& f = m_files[static_cast<std::size_t>(fl.blockedFile)];
     if (f.syncOwner == CachedFile::kFlusherOwner) setSyncOwner(f, -1);
@@ -307,7 +313,8 @@ void Kernel::deviceDone(int dev) {
   scheduleDevice(dev);
   wakeSlotWaiter(dev);
   if (m_era.flusher != FlusherStyle::Pdflush && d.flusher.blockedFile >= 0 && d.flusher.active &&
-      !d.device.full() && std::find(d.slotWaiters.begin(), d.slotWaiters.end(), -1) == d.slotWaiters.end())
+      !d.device.full() &&
+      std::find(d.slotWaiters.begin(), d.slotWaiters.end(), -1) == d.slotWaiters.end())
     flusherRun(dev);
   if (!d.device.congested()) {
     wakeCongestionWaiters(dev);

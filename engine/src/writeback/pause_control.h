@@ -20,8 +20,8 @@ Pages dirtyPollInterval(Pages dirty, Pages thresh);
 std::int64_t wbMaxPause(std::int64_t avgWriteBw, Pages wbDirty, int hz);
 
 struct MinPause {
-  std::int64_t minPause = 0;     ///< jiffies
-  Pages nrDirtiedPause = 0;      ///< next poll interval
+  std::int64_t minPause = 0;  ///< jiffies
+  Pages nrDirtiedPause = 0;   ///< next poll interval
 };
 /// Eq. 28 (wb_min_pause()).
 MinPause wbMinPause(std::int64_t avgWriteBw, std::int64_t dirtyRatelimit,

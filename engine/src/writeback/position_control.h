@@ -15,13 +15,13 @@ std::int64_t globalPosRatio(Pages setpoint, Pages dirty, Pages limit);
 
 /// Inputs of the whole position ratio for one device (wb_position_ratio()).
 struct PositionInputs {
-  Pages thresh = 0;      ///< the caller's thresh
+  Pages thresh = 0;  ///< the caller's thresh
   Pages bgThresh = 0;
-  Pages limit = 0;       ///< hard limit (Eq. 9)
-  Pages dirty = 0;       ///< global dirty + writeback
-  Pages wbThresh = 0;    ///< this device's share of thresh (Eq. 13)
+  Pages limit = 0;     ///< hard limit (Eq. 9)
+  Pages dirty = 0;     ///< global dirty + writeback
+  Pages wbThresh = 0;  ///< this device's share of thresh (Eq. 13)
   Pages wbBgThresh = 0;
-  Pages wbDirty = 0;     ///< this device's dirty + writeback
+  Pages wbDirty = 0;            ///< this device's dirty + writeback
   std::int64_t avgWriteBw = 0;  ///< pages/s, used as a page count in the span (as the kernel does)
   bool strictLimit = false;
 };

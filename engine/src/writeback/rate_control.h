@@ -9,11 +9,11 @@
 namespace throttlelab::engine {
 
 struct RateInputs {
-  Pages dirtied = 0;             ///< cumulative pages dirtied on the device
+  Pages dirtied = 0;  ///< cumulative pages dirtied on the device
   std::int64_t elapsedJiffies = 1;
-  std::int64_t posRatio = 0;     ///< fixed point, this pass's pos_ratio
-  Pages dirty = 0;               ///< the caller's dirty (or the device's, strictlimit)
-  Pages setpoint = 0;            ///< the caller's setpoint (or the device's, strictlimit)
+  std::int64_t posRatio = 0;  ///< fixed point, this pass's pos_ratio
+  Pages dirty = 0;            ///< the caller's dirty (or the device's, strictlimit)
+  Pages setpoint = 0;         ///< the caller's setpoint (or the device's, strictlimit)
   int hz = 250;
 };
 

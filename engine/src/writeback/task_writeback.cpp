@@ -33,7 +33,8 @@ void Kernel::continueTaskWriteback(Task& t) {
     // (pdflush era: the oldest dirty inode nobody is writing; that kernel's shared s_io list
     // is not modelled.)
     if (t.writebackFile < 0 || m_files[static_cast<std::size_t>(t.writebackFile)].dirty() == 0) {
-      if (t.writebackFile >= 0) setSyncOwner(m_files[static_cast<std::size_t>(t.writebackFile)], -1);
+      if (t.writebackFile >= 0)
+        setSyncOwner(m_files[static_cast<std::size_t>(t.writebackFile)], -1);
       t.writebackFile = -1;
       if (m_era.flusher == FlusherStyle::Pdflush) {
         if (d.dirtyUnowned.empty()) break;  // nothing left that nobody else is writing
@@ -64,8 +65,8 @@ void Kernel::continueTaskWriteback(Task& t) {
   // Done: the CPU cost of building and submitting the IO, with spinning on the shared locks
   // for every other task submitting to this device at the same time.
   const int others = std::min(d.submitters, cpus()) - 1;
-  const double perPage = cost::kWritebackSubmitPerPageS +
-                         cost::kSubmitLockHoldPerPageS * std::max(others, 0);
+  const double perPage =
+      cost::kWritebackSubmitPerPageS + cost::kSubmitLockHoldPerPageS * std::max(others, 0);
   const double sys = static_cast<double>(t.writebackSubmitted) * perPage;
   --d.submitters;
   t.submitting = false;

@@ -12,7 +12,9 @@
 
 namespace throttlelab::ui {
 
-QWidget* LivePart::widget() const { return &m_dashboard; }
+QWidget* LivePart::widget() const {
+  return &m_dashboard;
+}
 
 void LivePart::activate() {
   if (m_taskDockWasVisible) m_taskDock.show();
@@ -27,27 +29,39 @@ void LivePart::deactivate() {
   m_taskDock.hide();  // its tasks are the paused live run's
 }
 
-void LivePart::shutdown() { m_controller.stop(); }
+void LivePart::shutdown() {
+  m_controller.stop();
+}
 
-QWidget* ComparePart::widget() const { return &m_view; }
+QWidget* ComparePart::widget() const {
+  return &m_view;
+}
 
 void ComparePart::activate() {
   m_view.setSpeed(m_live.speed());
   m_view.start(m_live.scenario(), true);
   m_runControls.setRunning(true);
-  m_status(QObject::tr("Comparing %1 with %2 on %3; the live run is paused")
-               .arg(m_view.policyA(), m_view.policyB(),
-                    QString::fromStdString(m_live.scenario().name)),
-           6000);
+  m_status(
+      QObject::tr("Comparing %1 with %2 on %3; the live run is paused")
+          .arg(m_view.policyA(), m_view.policyB(), QString::fromStdString(m_live.scenario().name)),
+      6000);
 }
 
-void ComparePart::deactivate() { m_view.stop(); }
+void ComparePart::deactivate() {
+  m_view.stop();
+}
 
-QWidget* TracePart::widget() const { return &m_view; }
+QWidget* TracePart::widget() const {
+  return &m_view;
+}
 
-void TracePart::activate() { m_runControls.setRunning(false); }
+void TracePart::activate() {
+  m_runControls.setRunning(false);
+}
 
-QWidget* HostPart::widget() const { return &m_view; }
+QWidget* HostPart::widget() const {
+  return &m_view;
+}
 
 void HostPart::activate() {
   m_runControls.setRunning(false);
@@ -55,6 +69,8 @@ void HostPart::activate() {
   m_status(QObject::tr("Watching this machine; the live simulation is paused"), 6000);
 }
 
-void HostPart::deactivate() { m_view.stop(); }
+void HostPart::deactivate() {
+  m_view.stop();
+}
 
 }  // namespace throttlelab::ui

@@ -113,11 +113,10 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
 
   m_runControls = new RunControls(this);
   addToolBar(Qt::TopToolBarArea, m_runControls);
-  m_parts = {
-      std::make_unique<LivePart>(*m_dashboard, *m_controller, *m_runControls, *m_taskDock),
-      std::make_unique<ComparePart>(*m_compareView, *m_controller, *m_runControls, status),
-      std::make_unique<TracePart>(*m_traceView, *m_runControls),
-      std::make_unique<HostPart>(*m_hostView, *m_runControls, status)};
+  m_parts = {std::make_unique<LivePart>(*m_dashboard, *m_controller, *m_runControls, *m_taskDock),
+             std::make_unique<ComparePart>(*m_compareView, *m_controller, *m_runControls, status),
+             std::make_unique<TracePart>(*m_traceView, *m_runControls),
+             std::make_unique<HostPart>(*m_hostView, *m_runControls, status)};
   QStringList builtins;
   for (const auto& name : engine::builtinScenarioNames()) builtins << QString::fromStdString(name);
   m_runControls->setScenarioNames(builtins);
@@ -126,15 +125,15 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   statusBar()->addPermanentWidget(m_statusReadout);
 
   buildMenus();
-  m_session = std::make_unique<WindowSession>(WindowSession::Parts{
-      .window = *this,
-      .controller = *m_controller,
-      .dashboard = *m_dashboard,
-      .runControls = *m_runControls,
-      .taskTable = *m_taskTable,
-      .unitsPagesAction = *m_pagesAction,
-      .setPresenterMode = [this](bool on) { setPresenterMode(on); },
-      .scripted = m_scriptedMode});
+  m_session = std::make_unique<WindowSession>(
+      WindowSession::Parts{.window = *this,
+                           .controller = *m_controller,
+                           .dashboard = *m_dashboard,
+                           .runControls = *m_runControls,
+                           .taskTable = *m_taskTable,
+                           .unitsPagesAction = *m_pagesAction,
+                           .setPresenterMode = [this](bool on) { setPresenterMode(on); },
+                           .scripted = m_scriptedMode});
   wire();
   if (!m_scriptedMode) restoreSettings();
   const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 1000);
@@ -152,8 +151,8 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
 
 MainWindow::~MainWindow() {
   // A recording puts tracefs back before the window goes; the live run stops last.
-  for (auto view : {CentralView::Host, CentralView::Compare, CentralView::RealKernel,
-                    CentralView::Dashboard})
+  for (auto view :
+       {CentralView::Host, CentralView::Compare, CentralView::RealKernel, CentralView::Dashboard})
     part(view).shutdown();
 }
 
@@ -666,9 +665,13 @@ bool MainWindow::openFile(const QString& path) {
   return SessionFile::isSession(file.readAll()) ? openSession(path) : openScenario(path);
 }
 
-SessionState MainWindow::captureSession() const { return m_session->capture(); }
+SessionState MainWindow::captureSession() const {
+  return m_session->capture();
+}
 
-void MainWindow::applySession(const SessionState& s) { m_session->apply(s); }
+void MainWindow::applySession(const SessionState& s) {
+  m_session->apply(s);
+}
 
 void MainWindow::setPresenterMode(bool on) {
   if (m_presenterAction->isChecked() != on) {

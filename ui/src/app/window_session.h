@@ -27,7 +27,7 @@ class WindowSession final {
     Dashboard& dashboard;
     RunControls& runControls;
     TaskTable& taskTable;
-    QAction& unitsPagesAction;                  ///< View ▸ Memory in pages
+    QAction& unitsPagesAction;                   ///< View ▸ Memory in pages
     std::function<void(bool)> setPresenterMode;  ///< the window's, with its font
     bool scripted = false;  ///< a scripted run stays paused until its job runs it
   };

@@ -16,7 +16,9 @@ void BackgroundJob::Gui::report(std::function<void()> fn) const {
 BackgroundJob::BackgroundJob(QObject* owner, FailureHandler onFailure)
     : m_owner(owner), m_onFailure(std::move(onFailure)) {}
 
-BackgroundJob::~BackgroundJob() { stopAndWait(); }
+BackgroundJob::~BackgroundJob() {
+  stopAndWait();
+}
 
 void BackgroundJob::post(std::function<void()> fn) {
   // Queued on the owner: dropped if the owner is gone by then. The owner outlives the thread

@@ -127,15 +127,17 @@ std::function<void()> TraceRecordJob::run(const std::stop_token& stop,
     // The recorder's destructor has restored tracefs by the time we get here.
     problem = e.what();
   }
-  return [this, problem = QString::fromStdString(problem),
-          restore = QString::fromStdString(restore)] {
-    if (!problem.isEmpty()) Q_EMIT failed(problem);
-    Q_EMIT stopped(restore);
-  };
+  return
+      [this, problem = QString::fromStdString(problem), restore = QString::fromStdString(restore)] {
+        if (!problem.isEmpty()) Q_EMIT failed(problem);
+        Q_EMIT stopped(restore);
+      };
 }
 
 // The thread's last queued call still reports stopped().
-void TraceRecordJob::stop() { m_job.stopAndWait(); }
+void TraceRecordJob::stop() {
+  m_job.stopAndWait();
+}
 
 std::vector<engine::Sample> TraceRecordJob::takeSamples() {
   const std::lock_guard lock(m_mutex);

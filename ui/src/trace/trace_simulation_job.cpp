@@ -35,32 +35,34 @@ TraceSimulationJob::TraceSimulationJob(QObject* parent)
 TraceSimulationJob::~TraceSimulationJob() = default;
 
 bool TraceSimulationJob::start(const engine::Scenario& scenario, double warmupS, double spanS) {
-  return m_job.start([this, scenario, warmupS, spanS](
-                         std::stop_token stop,
-                         const BackgroundJob::Gui& gui) -> std::function<void()> {
-    auto out = std::make_shared<SimulatedTrace>();
-    out->scenario = scenario;
-    out->warmupS = warmupS;
-    const double totalS = warmupS + spanS;
-    out->scenario.durationS = std::max(out->scenario.durationS, totalS);
-    traceio::TraceStats stats(warmupS);
-    AlignedSink sink(*out, stats);
-    engine::Simulator sim(out->scenario);
-    sim.setSink(&sink, engine::OutputOptions{.traces = true});
-    // Slices of a second, so cancel and progress are prompt whatever the scenario's speed.
-    for (double t = 0; t < totalS;) {
-      if (stop.stop_requested()) return [this] { Q_EMIT cancelled(); };
-      t = std::min(totalS, t + 1.0);
-      sim.runUntil(engine::atSeconds(t));
-      gui.report([this, t, totalS] { Q_EMIT progress(t, totalS); });
-    }
-    out->simulated = stats.result();
-    return [this, result = std::shared_ptr<const SimulatedTrace>(std::move(out))] {
-      Q_EMIT finished(result);
-    };
-  });
+  return m_job.start(
+      [this, scenario, warmupS, spanS](std::stop_token stop,
+                                       const BackgroundJob::Gui& gui) -> std::function<void()> {
+        auto out = std::make_shared<SimulatedTrace>();
+        out->scenario = scenario;
+        out->warmupS = warmupS;
+        const double totalS = warmupS + spanS;
+        out->scenario.durationS = std::max(out->scenario.durationS, totalS);
+        traceio::TraceStats stats(warmupS);
+        AlignedSink sink(*out, stats);
+        engine::Simulator sim(out->scenario);
+        sim.setSink(&sink, engine::OutputOptions{.traces = true});
+        // Slices of a second, so cancel and progress are prompt whatever the scenario's speed.
+        for (double t = 0; t < totalS;) {
+          if (stop.stop_requested()) return [this] { Q_EMIT cancelled(); };
+          t = std::min(totalS, t + 1.0);
+          sim.runUntil(engine::atSeconds(t));
+          gui.report([this, t, totalS] { Q_EMIT progress(t, totalS); });
+        }
+        out->simulated = stats.result();
+        return [this, result = std::shared_ptr<const SimulatedTrace>(std::move(out))] {
+          Q_EMIT finished(result);
+        };
+      });
 }
 
-void TraceSimulationJob::cancel() { m_job.requestStop(); }
+void TraceSimulationJob::cancel() {
+  m_job.requestStop();
+}
 
 }  // namespace throttlelab::ui

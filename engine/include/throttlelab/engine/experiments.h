@@ -135,8 +135,8 @@ struct ReportTable {
 };
 
 struct Experiment {
-  std::string name;                  ///< "wu2010"
-  std::string title;                 ///< one line
+  std::string name;   ///< "wu2010"
+  std::string title;  ///< one line
   std::string
       mail;  ///< the mail, cited by list, author, date and subject (docs/model.md, The seed mails)
   std::string messageId;             ///< as in docs/model.md, The seed mails

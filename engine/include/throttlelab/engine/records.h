@@ -41,12 +41,12 @@ struct GlobalDirtyState {
 /// writeback:bdi_dirty_ratelimit (docs/model.md, Tracepoints). KB/s = pages/s × 4.
 struct BdiDirtyRatelimit {
   TraceHeader header;
-  std::string_view bdi;  ///< points at the device name owned by the simulator
-  std::int64_t writeBw = 0;            ///< from the previous update
-  std::int64_t awriteBw = 0;           ///< from the previous update
+  std::string_view bdi;       ///< points at the device name owned by the simulator
+  std::int64_t writeBw = 0;   ///< from the previous update
+  std::int64_t awriteBw = 0;  ///< from the previous update
   std::int64_t dirtyRate = 0;
-  std::int64_t dirtyRatelimit = 0;     ///< after this update
-  std::int64_t taskRatelimit = 0;      ///< includes the +1 page/s
+  std::int64_t dirtyRatelimit = 0;  ///< after this update
+  std::int64_t taskRatelimit = 0;   ///< includes the +1 page/s
   std::int64_t balancedDirtyRatelimit = 0;
   std::uint64_t cgroupIno = 1;
 };
@@ -55,10 +55,10 @@ struct BdiDirtyRatelimit {
 struct BalanceDirtyPages {
   TraceHeader header;
   std::string_view bdi;
-  Pages limit = 0;        ///< global dirty_limit as stored
-  Pages setpoint = 0;     ///< (traced limit + freerun)/2
+  Pages limit = 0;     ///< global dirty_limit as stored
+  Pages setpoint = 0;  ///< (traced limit + freerun)/2
   Pages dirty = 0;
-  Pages wbSetpoint = 0;   ///< setpoint · wb_thresh / (thresh + 1)
+  Pages wbSetpoint = 0;  ///< setpoint · wb_thresh / (thresh + 1)
   Pages wbDirty = 0;
   std::int64_t dirtyRatelimit = 0;  ///< KB/s
   std::int64_t taskRatelimit = 0;   ///< KB/s, no +1
@@ -75,9 +75,9 @@ using TraceRecord = std::variant<GlobalDirtyState, BdiDirtyRatelimit, BalanceDir
 
 /// Per-device state in one sample.
 struct DeviceSample {
-  Pages reclaimablePages = 0;   ///< this bdi's dirty pages not under IO
-  Pages writebackPages = 0;     ///< this bdi's pages under IO
-  Pages wbThreshPages = 0;      ///< bdi_thresh (Eq. 13)
+  Pages reclaimablePages = 0;  ///< this bdi's dirty pages not under IO
+  Pages writebackPages = 0;    ///< this bdi's pages under IO
+  Pages wbThreshPages = 0;     ///< bdi_thresh (Eq. 13)
   Pages wbBgThreshPages = 0;
   Pages wbSetpointPages = 0;
   double writeBwKBps = 0;                 ///< write_bw (Eq. 20)
@@ -85,21 +85,21 @@ struct DeviceSample {
   double dirtyRateKBps = 0;               ///< dirty_rate (Eq. 22), last update
   double dirtyRatelimitKBps = 0;          ///< dirty_ratelimit (Eq. 25)
   double balancedDirtyRatelimitKBps = 0;  ///< balanced_dirty_ratelimit (Eq. 24)
-  double taskRatelimitKBps = 0;      ///< dirty_ratelimit × pos_ratio at the sample time
-  double posRatio = 0;               ///< pos_ratio at the sample time (Eq. 16–18)
-  double deviceWriteKBps = 0;        ///< completed writes over the interval (iostat wkB/s)
-  double avgRequestKiB = 0;          ///< mean completed request size over the interval
-  double seeksPerS = 0;              ///< positioning operations per second over the interval
-  double utilPct = 0;                ///< share of the interval the device was busy
-  int queueDepth = 0;                ///< requests allocated at the sample time
+  double taskRatelimitKBps = 0;           ///< dirty_ratelimit × pos_ratio at the sample time
+  double posRatio = 0;                    ///< pos_ratio at the sample time (Eq. 16–18)
+  double deviceWriteKBps = 0;             ///< completed writes over the interval (iostat wkB/s)
+  double avgRequestKiB = 0;               ///< mean completed request size over the interval
+  double seeksPerS = 0;                   ///< positioning operations per second over the interval
+  double utilPct = 0;                     ///< share of the interval the device was busy
+  int queueDepth = 0;                     ///< requests allocated at the sample time
   bool congested = false;
   bool dirtyExceeded = false;
-  std::int64_t bytesWritten = 0;     ///< cumulative
-  std::int64_t requests = 0;         ///< cumulative completed requests
-  std::int64_t seeks = 0;            ///< cumulative
-  std::int64_t sectorsWritten = 0;   ///< cumulative, 512-byte sectors
-  double readKBps = 0;               ///< completed reads (swap-in) over the interval
-  double swapOutKBps = 0;            ///< of deviceWriteKBps, the part that was swap-out
+  std::int64_t bytesWritten = 0;    ///< cumulative
+  std::int64_t requests = 0;        ///< cumulative completed requests
+  std::int64_t seeks = 0;           ///< cumulative
+  std::int64_t sectorsWritten = 0;  ///< cumulative, 512-byte sectors
+  double readKBps = 0;              ///< completed reads (swap-in) over the interval
+  double swapOutKBps = 0;           ///< of deviceWriteKBps, the part that was swap-out
 };
 
 /// The largest pauses of one interval, for the "top few" curves of the delay plot.
@@ -111,9 +111,9 @@ struct TopPause {
 /// Global state once per sample interval (one CSV row).
 struct Sample {
   SimTime time{};
-  Pages dirtyPages = 0;       ///< NR_FILE_DIRTY
-  Pages writebackPages = 0;   ///< NR_WRITEBACK
-  Pages bgThreshPages = 0;    ///< for a normal (non-RT) task
+  Pages dirtyPages = 0;      ///< NR_FILE_DIRTY
+  Pages writebackPages = 0;  ///< NR_WRITEBACK
+  Pages bgThreshPages = 0;   ///< for a normal (non-RT) task
   Pages threshPages = 0;
   Pages freerunPages = 0;     ///< (thresh + bg_thresh)/2
   Pages setpointPages = 0;    ///< (freerun + limit)/2
@@ -122,22 +122,22 @@ struct Sample {
   Pages availPages = 0;       ///< dirtyable memory (Eq. 1–3, by era)
   Pages totalPages = 0;
   Pages freePages = 0;
-  Pages filePages = 0;        ///< page cache: clean + dirty + writeback
+  Pages filePages = 0;  ///< page cache: clean + dirty + writeback
   Pages anonPages = 0;
   Pages wmarkMinPages = 0;
   Pages wmarkLowPages = 0;
   Pages wmarkHighPages = 0;
-  Pages dirtiedPages = 0;     ///< cumulative NR_DIRTIED
-  Pages writtenPages = 0;     ///< cumulative NR_WRITTEN
-  int tasks = 0;              ///< tasks that exist
-  int runnableTasks = 0;      ///< copying or waiting for a CPU
-  int throttledTasks = 0;     ///< sleeping in balance_dirty_pages at the sample time
-  int ioWaitTasks = 0;        ///< blocked on a request slot or page allocation
-  double pauseMsMin = 0;      ///< over pauses that started in the interval (0 if none)
+  Pages dirtiedPages = 0;  ///< cumulative NR_DIRTIED
+  Pages writtenPages = 0;  ///< cumulative NR_WRITTEN
+  int tasks = 0;           ///< tasks that exist
+  int runnableTasks = 0;   ///< copying or waiting for a CPU
+  int throttledTasks = 0;  ///< sleeping in balance_dirty_pages at the sample time
+  int ioWaitTasks = 0;     ///< blocked on a request slot or page allocation
+  double pauseMsMin = 0;   ///< over pauses that started in the interval (0 if none)
   double pauseMsP50 = 0;
   double pauseMsMax = 0;
-  double maxPauseMs = 0;      ///< the max_pause bound (Eq. 27) last computed
-  int pauses = 0;             ///< pauses that started in the interval
+  double maxPauseMs = 0;  ///< the max_pause bound (Eq. 27) last computed
+  int pauses = 0;         ///< pauses that started in the interval
   std::array<TopPause, 4> topPauses{};
   // CPU over the interval, as iostat/top report it: % of all CPUs
   double systemPct = 0;
@@ -145,16 +145,16 @@ struct Sample {
   // Page allocator, reclaim, swap
   Pages swapTotalPages = 0;
   Pages swapUsedPages = 0;
-  double pgscanKswapdPerS = 0;   ///< pages scanned by kswapd per second
-  double pgscanDirectPerS = 0;   ///< pages scanned in direct reclaim per second
-  double pgstealPerS = 0;        ///< pages reclaimed per second
+  double pgscanKswapdPerS = 0;  ///< pages scanned by kswapd per second
+  double pgscanDirectPerS = 0;  ///< pages scanned in direct reclaim per second
+  double pgstealPerS = 0;       ///< pages reclaimed per second
   double swapOutKBps = 0;
   double swapInKBps = 0;
-  int allocStalls = 0;           ///< direct-reclaim entries in the interval (allocstall)
-  double allocStallMsMax = 0;    ///< longest allocation stall of the interval, ms: those that
-                                 ///< ended in it, and one still going counted up to the sample
+  int allocStalls = 0;         ///< direct-reclaim entries in the interval (allocstall)
+  double allocStallMsMax = 0;  ///< longest allocation stall of the interval, ms: those that
+                               ///< ended in it, and one still going counted up to the sample
   bool kswapdActive = false;
-  std::int64_t oomKills = 0;     ///< cumulative
+  std::int64_t oomKills = 0;  ///< cumulative
   std::vector<DeviceSample> devices;
 };
 
@@ -163,11 +163,11 @@ std::string_view toString(TaskState s);
 
 /// Static facts about one task.
 struct TaskInfo {
-  int index = 0;      ///< dense index into the simulator's task table
+  int index = 0;  ///< dense index into the simulator's task table
   TaskKind kind = TaskKind::Writer;
   int pid = 0;
   std::string name;
-  int group = 0;      ///< index of the TaskSpec it came from
+  int group = 0;  ///< index of the TaskSpec it came from
   SchedClass sched = SchedClass::Other;
   int rtPriority = 0;
   int nice = 0;
@@ -177,11 +177,11 @@ struct TaskInfo {
 /// One task in one sample interval (one --task-csv row).
 struct TaskSample {
   SimTime time{};
-  int task = 0;                 ///< index into the task table
-  Pages dirtiedPages = 0;       ///< cumulative
-  double writeKBps = 0;         ///< pages dirtied over the interval, KiB/s
-  double taskRatelimitKBps = 0; ///< last computed task_ratelimit
-  double pauseMs = 0;           ///< longest pause that started in the interval
+  int task = 0;                  ///< index into the task table
+  Pages dirtiedPages = 0;        ///< cumulative
+  double writeKBps = 0;          ///< pages dirtied over the interval, KiB/s
+  double taskRatelimitKBps = 0;  ///< last computed task_ratelimit
+  double pauseMs = 0;            ///< longest pause that started in the interval
   TaskState state = TaskState::NotStarted;
 };
 
@@ -190,35 +190,35 @@ struct TaskStats {
   TaskInfo info;
   TaskState state = TaskState::NotStarted;
   Pages dirtiedPages = 0;
-  double writeKBps = 0;           ///< over the last second of simulated time
-  double avgWriteKBps = 0;        ///< since the task started
+  double writeKBps = 0;     ///< over the last second of simulated time
+  double avgWriteKBps = 0;  ///< since the task started
   double taskRatelimitKBps = 0;
   double pauseMsP50 = 0;
   double pauseMsP99 = 0;
   double pauseMsMax = 0;
   std::int64_t pauses = 0;
-  double pausedS = 0;             ///< total time asleep in balance_dirty_pages
-  double cpuS = 0;                ///< CPU time used
-  std::int64_t runsCompleted = 0; ///< dd invocations finished
-  double lastRunS = 0;            ///< duration of the last finished run
+  double pausedS = 0;              ///< total time asleep in balance_dirty_pages
+  double cpuS = 0;                 ///< CPU time used
+  std::int64_t runsCompleted = 0;  ///< dd invocations finished
+  double lastRunS = 0;             ///< duration of the last finished run
   double startedS = 0;
-  double exitedS = -1;            ///< -1 while alive
-  double systemS = 0;             ///< CPU time in the kernel (throttle calls, IO submission, faults)
-  double userS = 0;               ///< CPU time in user space (the copy, the compile)
-  double allocMsP50 = 0;          ///< latency of page allocations that had to wait (a stall still
-                                  ///< going counts, up to now)
+  double exitedS = -1;    ///< -1 while alive
+  double systemS = 0;     ///< CPU time in the kernel (throttle calls, IO submission, faults)
+  double userS = 0;       ///< CPU time in user space (the copy, the compile)
+  double allocMsP50 = 0;  ///< latency of page allocations that had to wait (a stall still
+                          ///< going counts, up to now)
   double allocMsP99 = 0;
   double allocMsMax = 0;
   std::int64_t allocStalls = 0;
-  Pages rssPages = 0;             ///< resident anonymous pages
-  Pages swapPages = 0;            ///< anonymous pages in swap
+  Pages rssPages = 0;   ///< resident anonymous pages
+  Pages swapPages = 0;  ///< anonymous pages in swap
   bool oomKilled = false;
 };
 
 /// What `--summary` prints and the benchmarks/tests read.
 struct Summary {
   double simulatedS = 0;
-  double deviceWriteKBps = 0;    ///< mean over the run
+  double deviceWriteKBps = 0;  ///< mean over the run
   double avgRequestKiB = 0;
   double seeksPerS = 0;
   double shareAboveFreerun = 0;  ///< fraction of samples with dirty+writeback > freerun
@@ -226,18 +226,18 @@ struct Summary {
   double pauseMsP50 = 0;         ///< over all pauses of all tasks
   double pauseMsP99 = 0;
   double pauseMsMax = 0;
-  std::int64_t events = 0;       ///< discrete events processed
-  double systemPct = 0;          ///< % of all CPUs over the run (iostat %system)
+  std::int64_t events = 0;  ///< discrete events processed
+  double systemPct = 0;     ///< % of all CPUs over the run (iostat %system)
   double userPct = 0;
-  double avgrqSzSectors = 0;     ///< iostat avgrq-sz: mean request size in 512-byte sectors
-  double dirtyPagesP50 = 0;      ///< median over samples of dirty + writeback pages
-  double allocMsP50 = 0;         ///< over allocations that had to wait, all tasks (stalls still
-                                 ///< going count, up to now)
+  double avgrqSzSectors = 0;  ///< iostat avgrq-sz: mean request size in 512-byte sectors
+  double dirtyPagesP50 = 0;   ///< median over samples of dirty + writeback pages
+  double allocMsP50 = 0;      ///< over allocations that had to wait, all tasks (stalls still
+                              ///< going count, up to now)
   double allocMsP99 = 0;
   double allocMsMax = 0;
   std::int64_t allocStalls = 0;
   std::int64_t oomKills = 0;
-  double swapOutKiB = 0;         ///< total written to swap
+  double swapOutKiB = 0;  ///< total written to swap
   double swapInKiB = 0;
   std::vector<TaskStats> tasks;
 };

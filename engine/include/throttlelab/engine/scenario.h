@@ -31,30 +31,32 @@ struct MachineConfig {
 
 /// A block device with one backing_dev_info (bdi) and one flusher.
 struct DeviceConfig {
-  std::string name = "sda";    ///< bdi name as in /sys/class/bdi and the tracepoints
-  double writeMBps = 57;       ///< sequential write bandwidth, decimal MB/s
-  double readMBps = 0;         ///< sequential read bandwidth (swap-in); 0 = same as writeMBps
-  double seekMs = 8;           ///< mean positioning time when the stream changes
-  int maxRequestKiB = 512;     ///< max_sectors_kb: largest merged request
-  int nrRequests = 128;        ///< request-queue depth (nr_requests)
-  int minRatio = 0;            ///< /sys/class/bdi/<dev>/min_ratio, %
-  int maxRatio = 100;          ///< /sys/class/bdi/<dev>/max_ratio, %
-  bool strictLimit = false;    ///< BDI_CAP_STRICTLIMIT (FUSE-style)
+  std::string name = "sda";  ///< bdi name as in /sys/class/bdi and the tracepoints
+  double writeMBps = 57;     ///< sequential write bandwidth, decimal MB/s
+  double readMBps = 0;       ///< sequential read bandwidth (swap-in); 0 = same as writeMBps
+  double seekMs = 8;         ///< mean positioning time when the stream changes
+  int maxRequestKiB = 512;   ///< max_sectors_kb: largest merged request
+  int nrRequests = 128;      ///< request-queue depth (nr_requests)
+  int minRatio = 0;          ///< /sys/class/bdi/<dev>/min_ratio, %
+  int maxRatio = 100;        ///< /sys/class/bdi/<dev>/max_ratio, %
+  bool strictLimit = false;  ///< BDI_CAP_STRICTLIMIT (FUSE-style)
   bool operator==(const DeviceConfig&) const = default;
 };
 
 /// The vm.* sysctls that govern writeback. Names mirror /proc/sys/vm.
 struct VmConfig {
-  int dirtyRatio = 20;                  ///< vm.dirty_ratio, % of dirtyable memory
-  int dirtyBackgroundRatio = 10;        ///< vm.dirty_background_ratio, %
-  std::int64_t dirtyBytes = 0;          ///< vm.dirty_bytes; non-zero overrides dirty_ratio
-  std::int64_t dirtyBackgroundBytes = 0;///< vm.dirty_background_bytes; non-zero overrides the ratio
-  int dirtyExpireCentisecs = 3000;      ///< vm.dirty_expire_centisecs
-  int dirtyWritebackCentisecs = 500;    ///< vm.dirty_writeback_centisecs; 0 disables periodic writeback
-  int swappiness = 60;                  ///< vm.swappiness: anon vs file scan balance
+  int dirtyRatio = 20;            ///< vm.dirty_ratio, % of dirtyable memory
+  int dirtyBackgroundRatio = 10;  ///< vm.dirty_background_ratio, %
+  std::int64_t dirtyBytes = 0;    ///< vm.dirty_bytes; non-zero overrides dirty_ratio
+  std::int64_t dirtyBackgroundBytes =
+      0;                            ///< vm.dirty_background_bytes; non-zero overrides the ratio
+  int dirtyExpireCentisecs = 3000;  ///< vm.dirty_expire_centisecs
+  int dirtyWritebackCentisecs =
+      500;              ///< vm.dirty_writeback_centisecs; 0 disables periodic writeback
+  int swappiness = 60;  ///< vm.swappiness: anon vs file scan balance
   std::int64_t minFreeKbytes =
       0;  ///< vm.min_free_kbytes; 0 = the boot default (docs/model.md, Eq. 41)
-  int watermarkScaleFactor = 10;        ///< vm.watermark_scale_factor (4.6+), 1/10000 of memory
+  int watermarkScaleFactor = 10;  ///< vm.watermark_scale_factor (4.6+), 1/10000 of memory
   bool operator==(const VmConfig&) const = default;
 };
 
@@ -71,26 +73,26 @@ std::optional<SchedClass> schedClassFromString(std::string_view s);
 
 /// A group of identical tasks (like `count` copies of one dd command line).
 struct TaskSpec {
-  std::string name = "dd";      ///< comm, as in the tracepoint's task field
-  int count = 1;                ///< how many identical tasks
+  std::string name = "dd";  ///< comm, as in the tracepoint's task field
+  int count = 1;            ///< how many identical tasks
   TaskKind kind = TaskKind::Writer;
-  std::int64_t blockKiB = 1024; ///< dd bs=
-  std::int64_t fileMiB = 512;   ///< bytes written per run (bs × count of dd)
-  bool loop = true;             ///< `while true; do dd ... conv=notrunc; done` versus a single run
-  double copyMBps = 2000;       ///< user-space copy speed with a whole CPU, decimal MB/s
-  double thinkMs = 0;           ///< time between two blocks, not using a CPU
-  double startS = 0;            ///< when the first run starts
+  std::int64_t blockKiB = 1024;  ///< dd bs=
+  std::int64_t fileMiB = 512;    ///< bytes written per run (bs × count of dd)
+  bool loop = true;              ///< `while true; do dd ... conv=notrunc; done` versus a single run
+  double copyMBps = 2000;        ///< user-space copy speed with a whole CPU, decimal MB/s
+  double thinkMs = 0;            ///< time between two blocks, not using a CPU
+  double startS = 0;             ///< when the first run starts
   SchedClass sched = SchedClass::Other;
-  int rtPriority = 0;           ///< 1..99 for Fifo/RoundRobin, 0 otherwise
-  int nice = 0;                 ///< -20..19 for Other
-  std::string device;           ///< device name; empty = the first device
-  int runs = 0;                 ///< with loop: stop after this many runs (0 = never)
-  double anonMiB = 0;           ///< Compiler/Allocator: anonymous memory allocated per run
-  double allocMBps = 1000;      ///< Compiler/Allocator: page-touching speed with a whole CPU
-  double cpuS = 0;              ///< Compiler: CPU seconds of computation per run
-  double holdS = 0;             ///< Allocator: how long the memory is held before it is freed
-  bool lessThrottle = false;    ///< PF_LESS_THROTTLE (nfsd-like): +1/4 dirty limits
-  int oomScoreAdj = 0;          ///< /proc/<pid>/oom_score_adj, -1000..1000
+  int rtPriority = 0;         ///< 1..99 for Fifo/RoundRobin, 0 otherwise
+  int nice = 0;               ///< -20..19 for Other
+  std::string device;         ///< device name; empty = the first device
+  int runs = 0;               ///< with loop: stop after this many runs (0 = never)
+  double anonMiB = 0;         ///< Compiler/Allocator: anonymous memory allocated per run
+  double allocMBps = 1000;    ///< Compiler/Allocator: page-touching speed with a whole CPU
+  double cpuS = 0;            ///< Compiler: CPU seconds of computation per run
+  double holdS = 0;           ///< Allocator: how long the memory is held before it is freed
+  bool lessThrottle = false;  ///< PF_LESS_THROTTLE (nfsd-like): +1/4 dirty limits
+  int oomScoreAdj = 0;        ///< /proc/<pid>/oom_score_adj, -1000..1000
   bool operator==(const TaskSpec&) const = default;
 };
 

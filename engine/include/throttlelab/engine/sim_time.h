@@ -18,11 +18,23 @@ struct SimClock {
 };
 using SimTime = SimClock::time_point;
 
-constexpr double toSeconds(SimDuration d) { return static_cast<double>(d.count()) * 1e-9; }
-constexpr double toSeconds(SimTime t) { return toSeconds(t.time_since_epoch()); }
-constexpr double toMs(SimDuration d) { return static_cast<double>(d.count()) * 1e-6; }
-constexpr SimDuration seconds(double s) { return SimDuration{static_cast<std::int64_t>(s * 1e9)}; }
-constexpr SimDuration millis(double ms) { return SimDuration{static_cast<std::int64_t>(ms * 1e6)}; }
-constexpr SimTime atSeconds(double s) { return SimTime{seconds(s)}; }
+constexpr double toSeconds(SimDuration d) {
+  return static_cast<double>(d.count()) * 1e-9;
+}
+constexpr double toSeconds(SimTime t) {
+  return toSeconds(t.time_since_epoch());
+}
+constexpr double toMs(SimDuration d) {
+  return static_cast<double>(d.count()) * 1e-6;
+}
+constexpr SimDuration seconds(double s) {
+  return SimDuration{static_cast<std::int64_t>(s * 1e9)};
+}
+constexpr SimDuration millis(double ms) {
+  return SimDuration{static_cast<std::int64_t>(ms * 1e6)};
+}
+constexpr SimTime atSeconds(double s) {
+  return SimTime{seconds(s)};
+}
 
 }  // namespace throttlelab::engine

@@ -27,10 +27,10 @@ class RecordSink {
 
 /// Which of the costly outputs the sink wants.
 struct OutputOptions {
-  bool taskSamples = false;        ///< one TaskSample per task per interval
-  int taskSampleLimit = -1;        ///< only tasks with index < limit (-1: all)
+  bool taskSamples = false;            ///< one TaskSample per task per interval
+  int taskSampleLimit = -1;            ///< only tasks with index < limit (-1: all)
   std::vector<int> taskSampleIndices;  ///< also sample these tasks, whatever the limit
-  bool traces = false;             ///< the three tracepoint records
+  bool traces = false;                 ///< the three tracepoint records
 };
 
 /// The throttle curve (plot 5): pos_ratio as a function of dirty pages, for the current state.
@@ -40,9 +40,9 @@ struct ThrottleCurve {
   std::vector<double> deviceRatio;  ///< the whole pos_ratio with the bdi line (Eq. 17–18),
                                     ///< bdi_dirty taken to move in proportion to global dirty
   double freerun = 0, setpoint = 0, limit = 0, bgThresh = 0, thresh = 0;
-  double operatingDirty = 0;        ///< dirty + writeback now
-  double operatingRatio = 0;        ///< pos_ratio now
-  bool throttling = false;          ///< false if the policy has no position control
+  double operatingDirty = 0;  ///< dirty + writeback now
+  double operatingRatio = 0;  ///< pos_ratio now
+  bool throttling = false;    ///< false if the policy has no position control
 };
 
 /// A scenario that validateScenario() has accepted. A caller that must know at once whether

@@ -40,8 +40,7 @@ class TraceRecorder {
   struct Options {
     std::string tracefsRoot = "/sys/kernel/tracing";
     bool mountIfNeeded = true;
-    std::vector<std::string> events{"writeback/global_dirty_state",
-                                    "writeback/bdi_dirty_ratelimit",
+    std::vector<std::string> events{"writeback/global_dirty_state", "writeback/bdi_dirty_ratelimit",
                                     "writeback/balance_dirty_pages"};
     /// How an instance directory is created and removed: 0 or an errno value. Empty means
     /// mkdir(2) and rmdir(2), with which the kernel builds and tears down the instance's whole

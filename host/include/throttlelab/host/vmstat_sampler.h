@@ -42,11 +42,11 @@ HostInfo readHostInfo(const std::string& procRoot = "/proc");
 /// the tracepoints print it, "254:0") or /sys/block/NAME/queue ("sda"). What a trace cannot
 /// tell about the disk but the simulated device needs: request size limit and queue depth.
 struct BlockQueueInfo {
-  bool found = false;      ///< the queue directory exists
-  int maxSectorsKb = 0;    ///< max_sectors_kb: the largest request the block layer builds
-  int nrRequests = 0;      ///< nr_requests
-  int rotational = -1;     ///< 1, 0, or -1 unknown; virtual disks often claim 1
-  std::string scheduler;   ///< the selected one, "mq-deadline" from "[mq-deadline] none"
+  bool found = false;     ///< the queue directory exists
+  int maxSectorsKb = 0;   ///< max_sectors_kb: the largest request the block layer builds
+  int nrRequests = 0;     ///< nr_requests
+  int rotational = -1;    ///< 1, 0, or -1 unknown; virtual disks often claim 1
+  std::string scheduler;  ///< the selected one, "mq-deadline" from "[mq-deadline] none"
 };
 BlockQueueInfo readBlockQueue(const std::string& bdiName, const std::string& sysRoot = "/sys");
 

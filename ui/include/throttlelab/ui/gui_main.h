@@ -11,20 +11,20 @@
 namespace throttlelab::ui {
 
 struct GuiLaunchOptions {
-  std::string scenario;                        ///< file or built-in name; empty = default
-  std::vector<engine::Override> overrides;     ///< --set KEY=VALUE
-  std::optional<std::string> policy;           ///< --policy
-  std::optional<std::uint64_t> seed;           ///< --seed
-  std::optional<double> runForS;               ///< --run-for S: simulated seconds, as fast as possible
-  std::string exportPng;                       ///< --export-png FILE (whole dashboard)
-  std::string exportSvg;                       ///< --export-svg FILE
-  std::string exportPdf;                       ///< --export-pdf FILE
-  std::string exportCsv;                       ///< --export-csv FILE
-  std::string session;                         ///< --session FILE to open
-  bool quit = false;                           ///< --quit after the exports
-  bool presenter = false;                      ///< --presenter
-  std::string importTrace;                     ///< --import-trace FILE: opens the real-kernel view
-  bool watchHost = false;                      ///< --watch-host: opens live host mode
+  std::string scenario;                     ///< file or built-in name; empty = default
+  std::vector<engine::Override> overrides;  ///< --set KEY=VALUE
+  std::optional<std::string> policy;        ///< --policy
+  std::optional<std::uint64_t> seed;        ///< --seed
+  std::optional<double> runForS;            ///< --run-for S: simulated seconds, as fast as possible
+  std::string exportPng;                    ///< --export-png FILE (whole dashboard)
+  std::string exportSvg;                    ///< --export-svg FILE
+  std::string exportPdf;                    ///< --export-pdf FILE
+  std::string exportCsv;                    ///< --export-csv FILE
+  std::string session;                      ///< --session FILE to open
+  bool quit = false;                        ///< --quit after the exports
+  bool presenter = false;                   ///< --presenter
+  std::string importTrace;                  ///< --import-trace FILE: opens the real-kernel view
+  bool watchHost = false;                   ///< --watch-host: opens live host mode
 
   /// A scripted run: --run-for, --quit or an export. It starts paused, runs only as the job
   /// says, prints its messages instead of showing dialogs, and exits with a status (--quit).

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "proc_status.h"
 #include "throttlelab/engine/simulator.h"
 
 namespace {
@@ -22,14 +23,8 @@ Scenario writers(int n, double durationS, const std::string& policy = "ioless") 
   return s;
 }
 
-/// A field of /proc/self/status in KiB (VmHWM: peak so far, VmRSS: now).
 long statusKiB(const char* field) {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  const std::string key = std::string(field) + ":";
-  while (std::getline(in, line))
-    if (line.rfind(key, 0) == 0) return std::stol(line.substr(key.size()));
-  return 0;
+  return throttlelab::test::procStatusKiB(field, 0);
 }
 
 void BM_Writers60s(benchmark::State& state) {

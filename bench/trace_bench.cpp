@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "proc_status.h"
 #include "throttlelab/engine/output.h"
 #include "throttlelab/engine/simulator.h"
 #include "throttlelab/traceio/trace_import.h"
@@ -32,12 +33,7 @@ namespace ti = throttlelab::traceio;
 using Clock = std::chrono::steady_clock;
 
 long statusKiB(const char* field) {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  const std::string key = std::string(field) + ":";
-  while (std::getline(in, line))
-    if (line.rfind(key, 0) == 0) return std::stol(line.substr(key.size()));
-  return 0;
+  return throttlelab::test::procStatusKiB(field, 0);
 }
 
 /// Writes the simulator's trace lines to a FILE until it holds `bytes`.

@@ -21,6 +21,7 @@
 #include <mutex>
 #include <ostream>
 #include <set>
+#include <sstream>
 #include <string_view>
 #include <thread>
 #include <utility>
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "file_util.h"
+#include "throttlelab/engine/output.h"
 #include "throttlelab/host/output_target.h"
 
 namespace throttlelab::host {
@@ -478,21 +480,9 @@ int writeAll(int fd, const char* data, std::size_t size) {
 
 /// The header `cat /sys/kernel/tracing/trace` prints for the nop tracer.
 std::string traceHeader(std::int64_t entries, long cpus) {
-  const std::string n = std::to_string(entries);
-  return "# tracer: nop\n"
-         "#\n"
-         "# entries-in-buffer/entries-written: " +
-         n + "/" + n + "   #P:" + std::to_string(cpus) +
-         "\n"
-         "#\n"
-         "#                                _-----=> irqs-off/BH-disabled\n"
-         "#                               / _----=> need-resched\n"
-         "#                              | / _---=> hardirq/softirq\n"
-         "#                              || / _--=> preempt-depth\n"
-         "#                              ||| / _-=> migrate-disable\n"
-         "#                              |||| /     delay\n"
-         "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-         "#              | |         |   |||||     |         |\n";
+  std::ostringstream out;
+  engine::writeTraceHeader(out, entries, cpus);
+  return out.str();
 }
 
 /// Removes its files unless dismissed; closes its descriptors.
@@ -565,6 +555,24 @@ int recordTraceToFile(const std::string& path, double durationS, std::ostream& o
           ? started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                           std::chrono::duration<double>(durationS))
           : std::chrono::steady_clock::time_point::max();
+  // Counts a chunk's events and appends it to the body; false (with `failure`) if it could
+  // not be written.
+  const auto keep = [&](const std::string& data) {
+    detail::forEachLine(data, [&](std::string_view line) {
+      if (line.empty()) return;
+      // trace_pipe reports overruns as "CPU:1 [LOST 123 EVENTS]"
+      if (line.find(" [LOST ") != std::string_view::npos)
+        ++lost;
+      else
+        ++lines;
+    });
+    if (const int e = writeAll(bodyFd, data.data(), data.size()); e != 0) {
+      failure = "cannot write " + bodyPath + ": " + detail::errnoText(e);
+      return false;
+    }
+    bytes += static_cast<std::int64_t>(data.size());
+    return true;
+  };
   for (;;) {
     const auto now = std::chrono::steady_clock::now();
     if (StopSignals::caught() != 0 || now >= deadline) break;
@@ -573,37 +581,13 @@ int recordTraceToFile(const std::string& path, double durationS, std::ostream& o
     recorder.read(chunk,
                   std::min(left + std::chrono::milliseconds(1), std::chrono::milliseconds(200)));
     if (chunk.empty()) continue;
-    detail::forEachLine(chunk, [&](std::string_view line) {
-      if (line.empty()) return;
-      // trace_pipe reports overruns as "CPU:1 [LOST 123 EVENTS]"
-      if (line.find(" [LOST ") != std::string_view::npos)
-        ++lost;
-      else
-        ++lines;
-    });
-    if (const int e = writeAll(bodyFd, chunk.data(), chunk.size()); e != 0) {
-      failure = "cannot write " + bodyPath + ": " + detail::errnoText(e);
-      break;
-    }
-    bytes += static_cast<std::int64_t>(chunk.size());
+    if (!keep(chunk)) break;
   }
   // One last non-blocking read for what the kernel emitted up to the end.
   if (failure.empty()) {
     chunk.clear();
     recorder.read(chunk, std::chrono::milliseconds(0));
-    if (!chunk.empty()) {
-      detail::forEachLine(chunk, [&](std::string_view line) {
-        if (line.empty()) return;
-        if (line.find(" [LOST ") != std::string_view::npos)
-          ++lost;
-        else
-          ++lines;
-      });
-      if (const int e = writeAll(bodyFd, chunk.data(), chunk.size()); e != 0) {
-        failure = "cannot write " + bodyPath + ": " + detail::errnoText(e);
-      }
-      bytes += static_cast<std::int64_t>(chunk.size());
-    }
+    if (!chunk.empty()) keep(chunk);
   }
   const double elapsedS =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "test_dir.h"
+
 namespace throttlelab::cli::test {
 
 namespace fs = std::filesystem;
@@ -83,16 +85,9 @@ inline std::string executablePath() {
 }
 
 /// Each test gets its own empty directory, which is also the working directory of the runs.
-class Executable : public ::testing::Test {
+class Executable : public throttlelab::test::TestDirFixture {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    m_dir = fs::temp_directory_path() /
-            ("throttlelab-cli-" + std::to_string(::getpid()) + "-" + info->name());
-    fs::remove_all(m_dir);
-    fs::create_directories(m_dir);
-  }
-  void TearDown() override { fs::remove_all(m_dir); }
+  Executable() : TestDirFixture("throttlelab-cli") {}
 
   /// Runs the executable with `args`; `env` is prepended as `env ...` arguments. Standard
   /// output goes to `stdoutPath` when given (e.g. /dev/full), else it is captured.
@@ -167,8 +162,6 @@ class Executable : public ::testing::Test {
     for (const auto& e : fs::directory_iterator(m_dir)) names.insert(e.path().filename().string());
     return names;
   }
-
-  fs::path m_dir;
 };
 
 }  // namespace throttlelab::cli::test

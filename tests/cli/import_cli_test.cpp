@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "test_dir.h"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -65,16 +67,9 @@ struct Outcome {
 
 /// Each test runs the executable in a directory of its own; `shell` is the command line
 /// after the executable's name, as a shell reads it (so that it can redirect stdin).
-class ImportCli : public ::testing::Test {
+class ImportCli : public throttlelab::test::TestDirFixture {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    m_dir = fs::temp_directory_path() /
-            ("throttlelab-import-cli-" + std::to_string(::getpid()) + "-" + info->name());
-    fs::remove_all(m_dir);
-    fs::create_directories(m_dir);
-  }
-  void TearDown() override { fs::remove_all(m_dir); }
+  ImportCli() : TestDirFixture("throttlelab-import-cli") {}
 
   Outcome run(const std::string& shell) {
     // `timeout` ends a hang (what /dev/zero did) as a failure instead of a stuck test.
@@ -103,8 +98,6 @@ class ImportCli : public ::testing::Test {
     EXPECT_EQ(r.err.rfind("throttlelab: ", 0), 0u) << r.err;
     for (const auto& p : parts) EXPECT_TRUE(contains(r.err, p)) << p << " not in: " << r.err;
   }
-
-  fs::path m_dir;
 };
 
 TEST_F(ImportCli, ValuesOutOfRangeAreMalformedWithTheirLineAndNeverReachTheCsv) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <variant>
 
+#include "test_dir.h"
 #include "throttlelab/host/output_target.h"
 
 namespace throttlelab::host {
@@ -26,16 +27,9 @@ std::string readAll(const fs::path& p) {
   return s.str();
 }
 
-class OutputTargetTest : public ::testing::Test {
+class OutputTargetTest : public throttlelab::test::TestDirFixture {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    m_dir = fs::temp_directory_path() /
-            ("throttlelab-output-" + std::to_string(::getpid()) + "-" + info->name());
-    fs::remove_all(m_dir);
-    fs::create_directories(m_dir);
-  }
-  void TearDown() override { fs::remove_all(m_dir); }
+  OutputTargetTest() : TestDirFixture("throttlelab-output") {}
 
   std::string path(const std::string& name) const { return (m_dir / name).string(); }
   OutputTarget resolved(const std::string& name) const {
@@ -50,8 +44,6 @@ class OutputTargetTest : public ::testing::Test {
   static void write(OutputWriter& w, const std::string& text) {
     ASSERT_EQ(::write(w.fd(), text.data(), text.size()), static_cast<ssize_t>(text.size()));
   }
-
-  fs::path m_dir;
 };
 
 TEST_F(OutputTargetTest, ResolvesEachKindOfPath) {
@@ -148,12 +140,17 @@ TEST_F(OutputTargetTest, ATemporaryNameSomeoneElsePlacedIsNeverWrittenThrough) {
 TEST_F(OutputTargetTest, CommitOutputsRenamesAllOrNone) {
   std::ofstream(m_dir / "a") << "old a";
   std::ofstream(m_dir / "b") << "old b";
+  // Writers replacing a and b, open, holding the new text.
+  const auto writeBoth = [&](OutputWriter& x, OutputWriter& y) {
+    ASSERT_FALSE(x.open());
+    ASSERT_FALSE(y.open());
+    write(x, "new a");
+    write(y, "new b");
+  };
   OutputWriter a(resolved("a"));
   OutputWriter b(resolved("b"));
-  ASSERT_FALSE(a.open());
-  ASSERT_FALSE(b.open());
-  write(a, "new a");
-  write(b, "new b");
+  writeBoth(a, b);
+  if (HasFatalFailure()) return;
   ::close(b.fd());  // b's descriptor fails at prepare(): neither may be renamed
   const auto failure = commitOutputs({&a, &b});
   ASSERT_TRUE(failure);
@@ -164,10 +161,8 @@ TEST_F(OutputTargetTest, CommitOutputsRenamesAllOrNone) {
 
   OutputWriter c(resolved("a"));
   OutputWriter d(resolved("b"));
-  ASSERT_FALSE(c.open());
-  ASSERT_FALSE(d.open());
-  write(c, "new a");
-  write(d, "new b");
+  writeBoth(c, d);
+  if (HasFatalFailure()) return;
   ASSERT_FALSE(commitOutputs({&c, &d}));
   EXPECT_EQ(readAll(m_dir / "a"), "new a");
   EXPECT_EQ(readAll(m_dir / "b"), "new b");

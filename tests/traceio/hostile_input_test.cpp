@@ -19,13 +19,8 @@
 
 namespace {
 
-namespace te = throttlelab::engine;
-namespace ti = throttlelab::traceio;
-using throttlelab::test::CollectSink;
-using throttlelab::test::dataDir;
-using throttlelab::test::readFile;
-using throttlelab::test::TempDir;
-using throttlelab::test::writeFile;
+// te, ti, the sinks and the file helpers.
+using namespace throttlelab::test;
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;

@@ -14,20 +14,9 @@
 
 namespace {
 
-throttlelab::engine::OutputOptions tracesOnly() {
-  throttlelab::engine::OutputOptions o;
-  o.traces = true;
-  return o;
-}
-
 namespace fs = std::filesystem;
-namespace te = throttlelab::engine;
-namespace ti = throttlelab::traceio;
-using throttlelab::test::CollectSink;
-using throttlelab::test::dataDir;
-using throttlelab::test::readFile;
-using throttlelab::test::TempDir;
-using throttlelab::test::writeFile;
+// te, ti, the sinks and the file helpers.
+using namespace throttlelab::test;
 
 struct Capture final : te::RecordSink {
   void onTrace(const te::TraceRecord& r) override { records.push_back(r); }

@@ -13,11 +13,8 @@
 namespace {
 
 namespace fs = std::filesystem;
-namespace te = throttlelab::engine;
-namespace ti = throttlelab::traceio;
-using throttlelab::test::CollectSink;
-using throttlelab::test::dataDir;
-using throttlelab::test::readFile;
+// te, ti, the sinks and the file helpers.
+using namespace throttlelab::test;
 
 struct Expected {
   std::int64_t gds = 0, bdr = 0, bdp = 0, comments = 0;

@@ -7,21 +7,16 @@
 #include <cstdio>
 #include <fstream>
 
+#include "proc_status.h"
 #include "test_support.h"
 
 namespace {
 
-namespace te = throttlelab::engine;
-namespace ti = throttlelab::traceio;
-using throttlelab::test::TempDir;
+// te, ti, the sinks and the file helpers.
+using namespace throttlelab::test;
 
 long statusKiB(const char* field) {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  const std::string key = std::string(field) + ":";
-  while (std::getline(in, line))
-    if (line.rfind(key, 0) == 0) return std::stol(line.substr(key.size()));
-  return -1;
+  return throttlelab::test::procStatusKiB(field, -1);
 }
 
 bool resetPeakRss() {

@@ -5,19 +5,14 @@
 
 #include <algorithm>
 
+#include "test_support.h"
 #include "throttlelab/engine/simulator.h"
 #include "throttlelab/traceio/trace_stats.h"
 
 namespace {
 
-throttlelab::engine::OutputOptions tracesOnly() {
-  throttlelab::engine::OutputOptions o;
-  o.traces = true;
-  return o;
-}
-
-namespace te = throttlelab::engine;
-namespace ti = throttlelab::traceio;
+// te, ti, the sinks and the file helpers.
+using namespace throttlelab::test;
 
 te::TraceHeader at(double s, int pid, std::string_view comm = "dd") {
   return te::TraceHeader{

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "throttlelab/engine/output.h"
+#include "throttlelab/engine/simulator.h"
 #include "throttlelab/traceio/trace_import.h"
 
 namespace throttlelab::test {
@@ -67,6 +68,13 @@ class CollectSink : public ti::ImportSink {
  private:
   std::deque<std::string> m_names;
 };
+
+/// Output options that produce the trace records only.
+inline te::OutputOptions tracesOnly() {
+  te::OutputOptions o;
+  o.traces = true;
+  return o;
+}
 
 inline std::string readFile(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -13,10 +13,14 @@
 #include "live_controller.h"
 #include "qcp.h"
 #include "run_controls.h"
+#include "window_parts.h"
 #include "window_rig.h"
 
 namespace throttlelab::ui {
 namespace {
+
+using test::part;
+using test::partPtr;
 
 using test::builtin;
 
@@ -140,24 +144,25 @@ TEST(CompareView, PanningOnePlotMovesThemAll) {
 TEST(CompareMode, WindowSwitchesViewsAndRoutesTheRunControls) {
   test::WindowRig rig;
   MainWindow& w = *rig.window;
-  w.controller().load(defaultScenario("ioless"));
-  w.compareAction()->trigger();
+  part<LiveController>(w, "liveController").load(defaultScenario("ioless"));
+  partPtr<QAction>(w, "compareAction")->trigger();
   ASSERT_TRUE(w.compareMode());
   auto* stack = qobject_cast<QStackedWidget*>(w.centralWidget());
   ASSERT_NE(stack, nullptr);
-  EXPECT_EQ(stack->currentWidget(), &w.compareView());
-  EXPECT_EQ(w.compareView().policyA(), QStringLiteral("ioless"));
-  EXPECT_NE(w.compareView().policyB(), w.compareView().policyA());
-  EXPECT_FALSE(w.controller().isRunning());  // the live run waits
+  EXPECT_EQ(stack->currentWidget(), &part<CompareView>(w, "compareView"));
+  EXPECT_EQ(part<CompareView>(w, "compareView").policyA(), QStringLiteral("ioless"));
+  EXPECT_NE(part<CompareView>(w, "compareView").policyB(),
+            part<CompareView>(w, "compareView").policyA());
+  EXPECT_FALSE(part<LiveController>(w, "liveController").isRunning());  // the live run waits
 
-  w.runControls().runAction()->trigger();  // pause: both compared runs
-  EXPECT_FALSE(w.compareView().run(0).isRunning());
-  EXPECT_FALSE(w.compareView().run(1).isRunning());
+  part<RunControls>(w, "runControls").runAction()->trigger();  // pause: both compared runs
+  EXPECT_FALSE(part<CompareView>(w, "compareView").run(0).isRunning());
+  EXPECT_FALSE(part<CompareView>(w, "compareView").run(1).isRunning());
 
-  w.compareAction()->trigger();
+  partPtr<QAction>(w, "compareAction")->trigger();
   EXPECT_FALSE(w.compareMode());
-  EXPECT_EQ(stack->currentWidget(), &w.dashboard());
-  EXPECT_TRUE(w.controller().isRunning());
+  EXPECT_EQ(stack->currentWidget(), &part<Dashboard>(w, "dashboard"));
+  EXPECT_TRUE(part<LiveController>(w, "liveController").isRunning());
   EXPECT_TRUE(rig.notifier.messages.isEmpty());
 }
 

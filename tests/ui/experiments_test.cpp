@@ -17,17 +17,21 @@
 #include "experiment_panel.h"
 #include "experiment_report_model.h"
 #include "live_controller.h"
+#include "window_parts.h"
 #include "window_rig.h"
 
 namespace throttlelab::ui {
 namespace {
+
+using test::part;
+using test::partPtr;
 
 using test::waitFor;
 using test::WindowRig;
 
 QStringList menuExperiments(const MainWindow& w) {
   QStringList names;
-  for (QAction* a : w.experimentsMenu()->actions())
+  for (QAction* a : partPtr<QMenu>(w, "experimentsMenu")->actions())
     if (a->data().isValid()) names << a->data().toString();
   return names;
 }
@@ -35,7 +39,7 @@ QStringList menuExperiments(const MainWindow& w) {
 TEST(ExperimentsMenu, ListsTheThreeExperimentsWithTitles) {
   WindowRig rig;
   EXPECT_EQ(menuExperiments(*rig.window), (QStringList{"morton2003", "wu2010", "arcangeli2002"}));
-  for (QAction* a : rig.window->experimentsMenu()->actions())
+  for (QAction* a : partPtr<QMenu>(*rig.window, "experimentsMenu")->actions())
     if (a->data().isValid()) {
       EXPECT_TRUE(a->text().contains(QStringLiteral(" — ")));
     }
@@ -72,9 +76,9 @@ TEST(ExperimentsMenu, QuickRunGivesAReportWithRowsAndVerdicts) {
   MainWindow& w = *rig.window;
   ASSERT_TRUE(w.runExperiment(QStringLiteral("morton2003"), true, 1));
   // The telling case runs live meanwhile.
-  EXPECT_EQ(w.controller().scenario().policy, "legacy-2.6.0-rt-break");
-  EXPECT_TRUE(w.controller().isRunning());
-  ExperimentPanel& panel = w.experimentPanel();
+  EXPECT_EQ(part<LiveController>(w, "liveController").scenario().policy, "legacy-2.6.0-rt-break");
+  EXPECT_TRUE(part<LiveController>(w, "liveController").isRunning());
+  ExperimentPanel& panel = part<ExperimentPanel>(w, "experimentPanel");
   EXPECT_TRUE(panel.isRunning());
   ASSERT_TRUE(waitFor([&] { return !panel.isRunning(); }));
 
@@ -106,7 +110,7 @@ TEST(ExperimentsMenu, QuickRunGivesAReportWithRowsAndVerdicts) {
 TEST(ExperimentsMenu, CancelLeavesNoReportAndTheWindowUsable) {
   WindowRig rig;
   MainWindow& w = *rig.window;
-  ExperimentPanel& panel = w.experimentPanel();
+  ExperimentPanel& panel = part<ExperimentPanel>(w, "experimentPanel");
   bool cancelled = false;
   QObject::connect(&panel.job(), &ExperimentJob::cancelled, [&] { cancelled = true; });
   ASSERT_TRUE(w.runExperiment(QStringLiteral("arcangeli2002"), true, 3));
@@ -126,7 +130,7 @@ TEST(ExperimentsMenu, CancelLeavesNoReportAndTheWindowUsable) {
 
 TEST(ExperimentsMenu, AFailingExperimentGivesAClearMessage) {
   WindowRig rig;
-  ExperimentPanel& panel = rig.window->experimentPanel();
+  ExperimentPanel& panel = part<ExperimentPanel>(*rig.window, "experimentPanel");
   auto broken = engine::makeExperiment("morton2003", true);
   ASSERT_TRUE(broken);
   broken->cases.front().scenario.devices.clear();  // invalid: no device to write to

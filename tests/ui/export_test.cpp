@@ -20,10 +20,14 @@
 #include "live_controller.h"
 #include "qcp.h"
 #include "throttlelab/engine/output.h"
+#include "window_parts.h"
 #include "window_rig.h"
 
 namespace throttlelab::ui {
 namespace {
+
+using test::part;
+using test::partPtr;
 
 using test::WindowRig;
 
@@ -37,9 +41,9 @@ class Export : public ::testing::Test {
     s_rig->window->resize(1500, 950);
     s_rig->window->show();
     bool finished = false;
-    QObject::connect(&s_rig->window->controller(), &LiveController::runForFinished,
-                     [&finished] { finished = true; });
-    s_rig->window->controller().runFor(5);
+    QObject::connect(&part<LiveController>(*s_rig->window, "liveController"),
+                     &LiveController::runForFinished, [&finished] { finished = true; });
+    part<LiveController>(*s_rig->window, "liveController").runFor(5);
     ASSERT_TRUE(test::waitFor([&] { return finished; }));
     QCoreApplication::processEvents();
   }
@@ -80,7 +84,8 @@ TEST_F(Export, PngIsNotBlankAndCarriesItsProvenance) {
   EXPECT_EQ(image.text(QStringLiteral("Seed")), QStringLiteral("1"));
   EXPECT_TRUE(image.text(QStringLiteral("Software")).startsWith(QStringLiteral("ThrottleLab ")));
   const QString json = image.text(QStringLiteral("ScenarioJSON"));
-  EXPECT_EQ(engine::parseScenario(json.toStdString(), "png"), window().controller().scenario());
+  EXPECT_EQ(engine::parseScenario(json.toStdString(), "png"),
+            part<LiveController>(window(), "liveController").scenario());
 }
 
 TEST_F(Export, PngAtTwiceTheScaleHasTwiceThePixels) {
@@ -89,7 +94,8 @@ TEST_F(Export, PngAtTwiceTheScaleHasTwiceThePixels) {
   ASSERT_FALSE(one.isNull());
   EXPECT_EQ(two.width(), one.width() * 2);
   EXPECT_EQ(two.height(), one.height() * 2);
-  EXPECT_EQ(one.size(), window().dashboard().plotWidget(PlotId::DirtyPages)->size());
+  EXPECT_EQ(one.size(),
+            part<Dashboard>(window(), "dashboard").plotWidget(PlotId::DirtyPages)->size());
   EXPECT_GT(distinctColours(two), 40);
 }
 
@@ -125,7 +131,7 @@ TEST_F(Export, SvgIsWellFormedWithTitleAndDescription) {
   EXPECT_TRUE(desc.contains(QStringLiteral("ThrottleLab"))) << desc.toStdString();
   EXPECT_GT(paths, 20);
   // Each plot's data is clipped to its axis rect (QSvgGenerator itself drops clipping).
-  EXPECT_EQ(clips, static_cast<int>(window().dashboard().visiblePlots().size()));
+  EXPECT_EQ(clips, static_cast<int>(part<Dashboard>(window(), "dashboard").visiblePlots().size()));
 }
 
 TEST_F(Export, PdfIsWritten) {
@@ -167,7 +173,7 @@ TEST_F(Export, CsvHasTheHeadlessColumnsAndEverySampleKept) {
   EXPECT_EQ(csv.header, expected);
   EXPECT_TRUE(csv.comments.join('\n').contains(QStringLiteral("scenario: default")));
   EXPECT_TRUE(csv.comments.join('\n').contains(QStringLiteral("seed: 1")));
-  const auto& history = window().controller().history();
+  const auto& history = part<LiveController>(window(), "liveController").history();
   ASSERT_EQ(static_cast<std::size_t>(csv.rows.size()), history.size());
   for (const auto& row : csv.rows) ASSERT_EQ(row.size(), expected.size());
   EXPECT_NEAR(csv.rows.back().front().toDouble(), 5.0, 1e-6);
@@ -175,9 +181,9 @@ TEST_F(Export, CsvHasTheHeadlessColumnsAndEverySampleKept) {
 }
 
 TEST_F(Export, CsvOfTheVisibleRangeHasOnlyThatRange) {
-  window().dashboard().setTimeRange(1.0, 2.0);
+  part<Dashboard>(window(), "dashboard").setTimeRange(1.0, 2.0);
   const Csv csv = readCsv(exportTo(QStringLiteral("visible.csv"), ExportFormat::CsvVisible));
-  window().dashboard().setFollowLive(true);
+  part<Dashboard>(window(), "dashboard").setFollowLive(true);
   ASSERT_FALSE(csv.rows.isEmpty());
   for (const auto& row : csv.rows) {
     const double t = row.front().toDouble();
@@ -275,7 +281,7 @@ TEST(ScriptedFigures, RunForThenExports) {
   ASSERT_EQ(csv.rows.size(), 30);
   EXPECT_NEAR(csv.rows.back().front().toDouble(), 3.0, 1e-6);
   EXPECT_TRUE(QFile::exists(QString::fromStdString(options.exportSvg)));
-  EXPECT_FALSE(rig.window->controller().isRunning());
+  EXPECT_FALSE(part<LiveController>(*rig.window, "liveController").isRunning());
 }
 
 TEST(ScriptedFigures, FailedExportGivesNonZeroStatus) {

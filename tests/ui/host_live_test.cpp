@@ -25,10 +25,14 @@
 #include "series_spec.h"
 #include "time_plot.h"
 #include "trace_plot.h"
+#include "window_parts.h"
 #include "window_rig.h"
 
 namespace throttlelab::ui {
 namespace {
+
+using test::part;
+using test::partPtr;
 
 const QString kProc = QStringLiteral(THROTTLELAB_TEST_DATA_DIR "/proc-6.18");
 
@@ -87,14 +91,14 @@ TEST(HostLive, PollsTheFixtureIntoThePlotsAndTheReadoutSaysHowCloseToThrottling)
   setVmstat(root,
             {{QStringLiteral("nr_dirty"), level - 1000}, {QStringLiteral("nr_writeback"), 1000}});
 
-  HostView& view = w.hostView();
+  HostView& view = part<HostView>(w, "hostView");
   view.setProcRoot(root);
-  w.watchHostAction()->trigger();
+  partPtr<QAction>(w, "watchHostAction")->trigger();
   ASSERT_EQ(w.centralView(), CentralView::Host);
   auto* stack = qobject_cast<QStackedWidget*>(w.centralWidget());
   EXPECT_EQ(stack->currentWidget(), &view);
   EXPECT_TRUE(view.isActive());
-  EXPECT_FALSE(w.controller().isRunning());
+  EXPECT_FALSE(part<LiveController>(w, "liveController").isRunning());
   ASSERT_TRUE(view.pollNow());
   ASSERT_TRUE(view.pollNow());
   ASSERT_GE(view.monitor().history().size(), 3u);  // start() polls once too
@@ -136,7 +140,7 @@ TEST(HostLive, PollsTheFixtureIntoThePlotsAndTheReadoutSaysHowCloseToThrottling)
       << view.readoutText().toStdString();
 
   // Leaving host mode stops polling.
-  w.watchHostAction()->trigger();
+  partPtr<QAction>(w, "watchHostAction")->trigger();
   EXPECT_EQ(w.centralView(), CentralView::Dashboard);
   EXPECT_FALSE(view.isActive());
   EXPECT_TRUE(rig.notifier.messages.isEmpty()) << rig.notifier.messages.join('\n').toStdString();
@@ -217,14 +221,19 @@ struct FakeTracefs {
   QString root;
 };
 
-TEST(HostLive, RecordingFeedsTheRecordedPlotsAndStoppingRestoresTracing) {
-  QTemporaryDir dir;
-  FakeTracefs tracefs(dir.filePath(QStringLiteral("tracefs")));
-  HostView view;
+/// Starts `view` on fixture /proc "a", allowed to record into `tracefs`.
+void startRecordable(HostView& view, const FakeTracefs& tracefs) {
   view.setProcRoot(kProc + QStringLiteral("/a"));
   view.setRecorderOptions(tracefs.options());
   view.setRecordingAllowed(true);
   view.start();
+}
+
+TEST(HostLive, RecordingFeedsTheRecordedPlotsAndStoppingRestoresTracing) {
+  QTemporaryDir dir;
+  FakeTracefs tracefs(dir.filePath(QStringLiteral("tracefs")));
+  HostView view;
+  startRecordable(view, tracefs);
   view.setRecording(true);
   ASSERT_TRUE(view.isRecording());
   // The recorder has trace_pipe open once a non-blocking writer can open the FIFO.
@@ -300,10 +309,7 @@ TEST(HostLive, CtrlCWhileRecordingStopsTheRecorderAndAsksTheWindowToClose) {
   QTemporaryDir dir;
   FakeTracefs tracefs(dir.filePath(QStringLiteral("tracefs")));
   HostView view;
-  view.setProcRoot(kProc + QStringLiteral("/a"));
-  view.setRecorderOptions(tracefs.options());
-  view.setRecordingAllowed(true);
-  view.start();
+  startRecordable(view, tracefs);
   QSignalSpy interrupted(&view, &HostView::interruptRequested);
   view.setRecording(true);
   ASSERT_TRUE(view.isRecording());

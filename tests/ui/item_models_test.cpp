@@ -22,10 +22,14 @@
 #include "experiment_report_model.h"
 #include "trace_task_model.h"
 #include "trace_view.h"
+#include "window_parts.h"
 #include "window_rig.h"
 
 namespace throttlelab::ui {
 namespace {
+
+using test::part;
+using test::partPtr;
 
 std::atomic<int> g_failures{0};
 std::string g_firstFailure;
@@ -66,27 +70,30 @@ TEST(ItemModels, EveryModelOfTheWindowKeepsTheModelContractWhileItFills) {
       EXPECT_TRUE(names.count(expected)) << expected << " is not under test";
 
     // The live run fills the task table.
-    ASSERT_TRUE(test::waitFor([&] { return w.controller().status().simTimeS > 1.0; }));
+    ASSERT_TRUE(test::waitFor(
+        [&] { return part<LiveController>(w, "liveController").status().simTimeS > 1.0; }));
     // The comparison fills its delta table.
-    w.compareAction()->trigger();
-    ASSERT_TRUE(test::waitFor([&] { return w.compareView().isActive(); }));
+    partPtr<QAction>(w, "compareAction")->trigger();
+    ASSERT_TRUE(test::waitFor([&] { return part<CompareView>(w, "compareView").isActive(); }));
     test::waitFor([] { return false; }, std::chrono::seconds(2));
-    w.compareAction()->trigger();
+    partPtr<QAction>(w, "compareAction")->trigger();
     // An experiment fills its report.
     ASSERT_TRUE(w.runExperiment(QStringLiteral("morton2003"), true, 1));
-    ASSERT_TRUE(test::waitFor([&] { return !w.experimentPanel().isRunning(); }));
-    EXPECT_GT(w.experimentPanel().model().rowCount(), 0);
+    ASSERT_TRUE(
+        test::waitFor([&] { return !part<ExperimentPanel>(w, "experimentPanel").isRunning(); }));
+    EXPECT_GT(part<ExperimentPanel>(w, "experimentPanel").model().rowCount(), 0);
     // A trace fills its pids, and its simulation the comparison.
     w.importTrace(QStringLiteral(THROTTLELAB_TEST_DATA_DIR "/real-trace-excerpt.txt"));
-    ASSERT_TRUE(test::waitFor([&] { return !w.traceView().isImporting(); }));
-    EXPECT_GT(w.traceView().taskModel().rowCount(), 0);
-    ASSERT_TRUE(w.traceView().simulate());
-    ASSERT_TRUE(
-        test::waitFor([&] { return !w.traceView().isSimulating(); }, std::chrono::seconds(300)));
+    ASSERT_TRUE(test::waitFor([&] { return !part<TraceView>(w, "traceView").isImporting(); }));
+    EXPECT_GT(part<TraceView>(w, "traceView").taskModel().rowCount(), 0);
+    ASSERT_TRUE(part<TraceView>(w, "traceView").simulate());
+    ASSERT_TRUE(test::waitFor([&] { return !part<TraceView>(w, "traceView").isSimulating(); },
+                              std::chrono::seconds(300)));
     // And a new scenario empties and refills the task table.
     w.showCentralView(CentralView::Dashboard);
     ASSERT_TRUE(w.openScenario(QStringLiteral("default")));
-    ASSERT_TRUE(test::waitFor([&] { return w.controller().status().simTimeS > 0.5; }));
+    ASSERT_TRUE(test::waitFor(
+        [&] { return part<LiveController>(w, "liveController").status().simTimeS > 0.5; }));
   }
   qInstallMessageHandler(g_previous);
   EXPECT_EQ(g_failures, 0) << g_firstFailure;

@@ -18,8 +18,10 @@
 #include "stderr_notifier.h"
 #include "trace_plot.h"
 #include "trace_view.h"
+#include "window_parts.h"
 
 using namespace throttlelab::ui;
+using throttlelab::ui::test::part;
 
 namespace {
 bool waitFor(const std::function<bool()>& done, int limitMs) {
@@ -58,25 +60,28 @@ int main(int argc, char** argv) {
   settle(500);
 
   window.importTrace(args[1]);
-  if (!waitFor([&] { return !window.traceView().isImporting(); }, 120000) ||
-      !window.traceView().trace())
+  if (!waitFor([&] { return !part<TraceView>(window, "traceView").isImporting(); }, 120000) ||
+      !part<TraceView>(window, "traceView").trace())
     return 1;
-  window.traceView().setTakenHere(takenHere);
-  window.traceView().simulate();
-  if (!waitFor([&] { return !window.traceView().isSimulating(); }, 600000)) return 1;
+  part<TraceView>(window, "traceView").setTakenHere(takenHere);
+  part<TraceView>(window, "traceView").simulate();
+  if (!waitFor([&] { return !part<TraceView>(window, "traceView").isSimulating(); }, 600000))
+    return 1;
   settle(500);
-  const auto& plots = window.traceView().plots();
+  const auto& plots = part<TraceView>(window, "traceView").plots();
   const auto range = plots.front()->timeRange();
-  window.traceView().setCursorTime(range.first + (range.second - range.first) * 0.62);
+  part<TraceView>(window, "traceView")
+      .setCursorTime(range.first + (range.second - range.first) * 0.62);
   settle(300);
   if (!window.grab().save(args[2])) return 1;
 
   window.setHostMode(true);
-  if (args.contains(QStringLiteral("--record"))) window.hostView().setRecording(true);
+  if (args.contains(QStringLiteral("--record")))
+    part<HostView>(window, "hostView").setRecording(true);
   settle(static_cast<int>(hostSeconds * 1000));
   if (!window.grab().save(args[3])) return 1;
   window.setHostMode(false);
-  if (auto recorded = window.hostView().recording())
+  if (auto recorded = part<HostView>(window, "hostView").recording())
     std::fprintf(stderr, "recorded: %s\n", throttlelab::traceio::describe(recorded->stats).c_str());
   return 0;
 }

@@ -19,10 +19,14 @@
 #include "parameter_panel.h"
 #include "run_controls.h"
 #include "session_file.h"
+#include "window_parts.h"
 #include "window_rig.h"
 
 namespace throttlelab::ui {
 namespace {
+
+using test::part;
+using test::partPtr;
 
 using test::WindowRig;
 
@@ -65,14 +69,14 @@ TEST(SessionFile, RoundTripsEveryField) {
 TEST(Session, SaveAndOpenRestoreTheWindow) {
   WindowRig a;
   MainWindow& w = *a.window;
-  w.controller().setHistoryWindow(HistoryWindow::Last60s);
-  w.controller().setSpeed(5);
-  w.dashboard().setPlotVisible(PlotId::Memory, false);
+  part<LiveController>(w, "liveController").setHistoryWindow(HistoryWindow::Last60s);
+  part<LiveController>(w, "liveController").setSpeed(5);
+  part<Dashboard>(w, "dashboard").setPlotVisible(PlotId::Memory, false);
   w.setPresenterMode(true);
-  w.dashboard().setUnitsPages(true);
-  w.dashboard().setFollowLive(false);
-  w.parameters().dirtyRatio()->setValue(30);
-  ASSERT_EQ(w.controller().scenario().vm.dirtyRatio, 30);
+  part<Dashboard>(w, "dashboard").setUnitsPages(true);
+  part<Dashboard>(w, "dashboard").setFollowLive(false);
+  part<ParameterPanel>(w, "parameterPanel").dirtyRatio()->setValue(30);
+  ASSERT_EQ(part<LiveController>(w, "liveController").scenario().vm.dirtyRatio, 30);
   const QString path = a.path(QStringLiteral("session.json"));
   ASSERT_TRUE(w.saveSession(path));
   const SessionState saved = w.captureSession();
@@ -88,8 +92,8 @@ TEST(Session, SaveAndOpenRestoreTheWindow) {
   EXPECT_TRUE(restored.presenter);
   EXPECT_TRUE(restored.unitsPages);
   EXPECT_FALSE(restored.followLive);
-  EXPECT_EQ(b.window->parameters().dirtyRatio()->value(), 30);
-  EXPECT_EQ(b.window->runControls().speed(), 5);
+  EXPECT_EQ(part<ParameterPanel>(*b.window, "parameterPanel").dirtyRatio()->value(), 30);
+  EXPECT_EQ(part<RunControls>(*b.window, "runControls").speed(), 5);
   EXPECT_TRUE(b.settings.recentFiles().contains(QFileInfo(path).absoluteFilePath()));
 }
 
@@ -104,7 +108,8 @@ class BadSession : public ::testing::Test {
   }
   void expectRefusedPath(const QString& path, const QString& reason) {
     const SessionState before = rig.window->captureSession();
-    const std::uint64_t commands = rig.window->controller().lastPostedSeq();
+    const std::uint64_t commands =
+        part<LiveController>(*rig.window, "liveController").lastPostedSeq();
     EXPECT_FALSE(rig.window->openSession(path));
     ASSERT_EQ(rig.notifier.messages.size(), 1);
     const QString message = rig.notifier.messages.front();
@@ -115,7 +120,8 @@ class BadSession : public ::testing::Test {
     EXPECT_EQ(after.historyWindow, before.historyWindow);
     EXPECT_EQ(after.visiblePlots, before.visiblePlots);
     EXPECT_EQ(after.presenter, before.presenter);
-    EXPECT_EQ(rig.window->controller().lastPostedSeq(), commands);  // nothing sent
+    EXPECT_EQ(part<LiveController>(*rig.window, "liveController").lastPostedSeq(),
+              commands);  // nothing sent
   }
   QByteArray validSession() const {
     return QJsonDocument(SessionFile::toJson(sampleState())).toJson();
@@ -178,14 +184,15 @@ TEST(Scenario, BadFileNamesTheKeyAndChangesNothing) {
   json.replace("\"dirty_ratio\": 20", "\"dirty_ratio\": \"lots\"");
   ASSERT_TRUE(json.contains("\"lots\""));
   writeFile(path, json);
-  const std::string before = rig.window->controller().scenario().name;
-  const std::uint64_t commands = rig.window->controller().lastPostedSeq();
+  const std::string before = part<LiveController>(*rig.window, "liveController").scenario().name;
+  const std::uint64_t commands =
+      part<LiveController>(*rig.window, "liveController").lastPostedSeq();
   EXPECT_FALSE(rig.window->openScenario(path));
   ASSERT_EQ(rig.notifier.messages.size(), 1);
   EXPECT_TRUE(rig.notifier.messages.front().contains("vm.dirty_ratio"))
       << rig.notifier.messages.front().toStdString();
-  EXPECT_EQ(rig.window->controller().scenario().name, before);
-  EXPECT_EQ(rig.window->controller().lastPostedSeq(), commands);
+  EXPECT_EQ(part<LiveController>(*rig.window, "liveController").scenario().name, before);
+  EXPECT_EQ(part<LiveController>(*rig.window, "liveController").lastPostedSeq(), commands);
 }
 
 TEST(Scenario, OpensAValidFileAndRemembersIt) {
@@ -195,8 +202,8 @@ TEST(Scenario, OpensAValidFileAndRemembersIt) {
   s.name = "mine";
   writeFile(path, QByteArray::fromStdString(engine::scenarioToJson(s)));
   ASSERT_TRUE(rig.window->openScenario(path));
-  EXPECT_EQ(rig.window->controller().scenario().name, "mine");
-  EXPECT_EQ(rig.window->parameters().writers()->value(), 10);
+  EXPECT_EQ(part<LiveController>(*rig.window, "liveController").scenario().name, "mine");
+  EXPECT_EQ(part<ParameterPanel>(*rig.window, "parameterPanel").writers()->value(), 10);
   EXPECT_EQ(rig.settings.recentFiles().value(0), QFileInfo(path).absoluteFilePath());
 }
 
@@ -207,15 +214,18 @@ TEST(Startup, UnloadableScenarioIsReportedInTheStatusBarAndABox) {
   ASSERT_EQ(rig.notifier.messages.size(), 1);
   EXPECT_TRUE(rig.notifier.messages.front().contains("scenario.json"));
   EXPECT_TRUE(rig.window->statusBar()->currentMessage().contains("Could not load"));
-  EXPECT_FALSE(rig.window->controller().scenario().tasks.empty());  // still usable
+  EXPECT_FALSE(part<LiveController>(*rig.window, "liveController")
+                   .scenario()
+                   .tasks.empty());  // still usable
 }
 
 TEST(Startup, OpensRunningTheDefaultScenarioAtOneX) {
   WindowRig rig;
-  EXPECT_EQ(rig.window->controller().scenario().name, "default");
-  EXPECT_TRUE(rig.window->controller().isRunning());
-  EXPECT_EQ(rig.window->controller().speed(), 1);
-  ASSERT_TRUE(test::waitFor([&] { return rig.window->controller().status().simTimeS > 0.2; }));
+  EXPECT_EQ(part<LiveController>(*rig.window, "liveController").scenario().name, "default");
+  EXPECT_TRUE(part<LiveController>(*rig.window, "liveController").isRunning());
+  EXPECT_EQ(part<LiveController>(*rig.window, "liveController").speed(), 1);
+  ASSERT_TRUE(test::waitFor(
+      [&] { return part<LiveController>(*rig.window, "liveController").status().simTimeS > 0.2; }));
 }
 
 // A scripted run (--run-for, --quit, exports): what it loads and when it stops.
@@ -247,7 +257,7 @@ TEST(Scripted, ASessionSavedRunningAtFullSpeedStopsAtItsRunForTime) {
   const auto shown = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
   test::waitFor([&] { return std::chrono::steady_clock::now() > shown; });
   EXPECT_TRUE(runScripted(rig).contains(QStringLiteral("exports written")));
-  EXPECT_DOUBLE_EQ(rig.window->controller().status().simTimeS, 2.0);
+  EXPECT_DOUBLE_EQ(part<LiveController>(*rig.window, "liveController").status().simTimeS, 2.0);
   QFile csv(QString::fromStdString(options.exportCsv));
   ASSERT_TRUE(csv.open(QIODevice::ReadOnly));
   const QList<QByteArray> rows = csv.readAll().trimmed().split('\n');

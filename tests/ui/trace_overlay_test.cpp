@@ -19,10 +19,14 @@
 #include "trace_plot.h"
 #include "trace_task_model.h"
 #include "trace_view.h"
+#include "window_parts.h"
 #include "window_rig.h"
 
 namespace throttlelab::ui {
 namespace {
+
+using test::part;
+using test::partPtr;
 
 const QString kDataDir = QStringLiteral(THROTTLELAB_TEST_DATA_DIR);
 const QString kTenDd = kDataDir + QStringLiteral("/kernel-6.18/ftrace-10-dd.txt");
@@ -46,7 +50,7 @@ std::set<int> throttledPids(const QString& path) {
 
 bool importAndWait(MainWindow& w, const QString& path) {
   w.importTrace(path);
-  return test::waitFor([&] { return !w.traceView().isImporting(); });
+  return test::waitFor([&] { return !part<TraceView>(w, "traceView").isImporting(); });
 }
 
 TracePlot* plot(TraceView& view, PlotId id) {
@@ -63,14 +67,15 @@ TEST(TraceOverlay, ImportShowsThePidsInTheTaskTableAndMeasuredPointsInThePlots) 
   EXPECT_EQ(w.centralView(), CentralView::RealKernel);
   auto* stack = qobject_cast<QStackedWidget*>(w.centralWidget());
   ASSERT_NE(stack, nullptr);
-  EXPECT_EQ(stack->currentWidget(), &w.traceView());
-  EXPECT_TRUE(w.realKernelAction()->isChecked());
-  EXPECT_FALSE(w.controller().isRunning());  // the live run waits meanwhile
+  EXPECT_EQ(stack->currentWidget(), &part<TraceView>(w, "traceView"));
+  EXPECT_TRUE(partPtr<QAction>(w, "realKernelAction")->isChecked());
+  EXPECT_FALSE(
+      part<LiveController>(w, "liveController").isRunning());  // the live run waits meanwhile
   // ... and the run controls, which drive a simulation, have nothing to drive here.
-  EXPECT_FALSE(w.runControls().runAction()->isEnabled());
-  EXPECT_FALSE(w.runControls().stepAction()->isEnabled());
+  EXPECT_FALSE(part<RunControls>(w, "runControls").runAction()->isEnabled());
+  EXPECT_FALSE(part<RunControls>(w, "runControls").stepAction()->isEnabled());
 
-  TraceView& view = w.traceView();
+  TraceView& view = part<TraceView>(w, "traceView");
   ASSERT_NE(view.trace(), nullptr);
   const std::set<int> expected = throttledPids(kTenDd);
   ASSERT_EQ(expected.size(), 10u);
@@ -130,31 +135,31 @@ TEST(TraceOverlay, ANonTraceFileGivesAMessageAndChangesNothing) {
     ASSERT_TRUE(f.open(QIODevice::WriteOnly));
     f.write("shopping list\nmilk\neggs\n\x01\x02\x03 binary junk\n");
   }
-  QSignalSpy failed(&w.traceView(), &TraceView::importFailed);
+  QSignalSpy failed(&part<TraceView>(w, "traceView"), &TraceView::importFailed);
   ASSERT_TRUE(importAndWait(w, junk));
   EXPECT_EQ(failed.count(), 1);
   ASSERT_EQ(rig.notifier.messages.size(), 1);
   EXPECT_TRUE(rig.notifier.messages[0].contains(QStringLiteral("Cannot import the trace")));
   EXPECT_TRUE(rig.notifier.messages[0].contains(QStringLiteral("notes.txt")))
       << rig.notifier.messages[0].toStdString();
-  EXPECT_EQ(w.traceView().trace(), nullptr);
-  EXPECT_EQ(w.traceView().taskModel().rowCount(), 0);
-  EXPECT_FALSE(w.traceView().simulateButton()->isEnabled());
+  EXPECT_EQ(part<TraceView>(w, "traceView").trace(), nullptr);
+  EXPECT_EQ(part<TraceView>(w, "traceView").taskModel().rowCount(), 0);
+  EXPECT_FALSE(part<TraceView>(w, "traceView").simulateButton()->isEnabled());
 
   // A file that does not exist: the same, with its own message.
   ASSERT_TRUE(importAndWait(w, rig.path(QStringLiteral("missing.txt"))));
   ASSERT_EQ(rig.notifier.messages.size(), 2);
   EXPECT_TRUE(rig.notifier.messages[1].contains(QStringLiteral("missing.txt")));
-  EXPECT_EQ(w.traceView().trace(), nullptr);
+  EXPECT_EQ(part<TraceView>(w, "traceView").trace(), nullptr);
 }
 
 TEST(TraceOverlay, CancelStopsAnImportAndKeepsThePreviousTrace) {
   test::WindowRig rig;
   MainWindow& w = *rig.window;
   ASSERT_TRUE(importAndWait(w, kOneDd));
-  ASSERT_NE(w.traceView().trace(), nullptr);
-  const auto before = w.traceView().trace();
-  const int rowsBefore = w.traceView().taskModel().rowCount();
+  ASSERT_NE(part<TraceView>(w, "traceView").trace(), nullptr);
+  const auto before = part<TraceView>(w, "traceView").trace();
+  const int rowsBefore = part<TraceView>(w, "traceView").taskModel().rowCount();
 
   // A large trace: the 10-dd file's events repeated, about 40 MB.
   const QString big = rig.path(QStringLiteral("big.txt"));
@@ -166,19 +171,21 @@ TEST(TraceOverlay, CancelStopsAnImportAndKeepsThePreviousTrace) {
     ASSERT_TRUE(out.open(QIODevice::WriteOnly));
     for (int i = 0; i < 100; ++i) ASSERT_EQ(out.write(body), body.size());
   }
-  QSignalSpy cancelled(&w.traceView(), &TraceView::importCancelled);
-  QSignalSpy finished(&w.traceView(), &TraceView::importFinished);
+  QSignalSpy cancelled(&part<TraceView>(w, "traceView"), &TraceView::importCancelled);
+  QSignalSpy finished(&part<TraceView>(w, "traceView"), &TraceView::importFinished);
   w.importTrace(big);
-  ASSERT_TRUE(w.traceView().isImporting());
-  EXPECT_TRUE(w.traceView().progressBar()->isVisibleTo(&w.traceView()));
-  w.traceView().cancelImport();
-  ASSERT_TRUE(test::waitFor([&] { return !w.traceView().isImporting(); }));
+  ASSERT_TRUE(part<TraceView>(w, "traceView").isImporting());
+  EXPECT_TRUE(
+      part<TraceView>(w, "traceView").progressBar()->isVisibleTo(&part<TraceView>(w, "traceView")));
+  part<TraceView>(w, "traceView").cancelImport();
+  ASSERT_TRUE(test::waitFor([&] { return !part<TraceView>(w, "traceView").isImporting(); }));
   EXPECT_EQ(cancelled.count(), 1);
   EXPECT_EQ(finished.count(), 0);
-  EXPECT_FALSE(w.traceView().progressBar()->isVisibleTo(&w.traceView()));
+  EXPECT_FALSE(
+      part<TraceView>(w, "traceView").progressBar()->isVisibleTo(&part<TraceView>(w, "traceView")));
   // Nothing of the cancelled file reached the view.
-  EXPECT_EQ(w.traceView().trace(), before);
-  EXPECT_EQ(w.traceView().taskModel().rowCount(), rowsBefore);
+  EXPECT_EQ(part<TraceView>(w, "traceView").trace(), before);
+  EXPECT_EQ(part<TraceView>(w, "traceView").taskModel().rowCount(), rowsBefore);
   EXPECT_TRUE(rig.notifier.messages.isEmpty());
 }
 
@@ -198,7 +205,7 @@ TEST(TraceOverlay, SimulateThisTraceOverlaysARunAndComparesLikeForLike) {
   test::WindowRig rig;
   MainWindow& w = *rig.window;
   ASSERT_TRUE(importAndWait(w, kTenDd));
-  TraceView& view = w.traceView();
+  TraceView& view = part<TraceView>(w, "traceView");
   view.setProcRoot(kDataDir + QStringLiteral("/proc-6.18/a"));
   view.setTakenHere(true);
   QSignalSpy done(&view, &TraceView::simulationFinished);
@@ -259,9 +266,9 @@ TEST(TraceOverlay, SimulateThisTraceOverlaysARunAndComparesLikeForLike) {
   ASSERT_TRUE(derived.has_value());
   w.runScenario(*derived);
   EXPECT_EQ(w.centralView(), CentralView::Dashboard);
-  EXPECT_TRUE(w.runControls().runAction()->isEnabled());
-  EXPECT_TRUE(w.runControls().stepAction()->isEnabled());
-  EXPECT_EQ(w.controller().scenario(), *derived);
+  EXPECT_TRUE(part<RunControls>(w, "runControls").runAction()->isEnabled());
+  EXPECT_TRUE(part<RunControls>(w, "runControls").stepAction()->isEnabled());
+  EXPECT_EQ(part<LiveController>(w, "liveController").scenario(), *derived);
   EXPECT_TRUE(rig.notifier.messages.isEmpty()) << rig.notifier.messages.join('\n').toStdString();
 }
 

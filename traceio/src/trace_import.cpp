@@ -143,6 +143,24 @@ struct TraceConverter::State {
   te::TaskSample taskSample;
 };
 
+void ImportStats::countEventKind(const te::TraceRecord& record, std::uint32_t missingFields) {
+  std::visit(
+      [&](const auto& r) {
+        using T = std::decay_t<decltype(r)>;
+        if constexpr (std::is_same_v<T, te::GlobalDirtyState>) {
+          ++globalDirtyState;
+          globalDirtyStateMissing |= missingFields;
+        } else if constexpr (std::is_same_v<T, te::BdiDirtyRatelimit>) {
+          ++bdiDirtyRatelimit;
+          bdiDirtyRatelimitMissing |= missingFields;
+        } else {
+          ++balanceDirtyPages;
+          balanceDirtyPagesMissing |= missingFields;
+        }
+      },
+      record);
+}
+
 TraceConverter::TraceConverter(ImportSink& sink, double intervalS)
     : m_sink(sink),
       m_intervalS(intervalS > 0 ? intervalS : 0.1),
@@ -635,20 +653,7 @@ class Importer {
     ++s.events;
     if (s.events == 1) s.segments = 1;
     noteFormat(p.format);
-    switch (p.record.index()) {
-      case 0:
-        ++s.globalDirtyState;
-        s.globalDirtyStateMissing |= p.missingFields;
-        break;
-      case 1:
-        ++s.bdiDirtyRatelimit;
-        s.bdiDirtyRatelimitMissing |= p.missingFields;
-        break;
-      default:
-        ++s.balanceDirtyPages;
-        s.balanceDirtyPagesMissing |= p.missingFields;
-        break;
-    }
+    s.countEventKind(p.record, p.missingFields);
     m_newestNs = std::max(m_newestNs, ns);
     hold(p.record, ns, stays && ns == raw);
     return true;

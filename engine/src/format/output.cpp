@@ -471,11 +471,10 @@ std::string formatTraceLine(const TraceRecord& r) {
   return out;
 }
 
-void writeTraceHeader(std::ostream& out) {
-  // As print_func_help_header_irq() prints it on a 6.x kernel.
-  out << "# tracer: nop\n"
-         "#\n"
-         "#                                _-----=> irqs-off/BH-disabled\n"
+namespace {
+// As print_func_help_header_irq() prints it on a 6.x kernel.
+void writeTraceColumnLegend(std::ostream& out) {
+  out << "#                                _-----=> irqs-off/BH-disabled\n"
          "#                               / _----=> need-resched\n"
          "#                              | / _---=> hardirq/softirq\n"
          "#                              || / _--=> preempt-depth\n"
@@ -483,6 +482,19 @@ void writeTraceHeader(std::ostream& out) {
          "#                              |||| /     delay\n"
          "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
          "#              | |         |   |||||     |         |\n";
+}
+}  // namespace
+
+void writeTraceHeader(std::ostream& out) {
+  out << "# tracer: nop\n#\n";
+  writeTraceColumnLegend(out);
+}
+
+void writeTraceHeader(std::ostream& out, std::int64_t entries, long cpus) {
+  const std::string n = std::to_string(entries);
+  out << "# tracer: nop\n#\n# entries-in-buffer/entries-written: " << n << '/' << n
+      << "   #P:" << std::to_string(cpus) << "\n#\n";
+  writeTraceColumnLegend(out);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -68,6 +68,7 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   setObjectName(QStringLiteral("mainWindow"));
   m_baseFont = font();
   m_controller = new LiveController(controllerOptions(m_scriptedMode), this);
+  m_controller->setObjectName(QStringLiteral("liveController"));
   m_dashboard = new Dashboard(this);
   m_compareView = new CompareView(this);
   m_traceView = new TraceView(this);

@@ -47,21 +47,10 @@ class MainWindow : public QMainWindow {
              QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  LiveController& controller() const { return *m_controller; }
-  Dashboard& dashboard() const { return *m_dashboard; }
-  ParameterPanel& parameters() const { return *m_parameters; }
-  RunControls& runControls() const { return *m_runControls; }
-  TaskTable& taskTable() const { return *m_taskTable; }
-  StatusReadout& statusReadout() const { return *m_statusReadout; }
-  CompareView& compareView() const { return *m_compareView; }
-  ExperimentPanel& experimentPanel() const { return *m_experimentPanel; }
-  QMenu* experimentsMenu() const { return m_experimentsMenu; }
-  QAction* compareAction() const { return m_compareAction; }
-  TraceView& traceView() const { return *m_traceView; }
-  HostView& hostView() const { return *m_hostView; }
-  QAction* importTraceAction() const { return m_importTraceAction; }
-  QAction* realKernelAction() const { return m_realKernelAction; }
-  QAction* watchHostAction() const { return m_watchHostAction; }
+  // Tests and scripts find the views, panels, menus and actions by their objectName
+  // (findChild): "liveController", "dashboard", "compareView", "traceView", "hostView",
+  // "parameterPanel", "runControls", "experimentPanel", "experimentsMenu", "compareAction",
+  // "importTraceAction", "realKernelAction", "watchHostAction".
 
   /// Switches the central area. Leaving the dashboard pauses the live run (and hides its task
   /// table); coming back resumes it as it was. Leaving live host mode stops polling and any

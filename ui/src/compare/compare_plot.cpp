@@ -79,17 +79,7 @@ void ComparePlot::setRunNames(const QString& a, const QString& b) {
 }
 
 void ComparePlot::updateAxisTitles() {
-  switch (id()) {
-    case PlotId::DirtyPages:
-      m_plot->yAxis->setLabel(QStringLiteral("pages (%1)").arg(m_units.memoryUnit()));
-      break;
-    case PlotId::Pauses:
-      m_plot->yAxis->setLabel(QStringLiteral("pause (ms, log₂)"));
-      break;
-    default:
-      m_plot->yAxis->setLabel(QStringLiteral("MB/s"));
-      break;
-  }
+  setRunsAxisTitle(QStringLiteral("pages"));
 }
 
 }  // namespace throttlelab::ui

@@ -35,7 +35,38 @@ double writerKBps(const engine::Summary& s) {
 }
 }  // namespace
 
-CompareTableModel::CompareTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+namespace {
+ColumnTableModel<DeltaRow>::Column run(double DeltaRow::*field) {
+  return {.shown = [field](const DeltaRow& r) { return QVariant(formatValue(r.*field)); },
+          .raw = [field](const DeltaRow& r) { return QVariant(r.*field); }};
+}
+}  // namespace
+
+// The run columns' headers are set by setRunNames.
+CompareTableModel::CompareTableModel(QObject* parent)
+    : ColumnTableModel(
+          {
+              {.header = tr("metric"),
+               .shown =
+                   [](const DeltaRow& r) {
+                     return QVariant(r.unit.isEmpty() || r.unit == QLatin1String("count")
+                                         ? r.label
+                                         : QStringLiteral("%1 (%2)").arg(r.label, r.unit));
+                   },
+               .alignLeft = true},
+              run(&DeltaRow::a),
+              run(&DeltaRow::b),
+              {.header = tr("Δ % (B vs A)"),
+               .shown =
+                   [](const DeltaRow& r) { return QVariant(formatPercentChange(r.deltaPct, 1)); },
+               .raw =
+                   [](const DeltaRow& r) {
+                     return r.deltaPct ? QVariant(*r.deltaPct) : QVariant();
+                   }},
+          },
+          kNoSortRole, parent) {
+  setRunNames(QStringLiteral("A"), QStringLiteral("B"));
+}
 
 std::optional<double> CompareTableModel::deltaPct(double a, double b) {
   return engine::percentChange(b, a);
@@ -80,64 +111,9 @@ void CompareTableModel::setSummaries(const engine::Summary& a, const engine::Sum
 }
 
 void CompareTableModel::setRunNames(const QString& a, const QString& b) {
-  m_nameA = a;
-  m_nameB = b;
+  m_columns[RunA].header = QStringLiteral("A: %1").arg(a);
+  m_columns[RunB].header = QStringLiteral("B: %1").arg(b);
   Q_EMIT headerDataChanged(Qt::Horizontal, RunA, RunB);
-}
-
-void CompareTableModel::clear() {
-  beginResetModel();
-  m_rows.clear();
-  endResetModel();
-}
-
-int CompareTableModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
-}
-
-int CompareTableModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
-  if (!index.isValid() || index.row() >= rowCount()) return {};
-  const DeltaRow& r = m_rows[static_cast<std::size_t>(index.row())];
-  if (role == Qt::TextAlignmentRole)
-    return index.column() == Metric ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                    : QVariant(Qt::AlignRight | Qt::AlignVCenter);
-  if (role == Qt::ToolTipRole) return r.key;
-  if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
-  const bool edit = role == Qt::EditRole;  // the raw number, for tests and copying
-  switch (index.column()) {
-    case Metric:
-      return r.unit.isEmpty() || r.unit == QLatin1String("count")
-                 ? r.label
-                 : QStringLiteral("%1 (%2)").arg(r.label, r.unit);
-    case RunA:
-      return edit ? QVariant(r.a) : QVariant(formatValue(r.a));
-    case RunB:
-      return edit ? QVariant(r.b) : QVariant(formatValue(r.b));
-    case Delta:
-      if (!r.deltaPct) return edit ? QVariant() : QVariant(QStringLiteral("—"));
-      if (edit) return *r.deltaPct;
-      return QStringLiteral("%1%2 %").arg(*r.deltaPct >= 0 ? "+" : "").arg(*r.deltaPct, 0, 'f', 1);
-  }
-  return {};
-}
-
-QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  switch (section) {
-    case Metric:
-      return tr("metric");
-    case RunA:
-      return QStringLiteral("A: %1").arg(m_nameA);
-    case RunB:
-      return QStringLiteral("B: %1").arg(m_nameB);
-    case Delta:
-      return tr("Δ % (B vs A)");
-  }
-  return {};
 }
 
 }  // namespace throttlelab::ui

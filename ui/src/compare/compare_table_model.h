@@ -3,11 +3,11 @@
 /// The compare view's delta table: metric | A | B | Δ %, from the Simulator::summary() each
 /// run's worker publishes (~2 Hz). The figures are the policy comparison's (iostat %system,
 /// wkB/s, avgrq-sz, seeks/s, pauses, dirty pages) plus the mean throughput per writer.
-#include <QAbstractTableModel>
 #include <QString>
 #include <optional>
 #include <vector>
 
+#include "column_table_model.h"
 #include "throttlelab/engine/records.h"
 
 namespace throttlelab::ui {
@@ -22,7 +22,7 @@ struct DeltaRow {
   std::optional<double> deltaPct;
 };
 
-class CompareTableModel final : public QAbstractTableModel {
+class CompareTableModel final : public ColumnTableModel<DeltaRow> {
   Q_OBJECT
 
  public:
@@ -36,19 +36,9 @@ class CompareTableModel final : public QAbstractTableModel {
 
   void setSummaries(const engine::Summary& a, const engine::Summary& b);
   void setRunNames(const QString& a, const QString& b);
-  void clear();
-  const std::vector<DeltaRow>& rows() const { return m_rows; }
 
-  int rowCount(const QModelIndex& parent = {}) const override;
-  int columnCount(const QModelIndex& parent = {}) const override;
-  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation,
-                      int role = Qt::DisplayRole) const override;
-
- private:
-  std::vector<DeltaRow> m_rows;
-  QString m_nameA = QStringLiteral("A");
-  QString m_nameB = QStringLiteral("B");
+ protected:
+  QVariant rowToolTip(const DeltaRow& r) const override { return r.key; }
 };
 
 }  // namespace throttlelab::ui

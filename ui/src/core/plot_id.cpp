@@ -3,20 +3,30 @@
 
 namespace throttlelab::ui {
 
+namespace {
+struct PlotNames {
+  PlotId id;
+  const char* key;    ///< sessions store the plot under it
+  const char* title;  ///< the plot's title on the dashboard
+};
+constexpr PlotNames kPlotNames[] = {
+    {PlotId::DirtyPages, "dirty-pages", "Dirty pages and limits"},
+    {PlotId::Pauses, "pauses", "Throttle delays"},
+    {PlotId::Bandwidth, "bandwidth", "Bandwidth"},
+    {PlotId::Memory, "memory", "Memory"},
+    {PlotId::ThrottleCurve, "throttle-curve", "Why tasks pause: the throttle curve"},
+};
+
+const PlotNames* namesOf(PlotId id) {
+  for (const PlotNames& n : kPlotNames)
+    if (n.id == id) return &n;
+  return nullptr;
+}
+}  // namespace
+
 QString plotKey(PlotId id) {
-  switch (id) {
-    case PlotId::DirtyPages:
-      return QStringLiteral("dirty-pages");
-    case PlotId::Pauses:
-      return QStringLiteral("pauses");
-    case PlotId::Bandwidth:
-      return QStringLiteral("bandwidth");
-    case PlotId::Memory:
-      return QStringLiteral("memory");
-    case PlotId::ThrottleCurve:
-      return QStringLiteral("throttle-curve");
-  }
-  return {};
+  const PlotNames* n = namesOf(id);
+  return n ? QString::fromUtf8(n->key) : QString();
 }
 
 std::optional<PlotId> plotFromKey(const QString& key) {
@@ -26,19 +36,8 @@ std::optional<PlotId> plotFromKey(const QString& key) {
 }
 
 QString plotTitle(PlotId id) {
-  switch (id) {
-    case PlotId::DirtyPages:
-      return QStringLiteral("Dirty pages and limits");
-    case PlotId::Pauses:
-      return QStringLiteral("Throttle delays");
-    case PlotId::Bandwidth:
-      return QStringLiteral("Bandwidth");
-    case PlotId::Memory:
-      return QStringLiteral("Memory");
-    case PlotId::ThrottleCurve:
-      return QStringLiteral("Why tasks pause: the throttle curve");
-  }
-  return {};
+  const PlotNames* n = namesOf(id);
+  return n ? QString::fromUtf8(n->title) : QString();
 }
 
 }  // namespace throttlelab::ui

@@ -3,7 +3,35 @@
 
 #include <cmath>
 
+#include "sample_fields.h"
+
 namespace throttlelab::ui {
+
+SeriesValue memoryOf(engine::Pages engine::Sample::*field) {
+  return [field](const engine::Sample& s, const DisplayUnits& u) {
+    return u.memory(static_cast<double>(s.*field));
+  };
+}
+
+double dirtyAndWritebackMemory(const engine::Sample& s, const DisplayUnits& u) {
+  return u.memory(static_cast<double>(s.dirtyPages + s.writebackPages));
+}
+
+SeriesValue deviceMBpsOf(double engine::DeviceSample::*field, bool positive) {
+  return [field, positive](const engine::Sample& s, const DisplayUnits&) {
+    return deviceMBps(s, field, positive);
+  };
+}
+
+SeriesSpec memorySeries(const QString& name, engine::Pages engine::Sample::*field,
+                        SeriesColour colour, Qt::PenStyle style, double width) {
+  return {.name = name,
+          .memoryUnit = true,
+          .value = memoryOf(field),
+          .colour = colour,
+          .style = style,
+          .width = width};
+}
 
 QString formatValue(double v) {
   if (std::isnan(v)) return QStringLiteral("–");
@@ -11,6 +39,11 @@ QString formatValue(double v) {
   const double a = std::abs(v);
   const int decimals = a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3;
   return QString::number(v, 'f', decimals);
+}
+
+QString formatPercentChange(std::optional<double> pct, int decimals) {
+  if (!pct) return QStringLiteral("—");
+  return QStringLiteral("%1%2 %").arg(*pct >= 0 ? "+" : "").arg(*pct, 0, 'f', decimals);
 }
 
 }  // namespace throttlelab::ui

@@ -4,6 +4,7 @@
 /// colour role and axis. The same spec feeds the graph, the hover readout and the A/B deltas.
 #include <QString>
 #include <functional>
+#include <optional>
 
 #include "display_units.h"
 #include "theme.h"
@@ -27,7 +28,35 @@ struct SeriesSpec {
   int source = 0;
 };
 
+/// How a series reads one sample.
+using SeriesValue = std::function<double(const engine::Sample&, const DisplayUnits&)>;
+
+/// Reads a page count of the sample, in the display's memory unit.
+SeriesValue memoryOf(engine::Pages engine::Sample::*field);
+
+/// dirty + writeback pages in the display's memory unit: the heavy line of the dirty plots.
+double dirtyAndWritebackMemory(const engine::Sample& s, const DisplayUnits& u);
+
+/// Reads a bandwidth of the first device in MB/s (deviceMBps).
+SeriesValue deviceMBpsOf(double engine::DeviceSample::*field, bool positive = false);
+
+/// A curve of one page count of the sample, in the display's memory unit.
+SeriesSpec memorySeries(const QString& name, engine::Pages engine::Sample::*field,
+                        SeriesColour colour, Qt::PenStyle style = Qt::SolidLine, double width = 1);
+
+/// One threshold or level drawn against the dirty pages (a row of a plot's table of levels).
+struct MemoryLevel {
+  QString name;
+  engine::Pages engine::Sample::*field;
+  SeriesColour colour;
+  Qt::PenStyle style = Qt::SolidLine;
+  double width = 1;
+};
+
 /// Readable number with a precision suited to its size.
 QString formatValue(double v);
+
+/// A percent change with its sign ("+12.5 %"), or "—" where there is none.
+QString formatPercentChange(std::optional<double> pct, int decimals);
 
 }  // namespace throttlelab::ui

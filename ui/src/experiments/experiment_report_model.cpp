@@ -2,6 +2,7 @@
 #include "experiment_report_model.h"
 
 #include <cmath>
+#include <iterator>
 
 #include "series_spec.h"
 
@@ -82,20 +83,15 @@ QVariant ExperimentReportModel::data(const QModelIndex& index, int role) const {
 
 QVariant ExperimentReportModel::headerData(int section, Qt::Orientation orientation,
                                            int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  switch (section) {
-    case Case:
-      return tr("case");
-    case Metric:
-      return tr("metric");
-    case Mail:
-      return tr("mail");
-    case Simulated:
-      return tr("simulated (min–max)");
-    case Note:
-      return tr("note");
-  }
-  return {};
+  // By Column.
+  static constexpr const char* kTitles[] = {QT_TR_NOOP("case"), QT_TR_NOOP("metric"),
+                                            QT_TR_NOOP("mail"), QT_TR_NOOP("simulated (min–max)"),
+                                            QT_TR_NOOP("note")};
+  static_assert(std::size(kTitles) == ColumnCount);
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
+      section >= ColumnCount)
+    return {};
+  return tr(kTitles[section]);
 }
 
 }  // namespace throttlelab::ui

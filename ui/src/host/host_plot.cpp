@@ -8,11 +8,6 @@ namespace throttlelab::ui {
 using engine::Sample;
 
 namespace {
-std::function<double(const Sample&, const DisplayUnits&)> memory(engine::Pages Sample::*field) {
-  return [field](const Sample& s, const DisplayUnits& u) {
-    return u.memory(static_cast<double>(s.*field));
-  };
-}
 std::function<double(const Sample&, const DisplayUnits&)> rate(double Sample::*field) {
   return [field](const Sample& s, const DisplayUnits&) { return s.*field; };
 }
@@ -26,56 +21,14 @@ HostPlot::HostPlot(Kind kind, QWidget* parentWidget)
   m_plot->xAxis->setLabel(QStringLiteral("time since watching began (s)"));
   if (kind == Kind::Dirty) {
     setTitle(QStringLiteral("This machine: dirty pages and the thresholds"));
-    addSeries({.name = "dirty+writeback",
-               .memoryUnit = true,
-               .value =
-                   [](const Sample& s, const DisplayUnits& u) {
-                     return u.memory(static_cast<double>(s.dirtyPages + s.writebackPages));
-                   },
-               .colour = SeriesColour::Foreground,
-               .width = 2});
-    addSeries({.name = "dirty",
-               .memoryUnit = true,
-               .value = memory(&Sample::dirtyPages),
-               .colour = SeriesColour::Orange});
-    addSeries({.name = "writeback",
-               .memoryUnit = true,
-               .value = memory(&Sample::writebackPages),
-               .colour = SeriesColour::SkyBlue});
-    addSeries({.name = "thresh",
-               .memoryUnit = true,
-               .value = memory(&Sample::threshPages),
-               .colour = SeriesColour::Vermillion,
-               .style = Qt::DashLine,
-               .width = 1.5});
-    addSeries({.name = "setpoint",
-               .memoryUnit = true,
-               .value = memory(&Sample::setpointPages),
-               .colour = SeriesColour::Blue,
-               .style = Qt::DashLine,
-               .width = 1.5});
-    addSeries({.name = "freerun",
-               .memoryUnit = true,
-               .value = memory(&Sample::freerunPages),
-               .colour = SeriesColour::Green,
-               .style = Qt::DashLine,
-               .width = 1.5});
-    addSeries({.name = "bg_thresh",
-               .memoryUnit = true,
-               .value = memory(&Sample::bgThreshPages),
-               .colour = SeriesColour::Grey,
-               .style = Qt::DashDotLine});
+    addDirtySeries(QStringLiteral("thresh"), &Sample::threshPages);
     // While recording: what global_dirty_state says, per 0.1 s, over what /proc says.
-    const int traced =
-        addSeries({.name = "traced dirty+writeback",
-                   .memoryUnit = true,
-                   .value =
-                       [](const Sample& s, const DisplayUnits& u) {
-                         return u.memory(static_cast<double>(s.dirtyPages + s.writebackPages));
-                       },
-                   .colour = SeriesColour::Purple,
-                   .dots = true,
-                   .source = kTraced});
+    const int traced = addSeries({.name = "traced dirty+writeback",
+                                  .memoryUnit = true,
+                                  .value = dirtyAndWritebackMemory,
+                                  .colour = SeriesColour::Purple,
+                                  .dots = true,
+                                  .source = kTraced});
     setSeriesShown(traced, false);
   } else {
     setTitle(QStringLiteral("This machine: reclaim and allocation stalls"));

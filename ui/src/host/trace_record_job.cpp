@@ -18,20 +18,7 @@ void count(traceio::ImportStats& stats, const traceio::ParsedLine& p) {
     case traceio::LineKind::Event:
       ++stats.events;
       if (stats.format == traceio::TraceFormat::Unknown) stats.format = p.format;
-      switch (p.record.index()) {
-        case 0:
-          ++stats.globalDirtyState;
-          stats.globalDirtyStateMissing |= p.missingFields;
-          break;
-        case 1:
-          ++stats.bdiDirtyRatelimit;
-          stats.bdiDirtyRatelimitMissing |= p.missingFields;
-          break;
-        default:
-          ++stats.balanceDirtyPages;
-          stats.balanceDirtyPagesMissing |= p.missingFields;
-          break;
-      }
+      stats.countEventKind(p.record, p.missingFields);
       break;
     case traceio::LineKind::Other:
       ++stats.other;

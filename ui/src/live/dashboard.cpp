@@ -366,4 +366,19 @@ bool Dashboard::restoreLayoutState(const QByteArray& state) {
          m_right->restoreState(right);
 }
 
+void Dashboard::captureSession(SessionState& session) const {
+  session.visiblePlots = visiblePlots();
+  session.presenter = presenterMode();
+  session.unitsPages = unitsPages();
+  session.followLive = followLive();
+  session.dashboardLayout = saveLayoutState();
+}
+
+void Dashboard::applySessionLayout(const SessionState& session) {
+  if (!session.dashboardLayout.isEmpty()) restoreLayoutState(session.dashboardLayout);
+  for (PlotId id : kAllPlots)
+    setPlotVisible(id, std::find(session.visiblePlots.begin(), session.visiblePlots.end(), id) !=
+                           session.visiblePlots.end());
+}
+
 }  // namespace throttlelab::ui

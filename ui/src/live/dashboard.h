@@ -14,6 +14,7 @@
 #include "display_units.h"
 #include "live_batch.h"
 #include "plot_id.h"
+#include "session_state.h"
 #include "theme.h"
 
 class QCustomPlot;
@@ -82,6 +83,10 @@ class Dashboard : public QWidget {
   const Theme& theme() const { return m_theme; }
   QByteArray saveLayoutState() const;
   bool restoreLayoutState(const QByteArray& state);
+  /// Its part of a session: visible plots, presenter mode, units, follow-live and layout.
+  void captureSession(SessionState& session) const;
+  /// Restores the layout (if the session has one) and which plots are visible.
+  void applySessionLayout(const SessionState& session);
 
  Q_SIGNALS:
   void followLiveChanged(bool follow);

@@ -46,36 +46,37 @@ ExportChoice ExportDialog::choice() const {
   return c;
 }
 
-QString ExportDialog::filter(ExportFormat format) {
+namespace {
+/// A file type of the export: its file suffix and the dialog filter naming it.
+struct ExportFile {
+  const char* suffix;
+  const char* filter;
+};
+ExportFile exportFile(ExportFormat format) {
   switch (format) {
     case ExportFormat::Png1x:
     case ExportFormat::Png2x:
-      return tr("PNG images (*.png)");
+      return {"png", QT_TRANSLATE_NOOP("ExportDialog", "PNG images (*.png)")};
     case ExportFormat::Svg:
-      return tr("SVG images (*.svg)");
+      return {"svg", QT_TRANSLATE_NOOP("ExportDialog", "SVG images (*.svg)")};
     case ExportFormat::Pdf:
-      return tr("PDF documents (*.pdf)");
+      return {"pdf", QT_TRANSLATE_NOOP("ExportDialog", "PDF documents (*.pdf)")};
     case ExportFormat::CsvAll:
     case ExportFormat::CsvVisible:
-      return tr("CSV files (*.csv)");
+      return {"csv", QT_TRANSLATE_NOOP("ExportDialog", "CSV files (*.csv)")};
   }
-  return {};
+  return {"", ""};
+}
+}  // namespace
+
+QString ExportDialog::filter(ExportFormat format) {
+  const char* f = exportFile(format).filter;
+  return *f ? tr(f) : QString();
 }
 
 QString ExportDialog::suffix(ExportFormat format) {
-  switch (format) {
-    case ExportFormat::Png1x:
-    case ExportFormat::Png2x:
-      return QStringLiteral("png");
-    case ExportFormat::Svg:
-      return QStringLiteral("svg");
-    case ExportFormat::Pdf:
-      return QStringLiteral("pdf");
-    case ExportFormat::CsvAll:
-    case ExportFormat::CsvVisible:
-      return QStringLiteral("csv");
-  }
-  return {};
+  const char* s = exportFile(format).suffix;
+  return *s ? QString::fromLatin1(s) : QString();
 }
 
 }  // namespace throttlelab::ui

@@ -209,4 +209,18 @@ FrameStats LiveController::frame(bool immediateReplot, bool forceReplot) {
   return stats;
 }
 
+void LiveController::captureSession(SessionState& session) const {
+  session.scenario = scenario();
+  session.historyWindow = historyWindow();
+  session.speed = speed();
+  session.running = isRunning();
+}
+
+void LiveController::applySession(const SessionState& session, bool keepPaused) {
+  load(session.scenario);
+  setHistoryWindow(session.historyWindow);
+  setSpeed(session.speed);
+  setRunning(session.running && !keepPaused);
+}
+
 }  // namespace throttlelab::ui

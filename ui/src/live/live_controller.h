@@ -14,6 +14,7 @@
 #include "history_window.h"
 #include "live_batch.h"
 #include "sample_history.h"
+#include "session_state.h"
 #include "simulation_worker.h"
 #include "task_trace_history.h"
 
@@ -73,6 +74,11 @@ class LiveController : public QObject {
   int selectedTask() const { return m_selected; }
   void setHistoryWindow(HistoryWindow window);
   HistoryWindow historyWindow() const { return m_history.window(); }
+  /// Its part of a session: the scenario, history window, speed and whether it runs.
+  void captureSession(SessionState& session) const;
+  /// Loads the session's scenario with its history window and speed, running as it was
+  /// unless `keepPaused` (a scripted run stays paused until its job runs it).
+  void applySession(const SessionState& session, bool keepPaused);
 
   const SampleHistory& history() const { return m_history; }
   const TaskTraceHistory& taskHistory() const { return m_taskHistory; }

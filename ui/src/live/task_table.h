@@ -4,6 +4,8 @@
 /// reports the selected task by its index (stable across sorting and model updates).
 #include <QWidget>
 
+#include "session_state.h"
+
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
@@ -21,6 +23,10 @@ class TaskTable : public QWidget {
   /// Selects the row of this task (-1 clears); re-applied when the row appears later.
   void selectTask(int taskIndex);
   int selectedTask() const { return m_selected; }
+  /// Its part of a session: the selected task.
+  void captureSession(SessionState& session) const { session.selectedTask = m_selected; }
+  /// The task appears with the first snapshot of the new run; the table selects it then.
+  void applySession(const SessionState& session) { selectTask(session.selectedTask); }
   QTableView* view() const { return m_view; }
   QSortFilterProxyModel* proxy() const { return m_proxy; }
 

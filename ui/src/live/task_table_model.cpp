@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "task_table_model.h"
 
+#include <iterator>
+
 #include <QColor>
 
 #include "display_units.h"
@@ -126,48 +128,32 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal) return {};
-  if (role == Qt::ToolTipRole) {
-    switch (section) {
-      case WriteMBps:
-        return tr("Pages dirtied over the last simulated second, MB/s");
-      case DirtiedMiB:
-        return tr("Pages dirtied since the task started, MiB");
-      case PauseP50:
-      case PauseP99:
-      case PauseMax:
-        return tr("Pauses in balance_dirty_pages(), milliseconds");
-      case TaskRatelimit:
-        return tr("task_ratelimit = dirty_ratelimit × pos_ratio, MB/s");
-      default:
-        return {};
-    }
-  }
-  if (role != Qt::DisplayRole) return {};
-  switch (section) {
-    case Name:
-      return tr("Task");
-    case Pid:
-      return tr("PID");
-    case Sched:
-      return tr("Policy / prio");
-    case State:
-      return tr("State");
-    case WriteMBps:
-      return tr("MB/s");
-    case DirtiedMiB:
-      return tr("Dirtied MiB");
-    case PauseP50:
-      return tr("Pause p50 ms");
-    case PauseP99:
-      return tr("p99 ms");
-    case PauseMax:
-      return tr("max ms");
-    case TaskRatelimit:
-      return tr("task_ratelimit MB/s");
-    default:
-      return {};
-  }
+  // A column's title and header tooltip (none where the title says it all), by Column.
+  struct ColumnHeader {
+    const char* title;
+    const char* toolTip;
+  };
+  static constexpr const char* kPauses =
+      QT_TR_NOOP("Pauses in balance_dirty_pages(), milliseconds");
+  static constexpr ColumnHeader kHeaders[] = {
+      {QT_TR_NOOP("Task"), nullptr},
+      {QT_TR_NOOP("PID"), nullptr},
+      {QT_TR_NOOP("Policy / prio"), nullptr},
+      {QT_TR_NOOP("State"), nullptr},
+      {QT_TR_NOOP("MB/s"), QT_TR_NOOP("Pages dirtied over the last simulated second, MB/s")},
+      {QT_TR_NOOP("Dirtied MiB"), QT_TR_NOOP("Pages dirtied since the task started, MiB")},
+      {QT_TR_NOOP("Pause p50 ms"), kPauses},
+      {QT_TR_NOOP("p99 ms"), kPauses},
+      {QT_TR_NOOP("max ms"), kPauses},
+      {QT_TR_NOOP("task_ratelimit MB/s"),
+       QT_TR_NOOP("task_ratelimit = dirty_ratelimit × pos_ratio, MB/s")},
+  };
+  static_assert(std::size(kHeaders) == ColumnCount);
+  if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
+  const ColumnHeader& h = kHeaders[section];
+  if (role == Qt::DisplayRole) return tr(h.title);
+  if (role == Qt::ToolTipRole && h.toolTip) return tr(h.toolTip);
+  return {};
 }
 
 }  // namespace throttlelab::ui

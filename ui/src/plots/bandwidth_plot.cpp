@@ -12,34 +12,20 @@ using engine::DeviceSample;
 using engine::Sample;
 
 BandwidthPlot::BandwidthPlot(QWidget* parentWidget) : TimePlot(PlotId::Bandwidth, parentWidget) {
-  m_device = addSeries(
-      {.name = "device writes",
-       .unit = "MB/s",
-       .value = [](const Sample& s,
-                   const DisplayUnits&) { return deviceMBps(s, &DeviceSample::deviceWriteKBps); },
-       .colour = SeriesColour::Grey});
-  m_writeBw = addSeries(
-      {.name = "write_bw",
-       .unit = "MB/s",
-       .value = [](const Sample& s,
-                   const DisplayUnits&) { return deviceMBps(s, &DeviceSample::writeBwKBps); },
-       .colour = SeriesColour::Orange,
-       .step = true});
-  m_avgWriteBw = addSeries(
-      {.name = "avg_write_bw",
-       .unit = "MB/s",
-       .value = [](const Sample& s,
-                   const DisplayUnits&) { return deviceMBps(s, &DeviceSample::avgWriteBwKBps); },
-       .colour = SeriesColour::Vermillion,
-       .width = 2,
-       .step = true});
-  addSeries(
-      {.name = "dirty_rate",
-       .unit = "MB/s",
-       .value = [](const Sample& s,
-                   const DisplayUnits&) { return deviceMBps(s, &DeviceSample::dirtyRateKBps); },
-       .colour = SeriesColour::SkyBlue,
-       .step = true});
+  const auto rate = [this](const char* name, double DeviceSample::*field, SeriesColour colour,
+                           double width, bool step) {
+    return addSeries({.name = name,
+                      .unit = "MB/s",
+                      .value = deviceMBpsOf(field),
+                      .colour = colour,
+                      .width = width,
+                      .step = step});
+  };
+  m_device = rate("device writes", &DeviceSample::deviceWriteKBps, SeriesColour::Grey, 1, false);
+  m_writeBw = rate("write_bw", &DeviceSample::writeBwKBps, SeriesColour::Orange, 1, true);
+  m_avgWriteBw =
+      rate("avg_write_bw", &DeviceSample::avgWriteBwKBps, SeriesColour::Vermillion, 2, true);
+  rate("dirty_rate", &DeviceSample::dirtyRateKBps, SeriesColour::SkyBlue, 1, true);
   addSeries({.name = "N × dirty_ratelimit",
              .unit = "MB/s",
              .value =

@@ -11,78 +11,24 @@ using engine::DeviceSample;
 using engine::Sample;
 
 DirtyPagesPlot::DirtyPagesPlot(QWidget* parentWidget) : TimePlot(PlotId::DirtyPages, parentWidget) {
-  auto mem = [](engine::Pages Sample::*field) {
-    return [field](const Sample& s, const DisplayUnits& u) {
-      return u.memory(static_cast<double>(s.*field));
-    };
+  addDirtySeries(QStringLiteral("limit"), &Sample::limitPages);
+  // The ratelimits on the log₂ axis, which cannot show 0 (deviceMBps's `positive`).
+  const auto ratelimit = [this](const char* name, double DeviceSample::*field, SeriesColour colour,
+                                Qt::PenStyle style, bool step) {
+    addSeries({.name = name,
+               .unit = "MB/s",
+               .value = deviceMBpsOf(field, true),
+               .colour = colour,
+               .style = style,
+               .rightAxis = true,
+               .step = step});
   };
-  addSeries({.name = "dirty+writeback",
-             .memoryUnit = true,
-             .value =
-                 [](const Sample& s, const DisplayUnits& u) {
-                   return u.memory(static_cast<double>(s.dirtyPages + s.writebackPages));
-                 },
-             .colour = SeriesColour::Foreground,
-             .width = 2});
-  addSeries({.name = "dirty",
-             .memoryUnit = true,
-             .value = mem(&Sample::dirtyPages),
-             .colour = SeriesColour::Orange});
-  addSeries({.name = "writeback",
-             .memoryUnit = true,
-             .value = mem(&Sample::writebackPages),
-             .colour = SeriesColour::SkyBlue});
-  addSeries({.name = "limit",
-             .memoryUnit = true,
-             .value = mem(&Sample::limitPages),
-             .colour = SeriesColour::Vermillion,
-             .style = Qt::DashLine,
-             .width = 1.5});
-  addSeries({.name = "setpoint",
-             .memoryUnit = true,
-             .value = mem(&Sample::setpointPages),
-             .colour = SeriesColour::Blue,
-             .style = Qt::DashLine,
-             .width = 1.5});
-  addSeries({.name = "freerun",
-             .memoryUnit = true,
-             .value = mem(&Sample::freerunPages),
-             .colour = SeriesColour::Green,
-             .style = Qt::DashLine,
-             .width = 1.5});
-  addSeries({.name = "bg_thresh",
-             .memoryUnit = true,
-             .value = mem(&Sample::bgThreshPages),
-             .colour = SeriesColour::Grey,
-             .style = Qt::DashDotLine});
-  addSeries({.name = "task_ratelimit",
-             .unit = "MB/s",
-             .value =
-                 [](const Sample& s, const DisplayUnits&) {
-                   return deviceMBps(s, &DeviceSample::taskRatelimitKBps, true);
-                 },
-             .colour = SeriesColour::Purple,
-             .style = Qt::DotLine,
-             .rightAxis = true});
-  addSeries({.name = "dirty_ratelimit",
-             .unit = "MB/s",
-             .value =
-                 [](const Sample& s, const DisplayUnits&) {
-                   return deviceMBps(s, &DeviceSample::dirtyRatelimitKBps, true);
-                 },
-             .colour = SeriesColour::Blue,
-             .rightAxis = true,
-             .step = true});
-  addSeries({.name = "balanced_ratelimit",
-             .unit = "MB/s",
-             .value =
-                 [](const Sample& s, const DisplayUnits&) {
-                   return deviceMBps(s, &DeviceSample::balancedDirtyRatelimitKBps, true);
-                 },
-             .colour = SeriesColour::Green,
-             .style = Qt::DotLine,
-             .rightAxis = true,
-             .step = true});
+  ratelimit("task_ratelimit", &DeviceSample::taskRatelimitKBps, SeriesColour::Purple, Qt::DotLine,
+            false);
+  ratelimit("dirty_ratelimit", &DeviceSample::dirtyRatelimitKBps, SeriesColour::Blue, Qt::SolidLine,
+            true);
+  ratelimit("balanced_ratelimit", &DeviceSample::balancedDirtyRatelimitKBps, SeriesColour::Green,
+            Qt::DotLine, true);
   makeLog2Axis(m_plot->yAxis2);
   m_plot->yAxis2->setRange(0.25, 128);
   updateAxisTitles();

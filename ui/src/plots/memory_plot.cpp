@@ -8,48 +8,18 @@ namespace throttlelab::ui {
 using engine::Sample;
 
 MemoryPlot::MemoryPlot(QWidget* parentWidget) : TimePlot(PlotId::Memory, parentWidget) {
-  auto mem = [](engine::Pages Sample::*field) {
-    return [field](const Sample& s, const DisplayUnits& u) {
-      return u.memory(static_cast<double>(s.*field));
-    };
+  const MemoryLevel levels[] = {
+      {"free", &Sample::freePages, SeriesColour::Green, Qt::SolidLine, 1.5},
+      {"file cache", &Sample::filePages, SeriesColour::Blue, Qt::SolidLine, 1.5},
+      {"anon", &Sample::anonPages, SeriesColour::Purple},
+      {"dirty", &Sample::dirtyPages, SeriesColour::Orange},
+      {"writeback", &Sample::writebackPages, SeriesColour::SkyBlue},
+      {"wmark_high", &Sample::wmarkHighPages, SeriesColour::Vermillion, Qt::DashLine},
+      {"wmark_low", &Sample::wmarkLowPages, SeriesColour::Vermillion, Qt::DashDotLine},
+      {"wmark_min", &Sample::wmarkMinPages, SeriesColour::Vermillion, Qt::DotLine},
   };
-  addSeries({.name = "free",
-             .memoryUnit = true,
-             .value = mem(&Sample::freePages),
-             .colour = SeriesColour::Green,
-             .width = 1.5});
-  addSeries({.name = "file cache",
-             .memoryUnit = true,
-             .value = mem(&Sample::filePages),
-             .colour = SeriesColour::Blue,
-             .width = 1.5});
-  addSeries({.name = "anon",
-             .memoryUnit = true,
-             .value = mem(&Sample::anonPages),
-             .colour = SeriesColour::Purple});
-  addSeries({.name = "dirty",
-             .memoryUnit = true,
-             .value = mem(&Sample::dirtyPages),
-             .colour = SeriesColour::Orange});
-  addSeries({.name = "writeback",
-             .memoryUnit = true,
-             .value = mem(&Sample::writebackPages),
-             .colour = SeriesColour::SkyBlue});
-  addSeries({.name = "wmark_high",
-             .memoryUnit = true,
-             .value = mem(&Sample::wmarkHighPages),
-             .colour = SeriesColour::Vermillion,
-             .style = Qt::DashLine});
-  addSeries({.name = "wmark_low",
-             .memoryUnit = true,
-             .value = mem(&Sample::wmarkLowPages),
-             .colour = SeriesColour::Vermillion,
-             .style = Qt::DashDotLine});
-  addSeries({.name = "wmark_min",
-             .memoryUnit = true,
-             .value = mem(&Sample::wmarkMinPages),
-             .colour = SeriesColour::Vermillion,
-             .style = Qt::DotLine});
+  for (const MemoryLevel& l : levels)
+    addSeries(memorySeries(l.name, l.field, l.colour, l.style, l.width));
   updateAxisTitles();
 }
 

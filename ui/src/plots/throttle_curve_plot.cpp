@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "plot_id.h"
+#include "plot_style.h"
 #include "qcp.h"
 #include "sample_fields.h"
 #include "sample_history.h"
@@ -254,18 +255,7 @@ void ThrottleCurvePlot::applyTheme(const Theme& theme) {
   m_theme = theme;
   m_plot->setBackground(theme.background);
   m_plot->axisRect()->setBackground(theme.background);
-  for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
-    QPen axisPen(theme.foreground, theme.presenter ? 2 : 1);
-    axis->setBasePen(axisPen);
-    axis->setTickPen(axisPen);
-    axis->setSubTickPen(axisPen);
-    axis->setTickLabelColor(theme.foreground);
-    axis->setLabelColor(theme.foreground);
-    axis->setTickLabelFont(theme.tickFont());
-    axis->setLabelFont(theme.labelFont());
-    axis->grid()->setPen(QPen(theme.grid, 1, Qt::DotLine));
-    axis->grid()->setZeroLinePen(Qt::NoPen);
-  }
+  for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) styleAxis(axis, theme);
   if (auto* title = qobject_cast<QCPTextElement*>(m_plot->plotLayout()->element(0, 0))) {
     title->setFont(theme.titleFont());
     title->setTextColor(theme.foreground);
@@ -316,15 +306,6 @@ void ThrottleCurvePlot::applyTheme(const Theme& theme) {
   for (int i = 0; i < m_plot->legend->itemCount(); ++i)
     if (auto* item = m_plot->legend->item(i)) item->setMargins(QMargins(0, 0, 0, 3));
   m_dirty = true;
-}
-
-bool ThrottleCurvePlot::isShown() const {
-  return m_plot->isVisible() && !m_plot->window()->isMinimized();
-}
-
-void ThrottleCurvePlot::replot(bool immediate) {
-  m_plot->replot(immediate ? QCustomPlot::rpImmediateRefresh : QCustomPlot::rpQueuedReplot);
-  m_dirty = false;
 }
 
 }  // namespace throttlelab::ui

@@ -6,6 +6,7 @@
 #include <QObject>
 
 #include "display_units.h"
+#include "plot_style.h"
 #include "theme.h"
 #include "throttlelab/engine/records.h"
 #include "throttlelab/engine/simulator.h"
@@ -36,9 +37,12 @@ class ThrottleCurvePlot : public QObject {
   void clearData();
   void applyTheme(const Theme& theme);
   void setUnits(const DisplayUnits& units);
-  bool isShown() const;
+  bool isShown() const { return plotIsShown(m_plot); }
   bool isDirty() const { return m_dirty; }
-  void replot(bool immediate);
+  void replot(bool immediate) {
+    replotPlot(m_plot, immediate);
+    m_dirty = false;
+  }
   void replotOverlay();
   /// The explanation text shown beside the curve (for tests).
   QString explanation() const;

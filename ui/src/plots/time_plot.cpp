@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "plot_style.h"
 #include "qcp.h"
 #include "sample_history.h"
 #include "task_trace_history.h"
@@ -153,62 +154,61 @@ int TimePlot::graphCount() const {
   return m_plot->graphCount();
 }
 
-void TimePlot::appendSamples(const SampleBuffer& samples) {
-  if (samples.empty()) return;
+template <typename Samples>
+void TimePlot::fillGraphs(const Samples& samples, std::optional<int> source, bool replace) {
   QVector<QCPGraphData> points;
   points.reserve(static_cast<int>(samples.size()));
   for (std::size_t i = 0; i < m_specs.size(); ++i) {
-    points.clear();
     const auto& spec = m_specs[i];
+    if (source && spec.source != *source) continue;
+    points.clear();
     for (const auto& s : samples)
       points.append(QCPGraphData(engine::toSeconds(s.time), spec.value(s, m_units)));
-    m_graphs[i]->data()->add(points, true);
+    if (replace)
+      m_graphs[i]->data()->set(points, true);
+    else
+      m_graphs[i]->data()->add(points, true);
   }
   m_dirty = true;
+}
+
+void TimePlot::appendSamples(const SampleBuffer& samples) {
+  if (samples.empty()) return;
+  fillGraphs(samples, std::nullopt, false);
 }
 
 void TimePlot::appendTaskSamples(const TaskSampleBuffer&) {}
 
 void TimePlot::rebuild(const SampleHistory& history, const TaskTraceHistory&) {
-  QVector<QCPGraphData> points;
-  points.reserve(static_cast<int>(history.size()));
-  for (std::size_t i = 0; i < m_specs.size(); ++i) {
-    points.clear();
-    const auto& spec = m_specs[i];
-    for (const auto& s : history)
-      points.append(QCPGraphData(engine::toSeconds(s.time), spec.value(s, m_units)));
-    m_graphs[i]->data()->set(points, true);
-  }
-  m_dirty = true;
+  fillGraphs(history, std::nullopt, true);
+}
+
+void TimePlot::addDirtySeries(const QString& limitName, engine::Pages engine::Sample::*limit) {
+  using engine::Sample;
+  addSeries({.name = "dirty+writeback",
+             .memoryUnit = true,
+             .value = dirtyAndWritebackMemory,
+             .colour = SeriesColour::Foreground,
+             .width = 2});
+  const MemoryLevel levels[] = {
+      {"dirty", &Sample::dirtyPages, SeriesColour::Orange},
+      {"writeback", &Sample::writebackPages, SeriesColour::SkyBlue},
+      {limitName, limit, SeriesColour::Vermillion, Qt::DashLine, 1.5},
+      {"setpoint", &Sample::setpointPages, SeriesColour::Blue, Qt::DashLine, 1.5},
+      {"freerun", &Sample::freerunPages, SeriesColour::Green, Qt::DashLine, 1.5},
+      {"bg_thresh", &Sample::bgThreshPages, SeriesColour::Grey, Qt::DashDotLine},
+  };
+  for (const MemoryLevel& l : levels)
+    addSeries(memorySeries(l.name, l.field, l.colour, l.style, l.width));
 }
 
 void TimePlot::appendSourceSamples(int source, const SampleBuffer& samples) {
   if (samples.empty()) return;
-  QVector<QCPGraphData> points;
-  points.reserve(static_cast<int>(samples.size()));
-  for (std::size_t i = 0; i < m_specs.size(); ++i) {
-    const auto& spec = m_specs[i];
-    if (spec.source != source) continue;
-    points.clear();
-    for (const auto& s : samples)
-      points.append(QCPGraphData(engine::toSeconds(s.time), spec.value(s, m_units)));
-    m_graphs[i]->data()->add(points, true);
-  }
-  m_dirty = true;
+  fillGraphs(samples, source, false);
 }
 
 void TimePlot::rebuildSource(int source, const SampleHistory& history) {
-  QVector<QCPGraphData> points;
-  points.reserve(static_cast<int>(history.size()));
-  for (std::size_t i = 0; i < m_specs.size(); ++i) {
-    const auto& spec = m_specs[i];
-    if (spec.source != source) continue;
-    points.clear();
-    for (const auto& s : history)
-      points.append(QCPGraphData(engine::toSeconds(s.time), spec.value(s, m_units)));
-    m_graphs[i]->data()->set(points, true);
-  }
-  m_dirty = true;
+  fillGraphs(history, source, true);
 }
 
 void TimePlot::clearSource(int source) {
@@ -251,23 +251,13 @@ void TimePlot::autoscaleAxis(QCPAxis* axis) {
   const QCPRange keys = m_plot->xAxis->range();
   bool any = false;
   QCPRange total;
-  for (std::size_t i = 0; i < m_graphs.size(); ++i) {
-    QCPGraph* g = m_graphs[i];
-    if (!m_shown[i] || !g->visible() || g->valueAxis() != axis) continue;
-    bool found = false;
-    const QCPRange r = g->getValueRange(found, log ? QCP::sdPositive : QCP::sdBoth, keys);
-    if (!found) continue;
-    if (!any) {
-      total = r;
-      any = true;
-    } else {
-      total.expand(r);
-    }
-  }
+  // Every graph, including those that are not series (per-task curves); a series counts
+  // only while it is shown.
   for (int i = 0; i < m_plot->graphCount(); ++i) {
-    // Graphs that are not series (per-task curves) count as well.
     QCPGraph* g = m_plot->graph(i);
-    if (std::find(m_graphs.begin(), m_graphs.end(), g) != m_graphs.end()) continue;
+    const auto series = std::find(m_graphs.begin(), m_graphs.end(), g);
+    if (series != m_graphs.end() && !m_shown[static_cast<std::size_t>(series - m_graphs.begin())])
+      continue;
     if (!g->visible() || g->valueAxis() != axis) continue;
     bool found = false;
     const QCPRange r = g->getValueRange(found, log ? QCP::sdPositive : QCP::sdBoth, keys);
@@ -300,12 +290,8 @@ void TimePlot::autoscaleAxis(QCPAxis* axis) {
 
 void TimePlot::setCursor(std::optional<double> timeS, const engine::Sample* nearest,
                          const TaskTraceHistory* tasks) {
-  m_cursor->setVisible(timeS.has_value());
-  m_readout->setVisible(timeS.has_value() && nearest);
-  if (!timeS) return;
-  m_cursor->point1->setCoords(*timeS, 0);
-  m_cursor->point2->setCoords(*timeS, 1);
-  if (!nearest) return;
+  placeCursor(timeS, nearest != nullptr);
+  if (!timeS || !nearest) return;
   QStringList lines;
   lines << QStringLiteral("t = %1 s").arg(engine::toSeconds(nearest->time), 0, 'f', 1);
   for (std::size_t i = 0; i < m_specs.size(); ++i) {
@@ -315,13 +301,25 @@ void TimePlot::setCursor(std::optional<double> timeS, const engine::Sample* near
                  .arg(spec.name, formatValue(spec.value(*nearest, m_units)), unitOf(spec));
   }
   lines << extraReadout(*timeS, *nearest, tasks);
+  showReadout(lines, *timeS);
+}
+
+void TimePlot::placeCursor(std::optional<double> timeS, bool readout) {
+  m_cursor->setVisible(timeS.has_value());
+  m_readout->setVisible(timeS.has_value() && readout);
+  if (!timeS) return;
+  m_cursor->point1->setCoords(*timeS, 0);
+  m_cursor->point2->setCoords(*timeS, 1);
+}
+
+void TimePlot::showReadout(const QStringList& lines, double timeS) {
   m_readout->setText(lines.join(QLatin1Char('\n')));
   // Keep the box beside the cursor, on whichever side has room.
   const QCPRange keys = m_plot->xAxis->range();
-  const bool leftHalf = *timeS < keys.center();
+  const bool leftHalf = timeS < keys.center();
   m_readout->setPositionAlignment((leftHalf ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
   const double offset = keys.size() * 0.01 * (leftHalf ? 1 : -1);
-  m_readout->position->setCoords(*timeS + offset, 0.09);  // below the A/B labels
+  m_readout->position->setCoords(timeS + offset, 0.09);  // below the A/B labels
 }
 
 void TimePlot::setCursor(std::optional<double> timeS,
@@ -332,12 +330,8 @@ void TimePlot::setCursor(std::optional<double> timeS,
                : nullptr;
   };
   const bool any = std::any_of(nearest.begin(), nearest.end(), [](auto* p) { return p; });
-  m_cursor->setVisible(timeS.has_value());
-  m_readout->setVisible(timeS.has_value() && any);
-  if (!timeS) return;
-  m_cursor->point1->setCoords(*timeS, 0);
-  m_cursor->point2->setCoords(*timeS, 1);
-  if (!any) return;
+  placeCursor(timeS, any);
+  if (!timeS || !any) return;
   QStringList lines;
   lines << QStringLiteral("t = %1 s").arg(*timeS, 0, 'f', 1);
   for (std::size_t i = 0; i < m_specs.size(); ++i) {
@@ -347,12 +341,7 @@ void TimePlot::setCursor(std::optional<double> timeS,
     lines << QStringLiteral("%1: %2 %3")
                  .arg(spec.name, formatValue(spec.value(*sample, m_units)), unitOf(spec));
   }
-  m_readout->setText(lines.join(QLatin1Char('\n')));
-  const QCPRange keys = m_plot->xAxis->range();
-  const bool leftHalf = *timeS < keys.center();
-  m_readout->setPositionAlignment((leftHalf ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
-  const double offset = keys.size() * 0.01 * (leftHalf ? 1 : -1);
-  m_readout->position->setCoords(*timeS + offset, 0.09);
+  showReadout(lines, *timeS);
 }
 
 std::optional<double> TimePlot::cursorTime() const {
@@ -419,17 +408,8 @@ void TimePlot::applyTheme(const Theme& theme) {
   m_plot->setBackground(theme.background);
   m_plot->axisRect()->setBackground(theme.background);
   for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis, m_plot->xAxis2, m_plot->yAxis2}) {
-    QPen axisPen(theme.foreground, theme.presenter ? 2 : 1);
-    axis->setBasePen(axisPen);
-    axis->setTickPen(axisPen);
-    axis->setSubTickPen(axisPen);
-    axis->setTickLabelColor(theme.foreground);
-    axis->setLabelColor(theme.foreground);
-    axis->setTickLabelFont(theme.tickFont());
-    axis->setLabelFont(theme.labelFont());
-    axis->grid()->setPen(QPen(theme.grid, 1, Qt::DotLine));
+    styleAxis(axis, theme);
     axis->grid()->setSubGridPen(QPen(theme.subGrid, 1, Qt::DotLine));
-    axis->grid()->setZeroLinePen(Qt::NoPen);
   }
   m_plot->yAxis2->grid()->setVisible(false);
   m_title->setFont(theme.titleFont());
@@ -498,19 +478,24 @@ void TimePlot::setLegendColumns() {
   }
 }
 
+void TimePlot::setRunsAxisTitle(const QString& memory) {
+  switch (id()) {
+    case PlotId::DirtyPages:
+      m_plot->yAxis->setLabel(QStringLiteral("%1 (%2)").arg(memory, m_units.memoryUnit()));
+      break;
+    case PlotId::Pauses:
+      m_plot->yAxis->setLabel(QStringLiteral("pause (ms, log₂)"));
+      break;
+    default:
+      m_plot->yAxis->setLabel(QStringLiteral("MB/s"));
+      break;
+  }
+}
+
 void TimePlot::setUnits(const DisplayUnits& units) {
   m_units = units;
   updateAxisTitles();
   m_dirty = true;
-}
-
-bool TimePlot::isShown() const {
-  return m_plot->isVisible() && !m_plot->window()->isMinimized();
-}
-
-void TimePlot::replot(bool immediate) {
-  m_plot->replot(immediate ? QCustomPlot::rpImmediateRefresh : QCustomPlot::rpQueuedReplot);
-  m_dirty = false;
 }
 
 void TimePlot::replotOverlay() {

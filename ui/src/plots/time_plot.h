@@ -12,6 +12,7 @@
 
 #include "display_units.h"
 #include "plot_id.h"
+#include "plot_style.h"
 #include "sample_history.h"
 #include "series_spec.h"
 #include "theme.h"
@@ -75,10 +76,13 @@ class TimePlot : public QObject {
   const DisplayUnits& units() const { return m_units; }
 
   /// Visible on screen (not hidden, not in a minimised window).
-  bool isShown() const;
+  bool isShown() const { return plotIsShown(m_plot); }
   void markDirty() { m_dirty = true; }
   bool isDirty() const { return m_dirty; }
-  void replot(bool immediate);
+  void replot(bool immediate) {
+    replotPlot(m_plot, immediate);
+    m_dirty = false;
+  }
   /// Redraws only the overlay layer (cursor, markers, readout): cheap, used on hover.
   void replotOverlay();
   int graphCount() const;
@@ -93,6 +97,9 @@ class TimePlot : public QObject {
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
   int addSeries(SeriesSpec spec);
+  /// The dirty-pages plots' common curves: dirty+writeback, dirty and writeback pages against
+  /// the throttling thresholds (`limitName` read from `limit`, setpoint, freerun, bg_thresh).
+  void addDirtySeries(const QString& limitName, engine::Pages engine::Sample::*limit);
   QCPGraph* seriesGraph(int i) const { return m_graphs[static_cast<std::size_t>(i)]; }
   const SeriesSpec& series(int i) const { return m_specs[static_cast<std::size_t>(i)]; }
   int seriesCount() const { return static_cast<int>(m_specs.size()); }
@@ -101,6 +108,9 @@ class TimePlot : public QObject {
   void setSeriesName(int i, const QString& name);
   /// Axis titles; called after unit changes.
   virtual void updateAxisTitles() = 0;
+  /// The value axis title of a plot of runs side by side (compare, trace) by its id: `memory`
+  /// in the memory unit for dirty pages, pauses on a log₂ axis, bandwidth otherwise.
+  void setRunsAxisTitle(const QString& memory);
   /// Extra readout lines (e.g. per-task pauses) at time t.
   virtual QStringList extraReadout(double timeS, const engine::Sample& nearest,
                                    const TaskTraceHistory* tasks) const;
@@ -117,6 +127,14 @@ class TimePlot : public QObject {
   void onMousePress(QMouseEvent* event);
   void onMouseRelease(QMouseEvent* event);
   void autoscaleAxis(QCPAxis* axis);
+  /// The cursor line at `timeS` (hidden without one), and the readout box if `readout`.
+  void placeCursor(std::optional<double> timeS, bool readout);
+  /// The readout's text, in a box beside the cursor on whichever side has room.
+  void showReadout(const QStringList& lines, double timeS);
+  /// Appends (or, with `replace`, sets) every series' points from `samples`; only the series
+  /// of `source` when one is given.
+  template <typename Samples>
+  void fillGraphs(const Samples& samples, std::optional<int> source, bool replace);
   QCPItemStraightLine* makeLine();
 
   PlotId m_id;

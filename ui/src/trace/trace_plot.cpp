@@ -61,22 +61,16 @@ TracePlot::TracePlot(PlotId id, QWidget* parentWidget) : TimePlot(id, parentWidg
                                                     .value = dirtyAndWriteback,
                                                     .colour = SeriesColour::Vermillion,
                                                     .width = 2});
-      limit(QStringLiteral("thresh"), {.memoryUnit = true,
-                                       .value = level(&Sample::threshPages),
-                                       .colour = SeriesColour::Foreground,
-                                       .style = Qt::DashLine});
-      limit(QStringLiteral("setpoint"), {.memoryUnit = true,
-                                         .value = level(&Sample::setpointPages),
-                                         .colour = SeriesColour::Purple,
-                                         .style = Qt::DashLine});
-      limit(QStringLiteral("freerun"), {.memoryUnit = true,
-                                        .value = level(&Sample::freerunPages),
-                                        .colour = SeriesColour::Green,
-                                        .style = Qt::DashLine});
-      limit(QStringLiteral("bg_thresh"), {.memoryUnit = true,
-                                          .value = level(&Sample::bgThreshPages),
-                                          .colour = SeriesColour::Grey,
-                                          .style = Qt::DashDotLine});
+      for (const MemoryLevel& l :
+           {MemoryLevel{"thresh", &Sample::threshPages, SeriesColour::Foreground, Qt::DashLine},
+            MemoryLevel{"setpoint", &Sample::setpointPages, SeriesColour::Purple, Qt::DashLine},
+            MemoryLevel{"freerun", &Sample::freerunPages, SeriesColour::Green, Qt::DashLine},
+            MemoryLevel{"bg_thresh", &Sample::bgThreshPages, SeriesColour::Grey, Qt::DashDotLine}})
+        limit(l.name, {.memoryUnit = true,
+                       .value = level(l.field),
+                       .colour = l.colour,
+                       .style = l.style,
+                       .width = l.width});
       break;
     case PlotId::Pauses: {
       setTitle(QStringLiteral("Pauses per interval"));
@@ -213,17 +207,7 @@ int TracePlot::pointCount(int source) const {
 }
 
 void TracePlot::updateAxisTitles() {
-  switch (id()) {
-    case PlotId::DirtyPages:
-      m_plot->yAxis->setLabel(QStringLiteral("dirty (%1)").arg(m_units.memoryUnit()));
-      break;
-    case PlotId::Pauses:
-      m_plot->yAxis->setLabel(QStringLiteral("pause (ms, log₂)"));
-      break;
-    default:
-      m_plot->yAxis->setLabel(QStringLiteral("MB/s"));
-      break;
-  }
+  setRunsAxisTitle(QStringLiteral("dirty"));
 }
 
 }  // namespace throttlelab::ui

@@ -3,14 +3,12 @@
 /// The task table of an imported trace: one row per pid that called balance_dirty_pages, with
 /// what the trace says about it (pages dirtied, rate, pauses). A trace knows no scheduling
 /// class or state, so this is a small model of its own rather than TaskTableModel.
-#include <QAbstractTableModel>
-#include <vector>
-
+#include "column_table_model.h"
 #include "trace_collector.h"
 
 namespace throttlelab::ui {
 
-class TraceTaskModel final : public QAbstractTableModel {
+class TraceTaskModel final : public ColumnTableModel<TraceTaskRow> {
   Q_OBJECT
 
  public:
@@ -18,19 +16,6 @@ class TraceTaskModel final : public QAbstractTableModel {
   static constexpr int kSortRole = Qt::UserRole + 1;
 
   explicit TraceTaskModel(QObject* parent = nullptr);
-
-  void setRows(std::vector<TraceTaskRow> rows);
-  void clear();
-  const std::vector<TraceTaskRow>& rows() const { return m_rows; }
-
-  int rowCount(const QModelIndex& parent = {}) const override;
-  int columnCount(const QModelIndex& parent = {}) const override;
-  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation,
-                      int role = Qt::DisplayRole) const override;
-
- private:
-  std::vector<TraceTaskRow> m_rows;
 };
 
 }  // namespace throttlelab::ui

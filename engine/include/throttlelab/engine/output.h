@@ -50,6 +50,9 @@ std::string formatTraceLine(const TraceRecord& r);
 /// The `# tracer: nop` preamble of a trace file, with the kernel's column header lines. The
 /// `# entries-in-buffer` line is left out: a streamed trace does not know its length.
 void writeTraceHeader(std::ostream& out);
+/// The same with the `# entries-in-buffer/entries-written: N/N   #P:CPUS` line of a finished
+/// trace of `entries` lines from `cpus` CPUs, as tracefs's `trace` file prints it.
+void writeTraceHeader(std::ostream& out, std::int64_t entries, long cpus);
 
 /// The human-readable table printed by --summary.
 void writeSummary(std::ostream& out, const Summary& s, const Scenario& scenario);

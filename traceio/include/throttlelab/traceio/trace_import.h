@@ -106,6 +106,9 @@ struct ImportStats {
   static constexpr double kReorderWindowS = 0.01;
   static constexpr std::size_t kReorderCapacity = 4096;
   std::int64_t skipped() const { return other + comments + malformed + garbage; }
+  /// Counts one event of `record`'s kind, and the fields its line lacked (ParsedLine::
+  /// missingFields), in that event's count and missing-field bits (not in `events`).
+  void countEventKind(const engine::TraceRecord& record, std::uint32_t missingFields);
 };
 
 /// Turns parsed records into Samples/TaskSamples. Sample times are relative to the first

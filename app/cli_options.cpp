@@ -613,7 +613,7 @@ Output files (--csv, --task-csv, --trace-out, --report, --record-trace, --export
   one file (a character device excepted); both are refused before anything runs.
   When a headless run or a trace import has several outputs, none is renamed until all
   are complete, then all are renamed one after the other (--csv, --task-csv,
-  --trace-out) with SIGINT, SIGTERM, SIGHUP and the like held back: such a signal
+  --trace-out, --branch-csv, --report) with SIGINT, SIGTERM, SIGHUP and the like held back: such a signal
   leaves every file old, or, arriving during the renames, every file new. Only SIGKILL
   or a crash during the renames can leave the first outputs of that order new and the
   rest old. On those

@@ -28,11 +28,10 @@ double timeOf(const std::string& row) {
   return std::strtod(split(row).at(0).c_str(), nullptr);
 }
 
-const std::vector<std::string> kBranch{"--headless",   "--scenario",       "ten-dd",
-                                       "--duration",   "20",               "--branch-at",
-                                       "8.05",         "--branch-set",     "vm.dirty_ratio=5",
-                                       "--branch-set", "tasks[0].count=4", "--csv",
-                                       "A.csv",        "--branch-csv",     "B.csv"};
+const std::vector<std::string> kBranch{
+    "--headless",       "--scenario", "ten-dd",       "--duration",       "20",
+    "--branch-at",      "8.05",       "--branch-set", "vm.dirty_ratio=5", "--branch-set",
+    "tasks[0].count=4", "--csv",      "A.csv",        "--branch-csv",     "B.csv"};
 
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
   args.insert(args.end(), more.begin(), more.end());
@@ -91,16 +90,16 @@ TEST_F(Executable, BranchRowsAreTheRunsUntilTheBranchThenFollowTheChange) {
 
 TEST_F(Executable, BranchingLeavesTheRunItselfAsItIsWithoutABranch) {
   ASSERT_EQ(run(kBranch).status, 0);
-  const Result plain = run({"--headless", "--scenario", "ten-dd", "--duration", "20", "--csv",
-                            "plain.csv"});
+  const Result plain =
+      run({"--headless", "--scenario", "ten-dd", "--duration", "20", "--csv", "plain.csv"});
   ASSERT_EQ(plain.status, 0) << plain.err;
   EXPECT_EQ(readFile(m_dir / "A.csv"), readFile(m_dir / "plain.csv"));
 }
 
 TEST_F(Executable, BranchCanChangeThePolicy) {
-  const Result r = run({"--headless", "--scenario", "one-dd", "--duration", "10", "--branch-at",
-                        "0.05", "--branch-set", "policy=\"none\"", "--branch-csv", "B.csv",
-                        "--csv", "A.csv"});
+  const Result r =
+      run({"--headless", "--scenario", "one-dd", "--duration", "10", "--branch-at", "0.05",
+           "--branch-set", "policy=\"none\"", "--branch-csv", "B.csv", "--csv", "A.csv"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(csvRows(readFile(m_dir / "A.csv")), csvRows(readFile(m_dir / "B.csv")));
   EXPECT_TRUE(contains(readFile(m_dir / "B.csv"), "# policy: none\n"));
@@ -161,8 +160,8 @@ TEST_F(Executable, RejectsBranchOptionsOutOfPlace) {
                       "vm.dirty_ratio=5", "--report", "cmp.md", "--compare", "ioless,none"}),
                  {"--compare", "--branch-at"});
   expectBadInput(run(with(kBranch, {"--branch-csv", "C.csv"})), {"--branch-csv", "more than once"});
-  expectBadInput(run({"--headless", "--scenario", "ten-dd", "--duration", "20", "--branch-at",
-                      "3", "--branch-set", "vm.dirty_ratio=5", "--csv", "same.csv",
-                      "--branch-csv", "same.csv"}),
-                 {"same.csv"});
+  expectBadInput(
+      run({"--headless", "--scenario", "ten-dd", "--duration", "20", "--branch-at", "3",
+           "--branch-set", "vm.dirty_ratio=5", "--csv", "same.csv", "--branch-csv", "same.csv"}),
+      {"same.csv"});
 }

@@ -19,7 +19,8 @@ namespace {
 
 // Report: --seeds and --report, which belong to --compare or --experiment (--report also to
 // --import-trace --simulate). Import and Record: the kernel-trace options.
-enum class Scope { Any, Headless, Window, Report, Experiment, Import, Record };
+// Branch: the options of a branched headless run.
+enum class Scope { Any, Headless, Window, Report, Experiment, Import, Record, Branch };
 
 struct OptionSpec {
   std::string_view name;
@@ -42,6 +43,9 @@ constexpr std::array kOptions{
     OptionSpec{"--trace-out", true, Scope::Headless},
     OptionSpec{"--summary", false, Scope::Headless},
     OptionSpec{"--compare", true, Scope::Headless},
+    OptionSpec{"--branch-at", true, Scope::Headless},
+    OptionSpec{"--branch-set", true, Scope::Branch},
+    OptionSpec{"--branch-csv", true, Scope::Branch},
     OptionSpec{"--experiment", true, Scope::Experiment},
     OptionSpec{"--seeds", true, Scope::Report},
     OptionSpec{"--report", true, Scope::Report},
@@ -147,7 +151,17 @@ class Parser {
     if (!m_options.experiment.empty()) return experimentMode(positional);
     const bool headless = m_options.mode == Mode::Headless;
     const bool comparing = !m_options.comparePolicies.empty();
+    const bool branching = m_options.branching();
     for (const auto& [name, scope] : m_given) {
+      if (scope == Scope::Branch && !branching)
+        return CliError{std::string(name) + " belongs to --branch-at SECONDS (with --headless)"};
+      if (branching && name == "--compare")
+        return CliError{
+            "--compare cannot be combined with --branch-at, which compares the run with its "
+            "branch (--report)"};
+      if (branching && name == "--seeds")
+        return CliError{"--seeds belongs to --compare; a branched run has one seed"};
+      if (branching && name == "--report") continue;
       if (scope == Scope::Experiment)
         return CliError{std::string(name) + " belongs to --experiment NAME"};
       if (scope == Scope::Import)
@@ -172,6 +186,12 @@ class Parser {
     if (headless && !m_options.qtArguments.empty())
       return CliError{m_options.qtArguments.front() +
                       " is an option of the window (Qt); it cannot be combined with --headless"};
+    if (branching && m_options.branchOverrides.empty())
+      return CliError{
+          "--branch-at needs at least one --branch-set KEY=VALUE: the change the branch makes"};
+    if (branching && m_options.branchCsv.empty() && m_options.report.empty())
+      return CliError{
+          "--branch-at needs --branch-csv FILE or --report FILE: where the branch's run goes"};
     return m_options;
   }
 
@@ -196,7 +216,7 @@ class Parser {
     }
     if (spec->takesValue && value.empty()) return CliError{"empty value for " + name};
 
-    if (name != "--set") {
+    if (name != "--set" && name != "--branch-set") {
       if (std::any_of(m_given.begin(), m_given.end(),
                       [&](const auto& g) { return g.first == spec->name; }))
         return CliError{name + " is given more than once"};
@@ -232,6 +252,24 @@ class Parser {
         return CliError{"--set needs KEY=VALUE (like vm.dirty_bytes=104857600), got '" + value +
                         "'"};
       o.overrides.push_back({value.substr(0, eq), value.substr(eq + 1)});
+    } else if (name == "--branch-at") {
+      double v = 0;
+      const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
+      if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || !std::isfinite(v) ||
+          v <= 0)
+        return CliError{
+            "--branch-at needs the simulated second to branch at, a number "
+            "greater than 0, got '" +
+            value + "'"};
+      o.branchAtS = v;
+    } else if (name == "--branch-set") {
+      const auto eq = value.find('=');
+      if (eq == std::string::npos || eq == 0)
+        return CliError{"--branch-set needs KEY=VALUE (like vm.dirty_ratio=10), got '" + value +
+                        "'"};
+      o.branchOverrides.push_back({value.substr(0, eq), value.substr(eq + 1)});
+    } else if (name == "--branch-csv") {
+      o.branchCsv = value;
     } else if (name == "--csv") {
       o.csv = value;
     } else if (name == "--task-csv") {
@@ -438,6 +476,10 @@ std::string helpText() {
                                                    run without a window, write the outputs
   throttlelab --headless [--scenario FILE|NAME] --compare A,B [--seeds N] [--report FILE]
                                                    run a scenario under several policies
+  throttlelab --headless [--scenario FILE|NAME] --branch-at S --branch-set KEY=VALUE
+              [--branch-set ...] [--csv A.csv] --branch-csv B.csv [--report FILE]
+                                                   run a scenario, and from second S a branch
+                                                   of it with changes, side by side
   throttlelab --experiment list | NAME [--seeds N] [--quick] [--report FILE]
                                                    reproduce a seed mail's experiment
   throttlelab --import-trace FILE [--csv FILE] [--task-csv FILE]
@@ -479,6 +521,21 @@ Policy comparison (headless):
                          report then gives the mean and the spread
   --report FILE          FILE.md: Markdown tables; FILE.json: {"scenario", "runs",
                          "comparison"}; "-": Markdown on standard output (the default)
+
+Branched run (headless): what if, from second S, one thing had been different
+  --branch-at S          run the scenario to simulated second S, then go on twice from
+                         exactly that state: unchanged (--csv, --task-csv, --trace-out as
+                         usual) and with the --branch-set changes (--branch-csv). Rows of
+                         the branch up to S are the run's own; after S they follow the
+                         changed scenario. S must lie before the end of the run.
+  --branch-set KEY=VALUE change one scenario key at S, by the rules of --set (the keys
+                         the running window's controls change: vm.*, tasks[N].*, memory,
+                         CPUs, device speed, policy; durationS sets the branch's end).
+                         Repeatable; at least one. The seed cannot change at a branch.
+  --branch-csv FILE      the branch's sample rows, the columns of --csv, with "# branch"
+                         header lines naming the branch time and the changes
+  --report FILE          the run and its branch compared with the metrics of --compare
+                         (FILE.md, FILE.json, or "-": Markdown on standard output)
 
 Seed experiments (the mailing-list measurements of docs/model.md, reproduced; no --headless needed):
   --experiment list      list the experiments (name and title)
@@ -556,7 +613,7 @@ Output files (--csv, --task-csv, --trace-out, --report, --record-trace, --export
   one file (a character device excepted); both are refused before anything runs.
   When a headless run or a trace import has several outputs, none is renamed until all
   are complete, then all are renamed one after the other (--csv, --task-csv,
-  --trace-out) with SIGINT, SIGTERM, SIGHUP and the like held back: such a signal
+  --trace-out, --branch-csv, --report) with SIGINT, SIGTERM, SIGHUP and the like held back: such a signal
   leaves every file old, or, arriving during the renames, every file new. Only SIGKILL
   or a crash during the renames can leave the first outputs of that order new and the
   rest old. On those

@@ -45,6 +45,12 @@ struct CliOptions {
   std::string experiment;                    ///< --experiment NAME|list
   bool quick = false;                        ///< --quick: the reduced form of an experiment
 
+  // A branched run (headless): the scenario runs to --branch-at, then goes on twice from the
+  // same state: unchanged (--csv) and with the --branch-set changes (--branch-csv).
+  std::optional<double> branchAtS;                ///< --branch-at SECONDS
+  std::vector<engine::Override> branchOverrides;  ///< --branch-set KEY=VALUE, in order
+  std::string branchCsv;                          ///< --branch-csv FILE
+
   // Kernel traces.
   std::string importTrace;  ///< --import-trace FILE ("-" = standard input)
   bool simulate = false;    ///< --simulate: derive a scenario from the trace, run it, compare
@@ -67,7 +73,11 @@ struct CliOptions {
   std::vector<std::string> qtArguments;
 
   /// The headless run asked for no output at all, so the summary is printed.
-  bool summaryImplied() const { return csv.empty() && taskCsv.empty() && traceOut.empty(); }
+  bool summaryImplied() const {
+    return csv.empty() && taskCsv.empty() && traceOut.empty() && !branching();
+  }
+  /// A branched run (--branch-at).
+  bool branching() const { return branchAtS.has_value(); }
   /// A window option that only makes sense with a window was given.
   bool hasWindowOnlyOptions() const;
   /// The scenario overrides with --duration, --seed and --policy folded in as `--set`s.

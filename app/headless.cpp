@@ -8,10 +8,12 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "output_file.h"
 #include "reports.h"
+#include "throttlelab/engine/compare.h"
 #include "throttlelab/engine/output.h"
 #include "throttlelab/engine/simulator.h"
 #include "throttlelab/host/output_target.h"
@@ -87,6 +89,59 @@ class StreamingSink final : public te::RecordSink {
   std::size_t m_devices;
   std::vector<te::TaskInfo> m_tasks;
 };
+
+/// Until the branch point, what the run reports goes to its outputs and to the branch's.
+class TeeSink final : public te::RecordSink {
+ public:
+  TeeSink(te::RecordSink& a, te::RecordSink& b) : m_a(a), m_b(b) {}
+  void onSample(const te::Sample& s) override {
+    m_a.onSample(s);
+    m_b.onSample(s);
+  }
+  void onTaskSample(const te::TaskSample& s) override {
+    m_a.onTaskSample(s);
+    m_b.onTaskSample(s);
+  }
+  void onTrace(const te::TraceRecord& r) override {
+    m_a.onTrace(r);
+    m_b.onTrace(r);
+  }
+  void onTaskCreated(const te::TaskInfo& info) override {
+    m_a.onTaskCreated(info);
+    m_b.onTaskCreated(info);
+  }
+
+ private:
+  te::RecordSink& m_a;
+  te::RecordSink& m_b;
+};
+
+/// One line of a CSV header: control characters become spaces.
+std::string headerText(std::string text) {
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  return text;
+}
+
+/// The branch's scenario: `base` with the --branch-set changes, by the rules of --set. Throws
+/// ScenarioError naming the key.
+te::Scenario branchScenario(const te::Scenario& base, const CliOptions& options) {
+  te::Scenario changed =
+      te::parseScenario(te::scenarioToJson(base), "--branch-set", options.branchOverrides);
+  if (changed.seed != base.seed)
+    throw te::ScenarioError("seed",
+                            "--branch-set seed: a branch goes on with the random state of the "
+                            "run it branches from; the seed cannot change at --branch-at");
+  if (!(changed.durationS > *options.branchAtS))
+    throw te::ScenarioError("durationS", "--branch-set durationS: the branch would end (at " +
+                                             std::to_string(changed.durationS) +
+                                             " s) before --branch-at");
+  // What the running kernel refuses (devices added or renamed, HZ) is found before the run:
+  // the same change applied to a fresh simulator of the scenario.
+  te::Simulator probe(base);
+  probe.reconfigure(changed);
+  return changed;
+}
 
 /// Whether output `a` would write the file `b` names (b an input, or another output).
 bool sameFile(const std::string& a, const std::string& b) {
@@ -299,6 +354,8 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
   csv = add("--csv", options.csv);
   taskCsv = add("--task-csv", options.taskCsv);
   trace = add("--trace-out", options.traceOut);
+  OutputFile* branchCsv = add("--branch-csv", options.branchCsv);
+  OutputFile* report = options.branching() ? add("--report", options.report) : nullptr;
   const bool summary = options.summary || options.summaryImplied();
 
   // Two outputs interleaved in one stream would be unreadable; say so before running.
@@ -327,6 +384,20 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
   const auto loaded = loadScenarioFor(options, err);
   if (!loaded) return kExitBadInput;
   const te::Scenario& scenario = *loaded;
+  std::optional<te::Scenario> branched;
+  if (options.branching()) {
+    if (!(*options.branchAtS < scenario.durationS)) {
+      err << "throttlelab: --branch-at " << *options.branchAtS
+          << " is not before the end of the run (durationS " << scenario.durationS << " s)\n";
+      return kExitBadInput;
+    }
+    try {
+      branched = branchScenario(scenario, options);
+    } catch (const te::ScenarioError& e) {
+      err << "throttlelab: --branch-set: " << e.what() << '\n';
+      return kExitBadInput;
+    }
+  }
   // Open everything before the run: an unwritable path should not cost a long simulation.
   for (const auto& f : files)
     if (const auto reason = f->open()) {
@@ -352,9 +423,51 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
     te::OutputOptions outputOptions;
     outputOptions.taskSamples = taskCsv != nullptr;
     outputOptions.traces = trace != nullptr;
-    simulator.setSink(&sink, outputOptions);
-    simulator.run();
-    simulator.setSink(nullptr);
+    if (!branched) {
+      simulator.setSink(&sink, outputOptions);
+      simulator.run();
+      simulator.setSink(nullptr);
+    } else {
+      // The branch shares the run's rows up to the branch time, then goes on from a snapshot
+      // of that moment with the changes.
+      if (branchCsv) {
+        te::writeCsvProvenance(branchCsv->stream(), te::provenanceOf(*branched));
+        branchCsv->stream() << "# branch_of: " << headerText(scenario.name) << '\n'
+                            << "# branch_at_s: " << *options.branchAtS << '\n';
+        for (const auto& o : options.branchOverrides)
+          branchCsv->stream() << "# branch_set: " << headerText(o.path + "=" + o.value) << '\n';
+        te::writeSampleCsvHeader(branchCsv->stream(), devices);
+      }
+      StreamingSink branchSink(branchCsv, nullptr, nullptr, devices);
+      TeeSink both(sink, branchSink);
+      simulator.setSink(&both, outputOptions);
+      simulator.runUntil(te::atSeconds(*options.branchAtS));
+      te::Simulator branch(simulator.snapshot());
+      branch.reconfigure(*branched);
+      simulator.setSink(&sink, outputOptions);
+      simulator.run();
+      simulator.setSink(nullptr);
+      branch.setSink(&branchSink);
+      branch.runUntil(te::atSeconds(branched->durationS));
+      branch.setSink(nullptr);
+      if (report) {
+        te::CompareResult result = te::compareSummaries(
+            scenario.name, {{"original", simulator.summary()}, {"branch", branch.summary()}});
+        for (auto& run : result.runs) run.seed = scenario.seed;
+        result.heading = "Branch comparison";
+        std::string changes;
+        for (const auto& o : options.branchOverrides)
+          changes += (changes.empty() ? "`" : ", `") + headerText(o.path + "=" + o.value) + "`";
+        std::ostringstream at;
+        at << *options.branchAtS;
+        result.note = "The branch is the run itself up to " + at.str() +
+                      " s, then goes on from that state with " + changes +
+                      ". Both columns cover the whole of each run, the shared part included.";
+        const bool json = reportFormatOf(report->path()) == ReportFormat::Json;
+        report->stream() << (json ? te::compareReportJson(result)
+                                  : te::compareReportMarkdown(result));
+      }
+    }
 
     if (!commitAll(files, err)) return kExitWriteFailed;
     if (summary) te::writeSummary(out, simulator.summary(), simulator.scenario());

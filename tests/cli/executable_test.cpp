@@ -31,7 +31,8 @@ const std::vector<std::string> kAllOptions{"--headless",   "--scenario",       "
                                            "--presenter",  "--version",        "--help",
                                            "--compare",    "--seeds",          "--report",
                                            "--experiment", "--quick",          "--import-trace",
-                                           "--simulate",   "--this-host",      "--record-trace"};
+                                           "--simulate",   "--this-host",      "--record-trace",
+                                           "--branch-at",  "--branch-set",     "--branch-csv"};
 
 }  // namespace
 

@@ -77,6 +77,30 @@ std::string checkComparePolicies(const std::vector<std::string>& policies) {
   return {};
 }
 
+namespace {
+/// The rows of a comparison from its runs (policy-major, `seeds` per policy).
+void fillComparison(CompareResult& result) {
+  const auto& metrics = comparisonMetrics();
+  const auto seeds = static_cast<std::size_t>(std::max(result.seeds, 1));
+  for (std::size_t m = 0; m < metrics.size(); ++m) {
+    CompareRow row;
+    row.metric = std::string(metrics[m].key);
+    for (std::size_t p = 0; p < result.policies.size(); ++p) {
+      std::vector<double> values;
+      for (std::size_t i = 0; i < seeds; ++i)
+        values.push_back(result.runs[p * seeds + i].metrics[m]);
+      const report::Spread sp = report::spread(values);
+      row.mean.push_back(sp.mean);
+      row.min.push_back(sp.min);
+      row.max.push_back(sp.max);
+    }
+    for (std::size_t p = 0; p < result.policies.size(); ++p)
+      row.changePct.push_back(percentChange(row.mean[p], row.mean[0]));
+    result.comparison.push_back(std::move(row));
+  }
+}
+}  // namespace
+
 CompareResult comparePolicies(const Scenario& scenario, const CompareOptions& options) {
   if (const std::string problem = checkComparePolicies(options.policies); !problem.empty())
     throw ScenarioError("policy", "--compare: " + problem);
@@ -112,23 +136,23 @@ CompareResult comparePolicies(const Scenario& scenario, const CompareOptions& op
     }
   }
 
-  const auto seeds = static_cast<std::size_t>(options.seeds);
-  for (std::size_t m = 0; m < metrics.size(); ++m) {
-    CompareRow row;
-    row.metric = std::string(metrics[m].key);
-    for (std::size_t p = 0; p < options.policies.size(); ++p) {
-      std::vector<double> values;
-      for (std::size_t i = 0; i < seeds; ++i)
-        values.push_back(result.runs[p * seeds + i].metrics[m]);
-      const report::Spread sp = report::spread(values);
-      row.mean.push_back(sp.mean);
-      row.min.push_back(sp.min);
-      row.max.push_back(sp.max);
-    }
-    for (std::size_t p = 0; p < options.policies.size(); ++p)
-      row.changePct.push_back(percentChange(row.mean[p], row.mean[0]));
-    result.comparison.push_back(std::move(row));
+  fillComparison(result);
+  return result;
+}
+
+CompareResult compareSummaries(std::string scenario,
+                               const std::vector<std::pair<std::string, Summary>>& runs) {
+  CompareResult result;
+  result.scenario = std::move(scenario);
+  for (const auto& [label, summary] : runs) {
+    result.policies.push_back(label);
+    CompareRun run;
+    run.policy = label;
+    run.simulatedS = summary.simulatedS;
+    for (const auto& m : comparisonMetrics()) run.metrics.push_back(m.read(summary));
+    result.runs.push_back(std::move(run));
   }
+  fillComparison(result);
   return result;
 }
 
@@ -137,7 +161,8 @@ std::string compareReportMarkdown(const CompareResult& r) {
   using report::number;
   const auto& metrics = comparisonMetrics();
   const std::size_t seeds = static_cast<std::size_t>(std::max(r.seeds, 1));
-  std::string out = "# Policy comparison: " + cell(r.scenario) + "\n\n";
+  std::string out = "# " + r.heading + ": " + cell(r.scenario) + "\n\n";
+  if (!r.note.empty()) out += r.note + "\n\n";
   if (r.policies.empty() || r.runs.size() != r.policies.size() * seeds) return out;
 
   const CompareRun& first = r.runs.front();
@@ -211,6 +236,7 @@ std::string compareReportJson(const CompareResult& r) {
   const auto& metrics = comparisonMetrics();
   Json j;
   j["scenario"] = r.scenario;
+  if (!r.note.empty()) j["note"] = r.note;
   j["runs"] = Json::array();
   for (const auto& run : r.runs) {
     Json m = Json::object();

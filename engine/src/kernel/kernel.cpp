@@ -29,7 +29,7 @@ Kernel::Kernel(Scenario scenario)
     auto d = std::make_unique<DeviceState>(m_scenario.devices[i],
                                            m_scenario.seed ^ (kDeviceSeedSalt * (i + 1)));
     d->bw.bwTimeStampJiffies = jiffies();
-    m_devices.push_back(std::move(d));
+    m_devices.emplace_back(std::move(d));
   }
   m_domain.completions.resize(m_devices.size());
   m_cpu.resetPerCpuDirty();

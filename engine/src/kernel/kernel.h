@@ -11,11 +11,12 @@
 // (what a run measures), CpuScheduler (CPU time and per-CPU counters), BlockDevice.
 //
 // The parts hold no pointers to each other or to the Kernel: each call that needs the rest
-// of the kernel is handed the Kernel as its host, so the parts copy as plain values. What
-// keeps a Kernel from being copied today: ThrottleHost deletes copying, the policy and the
-// devices are behind unique_ptr, and the sink is a pointer the caller owns. A copy of a run
-// would need ThrottleHost's copy allowed, the policy made again by name (makePolicy(); policies
-// keep no state of the run), the devices copied by value, and the sink left unset.
+// of the kernel is handed the Kernel as its host, so the parts copy as plain values, and the
+// Kernel's copy is the compiler's: the policy and the devices are DeepPtr (copied with it,
+// the policy through clone()), the sink a DetachedPtr (a copy starts without one). A copy is
+// a snapshot of the run (SimulatorSnapshot): run on, it does exactly what the original does.
+// New state belongs in plain members (values, vectors, indices), never in a pointer,
+// reference or std::function into the kernel's own state, which a copy would share.
 #include <algorithm>
 #include <array>
 #include <deque>
@@ -33,6 +34,7 @@
 #include "run_statistics.h"
 #include "throttle_host.h"
 #include "throttlelab/engine/simulator.h"
+#include "value_ptr.h"
 #include "world.h"
 
 namespace throttlelab::engine {
@@ -40,6 +42,8 @@ namespace throttlelab::engine {
 class Kernel final : public ThrottleHost, private PageAllocatorHost {
  public:
   explicit Kernel(Scenario scenario);
+  Kernel(const Kernel&) = default;
+  Kernel& operator=(const Kernel&) = delete;
 
   // --- ThrottleHost ---
   SimTime now() const override { return m_now; }
@@ -68,6 +72,8 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
 
   // --- driving the run ---
   void setSink(RecordSink* sink, OutputOptions options);
+  RecordSink* sink() const { return m_sink.get(); }
+  const OutputOptions& outputOptions() const { return m_options; }
   void runUntil(SimTime t);
   SimTime nextEventTime() const;
   void reconfigure(const Scenario& changed);
@@ -223,7 +229,7 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   Memory m_mem;
   PageAllocator m_pages;
   Domain m_domain;
-  std::vector<std::unique_ptr<DeviceState>> m_devices;
+  std::vector<DeepPtr<DeviceState>> m_devices;
   std::vector<CachedFile> m_files;
   std::vector<Task, HugePageAllocator<Task>> m_tasks;
   std::vector<TaskInfo> m_infos;
@@ -232,11 +238,11 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   std::uint64_t m_cpuGeneration = 0;
   EventQueue m_queue;
   Rng m_rng;
-  std::unique_ptr<ThrottlePolicy> m_policy;
+  DeepPtr<ThrottlePolicy> m_policy;
   SimTime m_now{};
   std::int64_t m_events = 0;
   int m_nextPid = 1000;
-  RecordSink* m_sink = nullptr;
+  DetachedPtr<RecordSink> m_sink;
   OutputOptions m_options;
   // 2.6.24 task proportions (docs/model.md, Eq. 15): events counted in periods of 2^shift dirtied
   // pages

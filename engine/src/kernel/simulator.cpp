@@ -13,8 +13,36 @@ CheckedScenario::CheckedScenario(Scenario scenario) : m_scenario(std::move(scena
 
 struct Simulator::Impl {
   explicit Impl(Scenario s) : kernel(std::move(s)) {}
+  explicit Impl(const Kernel& k) : kernel(k) {}
   Kernel kernel;
 };
+
+/// A snapshot holds a copy of the Kernel (its copy is deep: value_ptr.h).
+struct SimulatorSnapshot::State {
+  explicit State(const Kernel& k) : kernel(k) {}
+  Kernel kernel;
+};
+
+SimTime SimulatorSnapshot::time() const {
+  return m_state->kernel.now();
+}
+const Scenario& SimulatorSnapshot::scenario() const {
+  return m_state->kernel.scenario();
+}
+
+Simulator::Simulator(const SimulatorSnapshot& snapshot)
+    : m_impl(std::make_unique<Impl>(snapshot.m_state->kernel)) {}
+
+SimulatorSnapshot Simulator::snapshot() const {
+  return SimulatorSnapshot(std::make_shared<const SimulatorSnapshot::State>(m_impl->kernel));
+}
+
+void Simulator::restore(const SimulatorSnapshot& snapshot) {
+  RecordSink* const sink = m_impl->kernel.sink();
+  const OutputOptions options = m_impl->kernel.outputOptions();
+  m_impl = std::make_unique<Impl>(snapshot.m_state->kernel);
+  if (sink) m_impl->kernel.setSink(sink, options);
+}
 
 Simulator::Simulator(Scenario scenario) {
   validateScenario(scenario);

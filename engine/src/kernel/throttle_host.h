@@ -12,9 +12,6 @@ namespace throttlelab::engine {
 class ThrottleHost {
  public:
   virtual ~ThrottleHost() = default;
-  ThrottleHost() = default;
-  ThrottleHost(const ThrottleHost&) = delete;
-  ThrottleHost& operator=(const ThrottleHost&) = delete;
 
   virtual SimTime now() const = 0;
   virtual std::int64_t jiffies() const = 0;
@@ -48,6 +45,12 @@ class ThrottleHost {
   virtual void trace(const TraceRecord& r) = 0;
   virtual TraceHeader traceHeader(const Task& t) const = 0;
   virtual std::string_view deviceName(int device) const = 0;
+
+ protected:
+  ThrottleHost() = default;
+  /// The host is copied with the kernel that implements it (a snapshot of the run).
+  ThrottleHost(const ThrottleHost&) = default;
+  ThrottleHost& operator=(const ThrottleHost&) = default;
 };
 
 /// True for tasks whose effective priority is real-time (rt_or_dl_task()).

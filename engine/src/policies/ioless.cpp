@@ -19,6 +19,9 @@ namespace {
 
 class IolessPolicy final : public ThrottlePolicy {
  public:
+  std::unique_ptr<ThrottlePolicy> clone() const override {
+    return std::make_unique<IolessPolicy>(*this);
+  }
   std::string_view name() const override { return "ioless"; }
   std::string_view description() const override {
     return "IO-less balance_dirty_pages() as today's kernels run it (3.2+, 6.x order): writers "

@@ -18,6 +18,9 @@ namespace {
 
 class Ioless32Policy final : public ThrottlePolicy {
  public:
+  std::unique_ptr<ThrottlePolicy> clone() const override {
+    return std::make_unique<Ioless32Policy>(*this);
+  }
   std::string_view name() const override { return "ioless-3.2"; }
   std::string_view description() const override {
     return "IO-less throttling as first released in 3.2: no think-time banking, 3.2 pause rules";

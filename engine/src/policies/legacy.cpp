@@ -21,6 +21,9 @@ enum Phase { kLoopTop = 0, kAfterWriteback = 1, kAfterWait = 2 };
 
 class LegacyPolicy final : public ThrottlePolicy {
  public:
+  std::unique_ptr<ThrottlePolicy> clone() const override {
+    return std::make_unique<LegacyPolicy>(*this);
+  }
   explicit LegacyPolicy(RtVariant v) : m_variant(v) {}
 
   std::string_view name() const override {

@@ -9,6 +9,9 @@ namespace throttlelab::engine {
 namespace {
 class NoThrottlePolicy final : public ThrottlePolicy {
  public:
+  std::unique_ptr<ThrottlePolicy> clone() const override {
+    return std::make_unique<NoThrottlePolicy>(*this);
+  }
   std::string_view name() const override { return "none"; }
   std::string_view description() const override {
     return "no dirty throttling: writers never wait; memory fills with dirty pages and allocations "

@@ -18,6 +18,9 @@ enum Phase { kLoopTop = 0, kAfterWriteback = 1 };
 
 class PerBdiPolicy final : public ThrottlePolicy {
  public:
+  std::unique_ptr<ThrottlePolicy> clone() const override {
+    return std::make_unique<PerBdiPolicy>(*this);
+  }
   std::string_view name() const override { return "perbdi-2.6.24"; }
   std::string_view description() const override {
     return "2.6.24–3.1 per-device IO-ful throttling with proportional limits and the per-task 1/8 "

@@ -43,10 +43,10 @@ struct BalanceOutcome {
 class ThrottlePolicy {
  public:
   virtual ~ThrottlePolicy() = default;
-  ThrottlePolicy() = default;
-  ThrottlePolicy(const ThrottlePolicy&) = delete;
   ThrottlePolicy& operator=(const ThrottlePolicy&) = delete;
 
+  /// A copy of this policy with whatever state it keeps (a snapshot of the run copies it).
+  virtual std::unique_ptr<ThrottlePolicy> clone() const = 0;
   virtual std::string_view name() const = 0;
   /// One line for menus and reports.
   virtual std::string_view description() const = 0;
@@ -60,6 +60,10 @@ class ThrottlePolicy {
   virtual BalanceOutcome balance(ThrottleHost& host, Task& task, Pages pagesDirtied) = 0;
   /// Whether the throttle-curve plot applies (the policy has position control).
   virtual bool hasPositionControl() const { return false; }
+
+ protected:
+  ThrottlePolicy() = default;
+  ThrottlePolicy(const ThrottlePolicy&) = default;
 };
 
 struct PolicyInfo {

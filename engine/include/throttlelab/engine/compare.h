@@ -12,6 +12,7 @@
 #include <stop_token>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "throttlelab/engine/records.h"
@@ -68,7 +69,9 @@ struct CompareRow {
 };
 
 struct CompareResult {
-  std::string scenario;               ///< Scenario::name
+  std::string heading = "Policy comparison";  ///< the report's title
+  std::string note;      ///< a paragraph under the title (what the runs are); empty for none
+  std::string scenario;  ///< Scenario::name
   std::vector<std::string> policies;  ///< as asked, the first is the baseline
   int seeds = 1;
   std::vector<CompareRun> runs;        ///< policy-major: every seed of policy 0, then policy 1...
@@ -84,6 +87,11 @@ std::string checkComparePolicies(const std::vector<std::string>& policies);
 /// such as make -jN). Throws ScenarioError for a bad policy list, seed count or scenario, and
 /// RunCancelled when a stop was requested.
 CompareResult comparePolicies(const Scenario& scenario, const CompareOptions& options);
+
+/// Runs made elsewhere, one seed each, compared like policies: `runs` are (label, summary)
+/// pairs, the first is the baseline (a branched run beside its original, for example).
+CompareResult compareSummaries(std::string scenario,
+                               const std::vector<std::pair<std::string, Summary>>& runs);
 
 /// The report as Markdown: a table laid out like the mail's (one line per seed, %system,
 /// wkB/s and avgrq-sz per policy), then every metric with its change against the first

@@ -58,6 +58,26 @@ class CheckedScenario {
   Scenario m_scenario;
 };
 
+class Simulator;
+
+/// The whole state of a run at one moment (event queue, tasks, page cache, devices,
+/// estimators, random state, statistics): a deep copy, independent of the simulator it was
+/// taken from, which may run on or be destroyed. Copying a snapshot is cheap (it shares the
+/// immutable state). The sink is not part of it.
+class SimulatorSnapshot {
+ public:
+  /// The simulated time it was taken at (Simulator::now()).
+  SimTime time() const;
+  /// The scenario as configured at that moment.
+  const Scenario& scenario() const;
+
+ private:
+  friend class Simulator;
+  struct State;
+  explicit SimulatorSnapshot(std::shared_ptr<const State> state) : m_state(std::move(state)) {}
+  std::shared_ptr<const State> m_state;
+};
+
 class Simulator {
  public:
   /// Validates the scenario (throws ScenarioError) and sets up tasks at their start times.
@@ -67,6 +87,16 @@ class Simulator {
   Simulator& operator=(const Simulator&) = delete;
   Simulator(Simulator&&) noexcept;
   Simulator& operator=(Simulator&&) noexcept;
+
+  /// A simulator that goes on from `snapshot` exactly as the run it was taken from did
+  /// (same samples, task rows and trace records, bit for bit), without a sink.
+  explicit Simulator(const SimulatorSnapshot& snapshot);
+  /// A deep copy of the run's state now: costs a copy of every task, file and device (see
+  /// bench/snapshot_bench.cpp); nothing is copied or kept while no snapshot is taken.
+  SimulatorSnapshot snapshot() const;
+  /// Puts this simulator back to `snapshot`. It keeps its sink and output options, and tells
+  /// the sink the snapshot's tasks (RecordSink::onTaskCreated) as setSink() does.
+  void restore(const SimulatorSnapshot& snapshot);
 
   /// The sink is not owned; it must outlive the runs it observes. nullptr detaches.
   void setSink(RecordSink* sink, OutputOptions options = {});

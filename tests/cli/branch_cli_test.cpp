@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A branched headless run (--branch-at, --branch-set, --branch-csv, --report): the branch's
+// rows up to the branch time are the run's, after it they follow the changed scenario; the
+// run itself is what it is without a branch; the report carries --compare's metrics; bad
+// input is refused with status 2 before anything is written.
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "executable_fixture.h"
+#include "throttlelab/engine/compare.h"
+#include "throttlelab/engine/output.h"
+
+namespace te = throttlelab::engine;
+using namespace throttlelab::cli::test;
+
+namespace {
+
+std::size_t columnOf(const std::string& name) {
+  const auto columns = te::sampleCsvColumns(1);
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    if (columns[i] == name) return i;
+  ADD_FAILURE() << "no column " << name;
+  return 0;
+}
+
+double timeOf(const std::string& row) {
+  return std::strtod(split(row).at(0).c_str(), nullptr);
+}
+
+const std::vector<std::string> kBranch{
+    "--headless",       "--scenario", "ten-dd",       "--duration",       "20",
+    "--branch-at",      "8.05",       "--branch-set", "vm.dirty_ratio=5", "--branch-set",
+    "tasks[0].count=4", "--csv",      "A.csv",        "--branch-csv",     "B.csv"};
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+}  // namespace
+
+TEST_F(Executable, BranchRowsAreTheRunsUntilTheBranchThenFollowTheChange) {
+  const Result r = run(with(kBranch, {"--report", "cmp.md"}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto a = csvRows(readFile(m_dir / "A.csv"));
+  const auto b = csvRows(readFile(m_dir / "B.csv"));
+  ASSERT_GT(a.size(), 150U);
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_EQ(a[0], b[0]);  // the header
+
+  const std::size_t thresh = columnOf("thresh_pages");
+  const std::size_t dirty = columnOf("dirty_pages");
+  std::size_t before = 0, after = 0, lowerThresh = 0, differentDirty = 0;
+  for (std::size_t i = 1; i < a.size(); ++i) {
+    const double t = timeOf(a[i]);
+    ASSERT_EQ(t, timeOf(b[i]));
+    if (t <= 8.05) {
+      EXPECT_EQ(a[i], b[i]) << "row at " << t << " s";
+      ++before;
+    } else {
+      ++after;
+      const auto ra = split(a[i]);
+      const auto rb = split(b[i]);
+      if (std::stod(rb[thresh]) < std::stod(ra[thresh])) ++lowerThresh;
+      if (rb[dirty] != ra[dirty]) ++differentDirty;
+    }
+  }
+  EXPECT_EQ(before, 80U);
+  EXPECT_GT(after, 100U);
+  // dirty_ratio 5 instead of 20 lowers thresh at once and for good; the dirty level follows.
+  EXPECT_EQ(lowerThresh, after);
+  EXPECT_GT(differentDirty, after * 9 / 10);
+
+  // The branch's header says where it branched and what it changed.
+  const std::string bText = readFile(m_dir / "B.csv");
+  EXPECT_TRUE(contains(bText, "# branch_of: ten-dd\n"));
+  EXPECT_TRUE(contains(bText, "# branch_at_s: 8.05\n"));
+  EXPECT_TRUE(contains(bText, "# branch_set: vm.dirty_ratio=5\n"));
+  EXPECT_TRUE(contains(bText, "# branch_set: tasks[0].count=4\n"));
+
+  // The report compares the two with every metric of --compare.
+  const std::string report = readFile(m_dir / "cmp.md");
+  EXPECT_TRUE(contains(report, "original")) << report;
+  EXPECT_TRUE(contains(report, "branch (change)")) << report;
+  EXPECT_TRUE(contains(report, "8.05 s")) << report;
+  for (const auto& m : te::comparisonMetrics())
+    EXPECT_TRUE(contains(report, "`" + std::string(m.key) + "`")) << m.key;
+}
+
+TEST_F(Executable, BranchingLeavesTheRunItselfAsItIsWithoutABranch) {
+  ASSERT_EQ(run(kBranch).status, 0);
+  const Result plain =
+      run({"--headless", "--scenario", "ten-dd", "--duration", "20", "--csv", "plain.csv"});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(readFile(m_dir / "A.csv"), readFile(m_dir / "plain.csv"));
+}
+
+TEST_F(Executable, BranchCanChangeThePolicy) {
+  const Result r =
+      run({"--headless", "--scenario", "one-dd", "--duration", "10", "--branch-at", "0.05",
+           "--branch-set", "policy=\"none\"", "--branch-csv", "B.csv", "--csv", "A.csv"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(csvRows(readFile(m_dir / "A.csv")), csvRows(readFile(m_dir / "B.csv")));
+  EXPECT_TRUE(contains(readFile(m_dir / "B.csv"), "# policy: none\n"));
+}
+
+TEST_F(Executable, BranchReportAsJson) {
+  const Result r = run(with(kBranch, {"--report", "cmp.json"}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string json = readFile(m_dir / "cmp.json");
+  EXPECT_TRUE(contains(json, "\"note\"")) << json;
+  EXPECT_TRUE(contains(json, "\"original\"")) << json;
+  EXPECT_TRUE(contains(json, "\"branch\"")) << json;
+}
+
+TEST_F(Executable, RejectsABranchAtOrAfterTheEnd) {
+  auto args = kBranch;
+  args[6] = "20";
+  expectBadInput(run(args), {"--branch-at", "before the end"});
+  EXPECT_FALSE(fs::exists(m_dir / "A.csv"));
+  EXPECT_FALSE(fs::exists(m_dir / "B.csv"));
+}
+
+TEST_F(Executable, RejectsABadBranchTime) {
+  auto args = kBranch;
+  args[6] = "soon";
+  expectBadInput(run(args), {"--branch-at", "soon"});
+  args[6] = "-3";
+  expectBadInput(run(args), {"--branch-at", "-3"});
+}
+
+TEST_F(Executable, RejectsABadBranchChangeNamingTheKey) {
+  expectBadInput(run(with(kBranch, {"--branch-set", "vm.dirty_ratio=120"})),
+                 {"--branch-set", "vm.dirty_ratio", "120"});
+  expectBadInput(run(with(kBranch, {"--branch-set", "nonsense"})), {"--branch-set", "KEY=VALUE"});
+  expectBadInput(run(with(kBranch, {"--branch-set", "seed=7"})), {"--branch-set", "seed"});
+  expectBadInput(run(with(kBranch, {"--branch-set", "durationS=5"})),
+                 {"--branch-set", "durationS", "before --branch-at"});
+  expectBadInput(run(with(kBranch, {"--branch-set", "machine.hz=100"})), {"--branch-set", "hz"});
+  EXPECT_FALSE(fs::exists(m_dir / "A.csv"));
+  EXPECT_FALSE(fs::exists(m_dir / "B.csv"));
+}
+
+TEST_F(Executable, RejectsBranchOptionsOutOfPlace) {
+  expectBadInput(run({"--headless", "--scenario", "ten-dd", "--branch-set", "vm.dirty_ratio=5"}),
+                 {"--branch-set", "--branch-at"});
+  expectBadInput(run({"--headless", "--scenario", "ten-dd", "--branch-csv", "B.csv"}),
+                 {"--branch-csv", "--branch-at"});
+  expectBadInput(
+      run({"--headless", "--scenario", "ten-dd", "--branch-at", "3", "--branch-csv", "B.csv"}),
+      {"--branch-at", "--branch-set"});
+  expectBadInput(run({"--headless", "--scenario", "ten-dd", "--branch-at", "3", "--branch-set",
+                      "vm.dirty_ratio=5"}),
+                 {"--branch-at", "--branch-csv"});
+  expectBadInput(run({"--scenario", "ten-dd", "--branch-at", "3", "--branch-set",
+                      "vm.dirty_ratio=5", "--branch-csv", "B.csv"}),
+                 {"--branch-at", "--headless"});
+  expectBadInput(run({"--headless", "--scenario", "ten-dd", "--branch-at", "3", "--branch-set",
+                      "vm.dirty_ratio=5", "--report", "cmp.md", "--compare", "ioless,none"}),
+                 {"--compare", "--branch-at"});
+  expectBadInput(run(with(kBranch, {"--branch-csv", "C.csv"})), {"--branch-csv", "more than once"});
+  expectBadInput(
+      run({"--headless", "--scenario", "ten-dd", "--duration", "20", "--branch-at", "3",
+           "--branch-set", "vm.dirty_ratio=5", "--csv", "same.csv", "--branch-csv", "same.csv"}),
+      {"same.csv"});
+}

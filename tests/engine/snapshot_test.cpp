@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Snapshots of a run: a run continued from a snapshot writes, bit for bit, what the
+// uninterrupted run writes (samples, task rows, trace lines, the summary), under every policy
+// and every built-in scenario; snapshots are independent of the simulator they came from;
+// the store thins by age within its capacity and rewinds to any moment, live changes included.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "throttlelab/engine/output.h"
+#include "throttlelab/engine/simulator.h"
+#include "throttlelab/engine/snapshot_store.h"
+
+namespace te = throttlelab::engine;
+
+namespace {
+
+/// Every output of a run as the CSV and trace writers format it, folded into a digest (and
+/// counted), so that two runs are compared output for output.
+class DigestSink final : public te::RecordSink {
+ public:
+  void onSample(const te::Sample& s) override {
+    std::ostringstream row;
+    te::writeSampleCsvRow(row, s, s.devices.size());
+    add(row.str());
+    ++samples;
+  }
+  void onTaskSample(const te::TaskSample& s) override {
+    std::ostringstream row;
+    te::writeTaskCsvRow(row, s, te::TaskInfo{});
+    add(row.str());
+    ++taskRows;
+  }
+  void onTrace(const te::TraceRecord& r) override {
+    add(te::formatTraceLine(r));
+    ++traces;
+  }
+  void add(const std::string& text) {
+    for (const unsigned char c : text) digest = (digest ^ c) * 0x100000001b3ULL;  // FNV-1a
+    digest = (digest ^ 0xffU) * 0x100000001b3ULL;  // record separator
+  }
+  std::uint64_t digest = 0xcbf29ce484222325ULL;
+  std::int64_t samples = 0, taskRows = 0, traces = 0;
+};
+
+te::OutputOptions everything() {
+  te::OutputOptions o;
+  o.taskSamples = true;
+  o.taskSampleLimit = 64;
+  o.traces = true;
+  return o;
+}
+
+std::string summaryText(const te::Simulator& sim) {
+  std::ostringstream out;
+  te::writeSummary(out, sim.summary(), sim.scenario());
+  return out.str();
+}
+
+/// One sink over two simulators: the part before a snapshot and the part after it.
+struct Outcome {
+  DigestSink sink;
+  std::string summary;
+  std::int64_t events = 0;
+};
+
+Outcome uninterrupted(const te::Scenario& s, double untilS) {
+  Outcome o;
+  te::Simulator sim(s);
+  sim.setSink(&o.sink, everything());
+  sim.runUntil(te::atSeconds(untilS));
+  o.summary = summaryText(sim);
+  o.events = sim.eventsProcessed();
+  return o;
+}
+
+void expectSame(const Outcome& a, const Outcome& b) {
+  EXPECT_GT(a.sink.samples, 0);
+  EXPECT_EQ(a.sink.samples, b.sink.samples);
+  EXPECT_EQ(a.sink.taskRows, b.sink.taskRows);
+  EXPECT_EQ(a.sink.traces, b.sink.traces);
+  EXPECT_EQ(a.sink.digest, b.sink.digest);
+  EXPECT_EQ(a.events, b.events);
+  EXPECT_EQ(a.summary, b.summary);
+}
+
+struct Case {
+  std::string scenario;
+  std::string policy;
+};
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.scenario << " under " << c.policy;
+}
+
+std::vector<Case> everyCase() {
+  std::vector<Case> out;
+  for (const auto& s : te::builtinScenarioNames())
+    for (const auto& p : te::Simulator::policyNames()) out.push_back({s, p});
+  return out;
+}
+
+te::Scenario scenarioOf(const Case& c, double durationS) {
+  te::Scenario s = te::loadScenario(c.scenario);
+  s.policy = c.policy;
+  s.durationS = durationS;
+  return s;
+}
+
+class SnapshotEveryCase : public ::testing::TestWithParam<Case> {};
+
+std::string caseName(const ::testing::TestParamInfo<Case>& info) {
+  std::string n = info.param.scenario + "_" + info.param.policy;
+  for (char& c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
+}
+
+}  // namespace
+
+// The run is cut at a moment that is no sample boundary; the original then runs on past the
+// end before the copy continues, so the copy shares nothing with it.
+TEST_P(SnapshotEveryCase, ContinuingFromASnapshotIsTheUninterruptedRun) {
+  constexpr double kCutS = 2.437, kEndS = 5.0;
+  const te::Scenario s = scenarioOf(GetParam(), kEndS);
+  const Outcome whole = uninterrupted(s, kEndS);
+
+  Outcome cut;
+  std::optional<te::SimulatorSnapshot> snap;
+  {
+    te::Simulator first(s);
+    first.setSink(&cut.sink, everything());
+    first.runUntil(te::atSeconds(kCutS));
+    snap = first.snapshot();
+    first.setSink(nullptr);
+    first.runUntil(te::atSeconds(kEndS + 1));
+  }
+  EXPECT_EQ(snap->time(), te::atSeconds(kCutS));
+  te::Simulator second(*snap);
+  EXPECT_EQ(second.now(), te::atSeconds(kCutS));
+  second.setSink(&cut.sink, everything());
+  second.runUntil(te::atSeconds(kEndS));
+  cut.summary = summaryText(second);
+  cut.events = second.eventsProcessed();
+  expectSame(whole, cut);
+}
+
+INSTANTIATE_TEST_SUITE_P(BuiltinScenariosAndPolicies, SnapshotEveryCase,
+                         ::testing::ValuesIn(everyCase()), caseName);
+
+TEST(Snapshot, RestoreInPlaceKeepsTheSinkAndGoesBack) {
+  te::Scenario s = te::loadScenario("ten-dd");
+  s.durationS = 6;
+  const Outcome whole = uninterrupted(s, 6);
+
+  te::Simulator sim(s);
+  Outcome o;
+  DigestSink wasted;
+  sim.setSink(&o.sink, everything());
+  sim.runUntil(te::atSeconds(1.5));
+  const te::SimulatorSnapshot at15 = sim.snapshot();
+  sim.setSink(&wasted, everything());
+  sim.runUntil(te::atSeconds(4));  // a future that is thrown away
+  sim.restore(at15);
+  EXPECT_EQ(sim.now(), te::atSeconds(1.5));
+  EXPECT_GT(wasted.samples, 0);
+  const std::int64_t wastedSamples = wasted.samples;
+  sim.setSink(&o.sink, everything());
+  sim.runUntil(te::atSeconds(6));
+  o.summary = summaryText(sim);
+  o.events = sim.eventsProcessed();
+  expectSame(whole, o);
+  EXPECT_EQ(wasted.samples, wastedSamples);  // restore() went on with the sink it had
+}
+
+TEST(Snapshot, ABranchWithAChangeDiffersOnlyAfterTheBranch) {
+  te::Scenario s = te::loadScenario("ten-dd");
+  te::Simulator original(s);
+  original.runUntil(te::atSeconds(3));
+  te::Simulator branch(original.snapshot());
+  te::Scenario changed = s;
+  changed.vm.dirtyRatio = 5;
+  changed.vm.dirtyBackgroundRatio = 2;
+  branch.reconfigure(changed);
+  EXPECT_EQ(original.scenario().vm.dirtyRatio, s.vm.dirtyRatio);  // the original is untouched
+  original.runUntil(te::atSeconds(12));
+  branch.runUntil(te::atSeconds(12));
+  EXPECT_LT(branch.summary().dirtyPagesP50, original.summary().dirtyPagesP50);
+}
+
+TEST(SnapshotStore, HoldsAtMostItsCapacityDenseRecentlySparseLongAgo) {
+  te::Scenario s = te::loadScenario("one-dd");
+  te::SnapshotStore store({.intervalS = 0.5, .capacity = 12});
+  te::Simulator sim(s);
+  int taken = 0;
+  for (double t = 0; t <= 60; t += 0.1) {
+    sim.runUntil(te::atSeconds(t));
+    taken += store.offer(sim) ? 1 : 0;
+  }
+  EXPECT_GT(taken, 100);
+  ASSERT_EQ(store.size(), 12U);
+  const auto times = store.times();
+  EXPECT_EQ(times.front(), te::SimTime{});  // the start stays reachable
+  EXPECT_GE(te::toSeconds(times.back()), 59.5);
+  // Gaps grow with age: the oldest gap is several times the newest.
+  const double newest = te::toSeconds(times[times.size() - 1] - times[times.size() - 2]);
+  const double oldest = te::toSeconds(times[1] - times[0]);
+  EXPECT_LT(newest, 1.01);
+  EXPECT_GT(oldest, 4 * newest);
+  for (std::size_t i = 1; i < times.size(); ++i) EXPECT_LT(times[i - 1], times[i]);
+}
+
+TEST(SnapshotStore, RewindReachesAnyMomentWithTheLiveChangesReplayed) {
+  te::Scenario s = te::loadScenario("ten-dd");
+  s.durationS = 30;
+  te::Scenario changed = s;
+  changed.vm.dirtyRatio = 8;
+  changed.tasks[0].count = 4;
+  const te::CheckedScenario checked(changed);
+
+  // The recorded run: changed live at 7.3 s.
+  te::SnapshotStore store({.intervalS = 2, .capacity = 5});
+  te::Simulator live(s);
+  for (double t = 0; t < 20; t += 0.25) {
+    const te::SimTime at = te::atSeconds(t);
+    live.runUntil(at);
+    store.offer(live);
+    if (t == 7.25) {
+      live.reconfigure(checked);
+      store.recordChange(at, checked);
+    }
+  }
+  EXPECT_EQ(store.size(), 5U);
+
+  for (const double target : {0.0, 3.05, 7.25, 9.9, 15.0, 19.75}) {
+    SCOPED_TRACE(target);
+    // The same run uninterrupted, to the target and on to 25 s.
+    te::Simulator reference(s);
+    Outcome expected;
+    reference.runUntil(te::atSeconds(std::min(target, 7.25)));
+    if (target >= 7.25) {
+      reference.runUntil(te::atSeconds(7.25));
+      reference.reconfigure(checked);
+    }
+    reference.runUntil(te::atSeconds(target));
+    reference.setSink(&expected.sink, everything());
+    reference.runUntil(te::atSeconds(25));
+    expected.summary = summaryText(reference);
+    expected.events = reference.eventsProcessed();
+
+    te::Simulator rewound = store.rewind(te::atSeconds(target));
+    EXPECT_EQ(rewound.now(), te::atSeconds(target));
+    Outcome got;
+    rewound.setSink(&got.sink, everything());
+    rewound.runUntil(te::atSeconds(25));
+    got.summary = summaryText(rewound);
+    got.events = rewound.eventsProcessed();
+    expectSame(expected, got);
+  }
+  EXPECT_THROW((void)store.rewind(te::atSeconds(-1)), std::out_of_range);
+}

@@ -35,12 +35,13 @@ struct WriteFailed {
 /// Streams what the simulator reports into the open outputs, as it comes.
 class StreamingSink final : public te::RecordSink {
  public:
-  StreamingSink(OutputFile* csv, OutputFile* taskCsv, OutputFile* trace, std::size_t devices)
-      : m_csv(csv), m_taskCsv(taskCsv), m_trace(trace), m_devices(devices) {}
+  StreamingSink(OutputFile* csv, OutputFile* taskCsv, OutputFile* trace, std::size_t devices,
+                std::size_t cgroups = 0)
+      : m_csv(csv), m_taskCsv(taskCsv), m_trace(trace), m_devices(devices), m_cgroups(cgroups) {}
 
   void onSample(const te::Sample& s) override {
     if (m_csv) {
-      te::writeSampleCsvRow(m_csv->stream(), s, m_devices);
+      te::writeSampleCsvRow(m_csv->stream(), s, m_devices, m_cgroups);
       check(*m_csv);
     }
     // Once per sample is often enough to stop a run whose disk is full.
@@ -87,6 +88,7 @@ class StreamingSink final : public te::RecordSink {
   OutputFile* m_taskCsv;
   OutputFile* m_trace;
   std::size_t m_devices;
+  std::size_t m_cgroups;
   std::vector<te::TaskInfo> m_tasks;
 };
 
@@ -411,7 +413,9 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
     const te::Provenance provenance = te::provenanceOf(scenario);
     if (csv) {
       te::writeCsvProvenance(csv->stream(), provenance);
-      te::writeSampleCsvHeader(csv->stream(), devices);
+      std::vector<std::string> cgroupNames;
+      for (const auto& c : scenario.cgroups) cgroupNames.push_back(c.name);
+      te::writeSampleCsvHeader(csv->stream(), devices, cgroupNames);
     }
     if (taskCsv) {
       te::writeCsvProvenance(taskCsv->stream(), provenance);
@@ -419,7 +423,7 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
     }
     if (trace) te::writeTraceHeader(trace->stream());
 
-    StreamingSink sink(csv, taskCsv, trace, devices);
+    StreamingSink sink(csv, taskCsv, trace, devices, scenario.cgroups.size());
     te::OutputOptions outputOptions;
     outputOptions.taskSamples = taskCsv != nullptr;
     outputOptions.traces = trace != nullptr;

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "throttlelab/engine/statistics.h"
@@ -76,6 +77,12 @@ struct TaskAcc {
   double firstS = 0;
   double lastS = 0;
   std::int64_t pauses = 0;
+  std::uint64_t cgroupIno = 1;
+};
+
+struct CgroupAcc {
+  std::int64_t records = 0;
+  Reservoir dirty, freerun;
 };
 
 /// Pause, period and paused values are jiffies·1000/HZ truncated to ms; the set of values
@@ -104,7 +111,8 @@ struct TraceStats::State {
   Reservoir dirty, dirtyOverSetpoint, pause, taskRatelimit, thresh, bgThresh, limit;
   std::map<std::string, Reservoir, std::less<>> writeBw, dirtyRatelimit;
   std::unordered_map<int, TaskAcc> tasks;
-  std::set<std::int64_t> jiffyValues;  ///< distinct positive ms values, bounded
+  std::map<std::uint64_t, CgroupAcc> cgroups;  ///< bounded: at most kMaxCgroups inos
+  std::set<std::int64_t> jiffyValues;          ///< distinct positive ms values, bounded
   int startsBusy = -1;  ///< the first global_dirty_state: above bg_thresh (1) or not (0)
 };
 
@@ -159,6 +167,17 @@ void TraceStats::add(const te::TraceRecord& record) {
             a.comm.assign(r.header.comm.begin(), end);
             a.bdi = std::string(r.bdi);
             a.firstS = t;
+            a.cgroupIno = r.cgroupIno;
+          }
+          constexpr std::size_t kMaxCgroups = 64;
+          auto cg = st.cgroups.find(r.cgroupIno);
+          if (cg == st.cgroups.end() && st.cgroups.size() < kMaxCgroups)
+            cg = st.cgroups.emplace(r.cgroupIno, CgroupAcc{}).first;
+          if (cg != st.cgroups.end()) {
+            ++cg->second.records;
+            cg->second.dirty.add(static_cast<double>(r.dirty));
+            cg->second.freerun.add(2.0 * static_cast<double>(r.setpoint) -
+                                   static_cast<double>(r.limit));
           }
           a.firstS = std::min(a.firstS, t);
           a.lastS = std::max(a.lastS, t);
@@ -193,11 +212,14 @@ TraceStats::Result TraceStats::result() const {
     t.activeS = a.lastS - a.firstS;
     t.rateKBps = t.activeS > 0 ? te::pagesToKBps(static_cast<double>(a.dirtied)) / t.activeS : 0;
     t.pauses = a.pauses;
+    t.cgroupIno = a.cgroupIno;
     r.tasks.push_back(std::move(t));
   }
   std::sort(r.tasks.begin(), r.tasks.end(),
             [](const TaskRate& a, const TaskRate& b) { return a.pid < b.pid; });
   r.writers = static_cast<int>(r.tasks.size());
+  for (const auto& [ino, a] : st.cgroups)
+    r.cgroups[ino] = CgroupTrace{a.records, a.dirty.median(), a.freerun.median()};
   // The coarsest HZ that explains every value; a handful of values prove nothing.
   if (st.jiffyValues.size() >= 3) {
     for (const int hz : {100, 250, 300, 1000}) {
@@ -368,26 +390,61 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
     n.push_back("device " + s.devices.front().name + " (default): the trace names no bdi");
   }
 
+  // A memory cgroup per traced cgroup_ino other than the root's (1): only cgroup writeback
+  // (4.2+, cgroup v2) traces another one.
+  std::map<std::uint64_t, std::string> cgroupNames;
+  for (const auto& t : m.tasks) {
+    if (t.cgroupIno == 1 || cgroupNames.count(t.cgroupIno) || cgroupNames.size() >= 64) continue;
+    te::CgroupSpec c;
+    c.name = "ino" + std::to_string(t.cgroupIno);
+    cgroupNames[t.cgroupIno] = c.name;
+    const auto it = m.cgroups.find(t.cgroupIno);
+    const double globalFreerun =
+        (static_cast<double>(m.threshPages) + static_cast<double>(m.bgThreshPages)) / 2;
+    const double freerun = it == m.cgroups.end() ? 0 : it->second.freerunPages;
+    if (freerun > 0 && globalFreerun > 0 && freerun < 0.95 * globalFreerun) {
+      // The cgroup's domain set the pauses. Under byte thresholds its domain gets the share
+      // of them its dirtyable memory is of the machine's, so that share is freerun ratio;
+      // its dirtyable memory is taken as its memory.max, the machine's as its memory.
+      const double share = freerun / globalFreerun;
+      c.memoryMaxMiB =
+          std::max<std::int64_t>(1, std::llround(share * static_cast<double>(s.machine.memoryMiB)));
+      n.push_back("cgroup " + c.name + ": memory.max " + std::to_string(c.memoryMaxMiB) +
+                  " MiB, assumed: its traced freerun (2·setpoint − limit, median " +
+                  fixed(freerun, 0) + " pages) is " + fixed(share * 100, 1) +
+                  " % of the global one, taken as its share of dirtyable memory, with its "
+                  "dirtyable memory equal to memory.max and the machine's to its memory");
+    } else {
+      n.push_back("cgroup " + c.name +
+                  ": no memory.max (the trace gives none: its records show the global "
+                  "domain setting the pauses)");
+    }
+    s.cgroups.push_back(c);
+  }
+
   // As many looping dd writers as pids that went through balance_dirty_pages, each on its
-  // bdi, grouped by bdi and name.
-  std::map<std::pair<std::string, std::string>, int> groups;
+  // bdi, grouped by bdi, name and cgroup.
+  std::map<std::tuple<std::string, std::string, std::string>, int> groups;
   for (const auto& t : m.tasks) {
     std::string device = s.devices.front().name;
     for (std::size_t i = 0; i < bdis.size(); ++i)
       if (bdis[i] == t.bdi) device = s.devices[i].name;
     std::string name = t.comm.empty() ? std::string("dd") : t.comm;
     if (name.size() > 64 || hasControl(name)) name = "dd";
-    ++groups[{device, name}];
+    const auto cg = cgroupNames.find(t.cgroupIno);
+    ++groups[{device, name, cg == cgroupNames.end() ? std::string() : cg->second}];
   }
   for (const auto& [key, count] : groups) {
     te::TaskSpec t;
-    t.name = key.second;
+    t.name = std::get<1>(key);
     t.count = count;
     t.kind = te::TaskKind::Writer;
     t.loop = true;
-    t.device = key.first;
+    t.device = std::get<0>(key);
+    t.cgroup = std::get<2>(key);
     s.tasks.push_back(t);
     n.push_back(std::to_string(count) + " x " + t.name + " on " + t.device +
+                (t.cgroup.empty() ? std::string() : " in cgroup " + t.cgroup) +
                 ": looping dd writers (bs " + std::to_string(t.blockKiB) + " KiB, " +
                 std::to_string(t.fileMiB) + " MiB per run, defaults), one per traced pid");
   }

@@ -259,6 +259,32 @@ void forEachColumn(std::size_t deviceCount, OnTime onTime, OnGlobal onGlobal, On
   }
 }
 
+struct CgroupColumn {
+  std::string_view name;
+  void (*write)(std::string&, const CgroupSample&);
+};
+template <auto Field>
+void writeCgroupField(std::string& out, const CgroupSample& c) {
+  appendValue(out, c.*Field);
+}
+// Per memory cgroup, after every other column: `cgroup_<name>_<column>`.
+const std::array kCgroupColumns{
+    CgroupColumn{"file_pages", writeCgroupField<&CgroupSample::filePages>},
+    CgroupColumn{"dirty_pages", writeCgroupField<&CgroupSample::dirtyPages>},
+    CgroupColumn{"writeback_pages", writeCgroupField<&CgroupSample::writebackPages>},
+    CgroupColumn{"max_pages", writeCgroupField<&CgroupSample::maxPages>},
+    CgroupColumn{"avail_pages", writeCgroupField<&CgroupSample::availPages>},
+    CgroupColumn{"bg_thresh_pages", writeCgroupField<&CgroupSample::bgThreshPages>},
+    CgroupColumn{"thresh_pages", writeCgroupField<&CgroupSample::threshPages>},
+    CgroupColumn{"freerun_pages", writeCgroupField<&CgroupSample::freerunPages>},
+    CgroupColumn{"setpoint_pages", writeCgroupField<&CgroupSample::setpointPages>},
+    CgroupColumn{"limit_pages", writeCgroupField<&CgroupSample::limitPages>},
+    CgroupColumn{"dirty_limit_pages", writeCgroupField<&CgroupSample::dirtyLimitPages>},
+    CgroupColumn{"pos_ratio", writeCgroupField<&CgroupSample::posRatio>},
+    CgroupColumn{"reclaimed_pages", writeCgroupField<&CgroupSample::reclaimedPages>},
+    CgroupColumn{"oom_kills", writeCgroupField<&CgroupSample::oomKills>},
+};
+
 std::string devicePrefix(std::size_t k) {
   return k == 0 ? std::string() : "dev" + std::to_string(k) + "_";
 }
@@ -342,6 +368,15 @@ std::vector<std::string> sampleCsvColumns(std::size_t deviceCount) {
   return names;
 }
 
+std::vector<std::string> sampleCsvColumns(std::size_t deviceCount,
+                                          const std::vector<std::string>& cgroupNames) {
+  std::vector<std::string> names = sampleCsvColumns(deviceCount);
+  for (const std::string& cg : cgroupNames)
+    for (const auto& c : kCgroupColumns)
+      names.push_back("cgroup_" + cg + "_" + std::string(c.name));
+  return names;
+}
+
 const std::vector<std::string>& taskCsvColumns() {
   static const std::vector<std::string> kColumns{
       "time_s",   "task", "pid", "sched", "dirtied_pages", "write_kbps", "task_ratelimit_kbps",
@@ -388,9 +423,10 @@ void writeCsvProvenance(std::ostream& out, const Provenance& p) {
   out << text;
 }
 
-void writeSampleCsvHeader(std::ostream& out, std::size_t deviceCount) {
+void writeSampleCsvHeader(std::ostream& out, std::size_t deviceCount,
+                          const std::vector<std::string>& cgroupNames) {
   std::string line;
-  for (const auto& name : sampleCsvColumns(deviceCount)) {
+  for (const auto& name : sampleCsvColumns(deviceCount, cgroupNames)) {
     if (!line.empty()) line += ',';
     line += name;
   }
@@ -398,8 +434,10 @@ void writeSampleCsvHeader(std::ostream& out, std::size_t deviceCount) {
   out << line;
 }
 
-void writeSampleCsvRow(std::ostream& out, const Sample& s, std::size_t deviceCount) {
+void writeSampleCsvRow(std::ostream& out, const Sample& s, std::size_t deviceCount,
+                       std::size_t cgroupCount) {
   static const DeviceSample kAbsent{};
+  static const CgroupSample kAbsentCgroup{};
   std::string line;
   line.reserve(512);
   forEachColumn(
@@ -412,6 +450,11 @@ void writeSampleCsvRow(std::ostream& out, const Sample& s, std::size_t deviceCou
         line += ',';
         c.write(line, k < s.devices.size() ? s.devices[k] : kAbsent);
       });
+  for (std::size_t k = 0; k < cgroupCount; ++k)
+    for (const auto& c : kCgroupColumns) {
+      line += ',';
+      c.write(line, k < s.cgroups.size() ? s.cgroups[k] : kAbsentCgroup);
+    }
   line += '\n';
   out << line;
 }

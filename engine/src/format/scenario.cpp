@@ -45,6 +45,7 @@ constexpr std::array<int, 4> kValidHz{100, 250, 300, 1000};
 constexpr std::int64_t kMaxTotalTasks = 100'000;
 constexpr std::size_t kMaxTaskGroups = 100'000;
 constexpr std::size_t kMaxDevices = 64;
+constexpr std::size_t kMaxCgroups = 64;
 constexpr std::int64_t kMaxFileMiB = std::int64_t{1} << 30;  // 1 PiB
 // Page-allocator generations (MachineConfig::allocator), oldest first.
 constexpr std::array<std::string_view, 4> kAllocators{"2.6.0-no-rt", "2.6.0", "2.6.9", "6.x"};
@@ -359,6 +360,45 @@ constexpr Key<TaskSpec> kTaskKeys[] = {
      .range = {-1000, 1000},
      .meaning = "`/proc/<pid>/oom_score_adj`: biases the OOM killer's choice; -1000 exempts "
                 "the task"},
+    {.name = "cgroup",
+     .member = &TaskSpec::cgroup,
+     .meaning = "the memory cgroup the tasks run in (their `cgroup.procs`); its page cache is "
+                "charged to it and, under `ioless` (4.2+), throttled against its own dirty "
+                "limits too",
+     .allowed = "the `name` of an entry of `cgroups`",
+     .defaultText = "`\"\"` (the root cgroup)",
+     .omitWhenEmpty = true},
+};
+
+constexpr Key<CgroupSpec> kCgroupKeys[] = {
+    {.name = "name",
+     .member = &CgroupSpec::name,
+     .range = {1, 32},
+     .meaning = "the cgroup's directory name, referred to by a task group's `cgroup`; CSV "
+                "columns carry it (`cgroup_NAME_dirty_pages`)",
+     .allowed = "1–32 letters, digits, `_`, `-` or `.`; unique"},
+    {.name = "memoryMaxMiB",
+     .member = &CgroupSpec::memoryMaxMiB,
+     .range = {1, 16 * 1024 * 1024},
+     .unit = "MiB",
+     .meaning = "`memory.max`: at it, reclaim runs inside the cgroup (and its OOM killer when "
+                "nothing can be reclaimed); with `memoryHighMiB` it bounds the cgroup's "
+                "dirtyable memory",
+     .zeroOr = "0 (`max`, no limit) or "},
+    {.name = "memoryHighMiB",
+     .member = &CgroupSpec::memoryHighMiB,
+     .range = {1, 16 * 1024 * 1024},
+     .unit = "MiB",
+     .meaning = "`memory.high`: reclaim keeps the cgroup below it (no OOM kill); it bounds the "
+                "dirtyable memory as `memory.max` does",
+     .zeroOr = "0 (`max`, no limit) or "},
+    {.name = "version",
+     .member = &CgroupSpec::version,
+     .range = {1, 2},
+     .meaning = "`2`: the unified hierarchy, with cgroup writeback (its own dirty domain); `1`: "
+                "the v1 memory controller, which limits memory but leaves dirty throttling "
+                "global",
+     .allowed = "1 or 2"},
 };
 
 template <class T, std::size_t N>
@@ -372,6 +412,7 @@ constexpr auto kMachineFields = fieldsOf(kMachineKeys);
 constexpr auto kDeviceFields = fieldsOf(kDeviceKeys);
 constexpr auto kVmFields = fieldsOf(kVmKeys);
 constexpr auto kTaskFields = fieldsOf(kTaskKeys);
+constexpr auto kCgroupFields = fieldsOf(kCgroupKeys);
 
 // In the order the writer writes them.
 constexpr Key<Scenario> kRootKeys[] = {
@@ -432,6 +473,13 @@ constexpr Key<Scenario> kRootKeys[] = {
      .defaultText = "`[]`",
      .kind = FieldKind::ObjectArray,
      .children = kTaskFields},
+    {.name = "cgroups",
+     .meaning = "memory cgroups (one level below the root) that task groups may run in; left "
+                "out of a written scenario when empty",
+     .allowed = "at most 64 entries",
+     .defaultText = "`[]`",
+     .kind = FieldKind::ObjectArray,
+     .children = kCgroupFields},
 };
 
 constexpr auto kRootFields = fieldsOf(kRootKeys);
@@ -585,6 +633,10 @@ std::string joinNames(const Names& names) {
 
 std::string deviceJsonPath(std::size_t index, bool arrayForm) {
   return arrayForm ? "devices[" + std::to_string(index) + "]" : std::string("device");
+}
+
+std::string cgroupJsonPath(std::size_t index) {
+  return "cgroups[" + std::to_string(index) + "]";
 }
 
 std::string taskJsonPath(std::size_t index) {
@@ -994,6 +1046,17 @@ class Reader {
       for (std::size_t i = 0; i < tasks->size(); ++i)
         readObject((*tasks)[i], taskJsonPath(i), kTaskKeys, s.tasks[i]);
     }
+
+    if (const Json* cgroups = member(doc, "cgroups")) {
+      requireArray(*cgroups, "cgroups");
+      if (cgroups->size() > kMaxCgroups)
+        m_context.fail("cgroups", "lists " + std::to_string(cgroups->size()) +
+                                      " cgroups; at most " + std::to_string(kMaxCgroups) +
+                                      " are supported");
+      s.cgroups.assign(cgroups->size(), CgroupSpec{});
+      for (std::size_t i = 0; i < cgroups->size(); ++i)
+        readObject((*cgroups)[i], cgroupJsonPath(i), kCgroupKeys, s.cgroups[i]);
+    }
     return s;
   }
 
@@ -1158,6 +1221,10 @@ class Validator {
     if (s.tasks.size() > kMaxTaskGroups)
       m_context.fail("tasks", "lists " + std::to_string(s.tasks.size()) + " task groups; at most " +
                                   std::to_string(kMaxTaskGroups) + " are supported");
+    if (s.cgroups.size() > kMaxCgroups)
+      m_context.fail("cgroups", "lists " + std::to_string(s.cgroups.size()) + " cgroups; at most " +
+                                    std::to_string(kMaxCgroups) + " are supported");
+    for (std::size_t i = 0; i < s.cgroups.size(); ++i) validateCgroup(s, i);
     std::int64_t total = 0;
     for (std::size_t i = 0; i < s.tasks.size(); ++i) {
       validateTask(s, i);
@@ -1184,10 +1251,30 @@ class Validator {
                                              "), got " + std::to_string(d.minRatio));
   }
 
+  void validateCgroup(const Scenario& s, std::size_t i) const {
+    const CgroupSpec& c = s.cgroups[i];
+    const std::string path = cgroupJsonPath(i);
+    checkKeys(c, path, kCgroupKeys);
+    for (const char ch : c.name) {
+      const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                      (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' || ch == '.';
+      if (!ok)
+        m_context.fail(path + ".name", "may hold only letters, digits, '_', '-' and '.', got \"" +
+                                           printable(c.name) + "\"");
+    }
+    for (std::size_t j = 0; j < i; ++j)
+      if (s.cgroups[j].name == c.name)
+        m_context.fail(path + ".name", "cgroup name \"" + printable(c.name) + "\" is used twice");
+  }
+
   void validateTask(const Scenario& s, std::size_t i) const {
     const TaskSpec& t = s.tasks[i];
     const std::string path = taskJsonPath(i);
     checkKeys(t, path, kTaskKeys);
+    if (!t.cgroup.empty() && std::none_of(s.cgroups.begin(), s.cgroups.end(),
+                                          [&](const CgroupSpec& c) { return c.name == t.cgroup; }))
+      m_context.fail(path + ".cgroup",
+                     "no cgroup named \"" + printable(t.cgroup) + "\" in `cgroups`");
     // A compiler may write no object file (0); an allocator writes nothing at all.
     if (t.kind == TaskKind::Writer && t.fileMiB < 1)
       m_context.fail(path + ".fileMiB", rangeReason(1, kMaxFileMiB, std::to_string(t.fileMiB)));
@@ -1402,8 +1489,9 @@ std::string docTable(std::string_view section) {
   if (section == "device") return docTable(kDeviceKeys);
   if (section == "vm") return docTable(kVmKeys);
   if (section == "tasks") return docTable(kTaskKeys);
+  if (section == "cgroups") return docTable(kCgroupKeys);
   throw std::invalid_argument("no scenario key table named '" + printable(section) +
-                              "' (known: top, machine, device, vm, tasks)");
+                              "' (known: top, machine, device, vm, tasks, cgroups)");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1521,6 +1609,8 @@ std::string scenarioToJson(const Scenario& s) {
       j["vm"] = objectToJson(s.vm, kVmKeys);
     else if (k.name == "tasks")
       j["tasks"] = arrayToJson(s.tasks, kTaskKeys);
+    else if (k.name == "cgroups" && !s.cgroups.empty())
+      j["cgroups"] = arrayToJson(s.cgroups, kCgroupKeys);
   }
   // `replace` keeps a name with invalid UTF-8 (possible in a scenario built in code) from
   // throwing; parsed scenarios are valid UTF-8 already.
@@ -1586,6 +1676,17 @@ std::size_t deviceIndexOf(const Scenario& s, const TaskSpec& t) {
       key, printable(s.name) + ": " + key + ": no device named \"" + printable(t.device) + "\"");
 }
 
+int cgroupIndexOf(const Scenario& s, const TaskSpec& t) {
+  if (t.cgroup.empty()) return -1;
+  for (std::size_t i = 0; i < s.cgroups.size(); ++i)
+    if (s.cgroups[i].name == t.cgroup) return static_cast<int>(i);
+  std::string key = "tasks[].cgroup";
+  for (std::size_t i = 0; i < s.tasks.size(); ++i)
+    if (&s.tasks[i] == &t) key = taskJsonPath(i) + ".cgroup";
+  throw ScenarioError(
+      key, printable(s.name) + ": " + key + ": no cgroup named \"" + printable(t.cgroup) + "\"");
+}
+
 std::string withScenarioKeyTables(std::string_view markdown) {
   static constexpr std::string_view kBegin = "<!-- scenario-keys: ";
   static constexpr std::string_view kEnd = "<!-- /scenario-keys -->";
@@ -1608,7 +1709,7 @@ std::string withScenarioKeyTables(std::string_view markdown) {
     pos = end;
   }
   out += markdown.substr(pos);
-  for (const std::string_view section : {"top", "machine", "device", "vm", "tasks"})
+  for (const std::string_view section : {"top", "machine", "device", "vm", "tasks", "cgroups"})
     if (markdown.find(std::string(kBegin) + std::string(section) + " -->") ==
         std::string_view::npos)
       throw std::invalid_argument("no '" + std::string(kBegin) + std::string(section) +

@@ -32,6 +32,7 @@ Kernel::Kernel(Scenario scenario)
     m_devices.emplace_back(std::move(d));
   }
   m_domain.completions.resize(m_devices.size());
+  setupCgroups();
   m_cpu.resetPerCpuDirty();
   m_domain.dirtyLimit = globalViewFor(LimitBonus::None).thresh;  // boot: dirty_limit = thresh
   m_domain.dirtyLimitStamp = jiffies();
@@ -88,6 +89,7 @@ void Kernel::addTask(std::size_t group, const TaskSpec& spec) {
   t->info.rtPriority = spec.rtPriority;
   t->info.nice = spec.nice;
   t->info.device = static_cast<int>(deviceIndexOf(m_scenario, spec));
+  t->info.cgroup = cgroupIndexOf(m_scenario, spec);
   m_infos[static_cast<std::size_t>(t->info.index)] = t->info;
   // A sub-millisecond start jitter keeps identical tasks out of lockstep; it is where the
   // seed enters the run.
@@ -112,6 +114,7 @@ void Kernel::removeTask(Task& t) {
   t.state = TaskState::Exited;
   t.exitedS = toSeconds(m_now);
   t.allocWaiting = false;
+  t.memcgWaiting = false;
   if (t.file >= 0) {
     CachedFile& f = m_files[static_cast<std::size_t>(t.file)];
     m_mem.copying -= f.copying();
@@ -447,6 +450,22 @@ std::unique_ptr<ThrottlePolicy> Kernel::checkReconfigurable(const Scenario& chan
                               "].name: a device cannot be renamed while running; reset to apply");
   if (changed.machine.hz != m_scenario.machine.hz)
     throw ScenarioError("machine.hz", "machine.hz: HZ cannot change while running; reset to apply");
+  if (changed.cgroups.size() != m_scenario.cgroups.size())
+    throw ScenarioError(
+        "cgroups", "cgroups: cgroups cannot be added or removed while running; reset to apply");
+  for (std::size_t i = 0; i < changed.cgroups.size(); ++i)
+    if (changed.cgroups[i].name != m_scenario.cgroups[i].name ||
+        changed.cgroups[i].version != m_scenario.cgroups[i].version)
+      throw ScenarioError("cgroups[" + std::to_string(i) + "]",
+                          "cgroups[" + std::to_string(i) +
+                              "]: a cgroup cannot be renamed or change version while running; "
+                              "reset to apply");
+  for (std::size_t g = 0; g < changed.tasks.size() && g < m_scenario.tasks.size(); ++g)
+    if (changed.tasks[g].cgroup != m_scenario.tasks[g].cgroup)
+      throw ScenarioError("tasks[" + std::to_string(g) + "].cgroup",
+                          "tasks[" + std::to_string(g) +
+                              "].cgroup: a task group cannot move to another cgroup while "
+                              "running; reset to apply");
   std::unique_ptr<ThrottlePolicy> policy;
   if (changed.policy != m_scenario.policy) {
     policy = makePolicy(changed.policy);
@@ -525,6 +544,8 @@ void Kernel::reconfigure(const Scenario& in) {
         m_queue.push(m_now + interval, EventKind::FlusherTimer, d, f.timerGeneration);
     }
   }
+  // Memory cgroups: their limits (the list itself cannot change while running).
+  if (cur.cgroups != old.cgroups) reconfigureCgroups();
   // Tasks: a group's spec, then its count.
   for (std::size_t g = 0; g < std::max(cur.tasks.size(), old.tasks.size()); ++g)
     reconfigureGroup(g, old);
@@ -581,6 +602,14 @@ void Kernel::retryAllocation(Task& t) {
   if (t.removed) return;
   if (!t.allocWaiting) {
     t.state = TaskState::Runnable;
+    return;
+  }
+  if (t.memcgWaiting) {
+    // The wait for the cgroup's writeback ended: charge again (it may wait again).
+    t.memcgWaiting = false;
+    finishAllocWait(t);
+    t.holdsCpu = true;
+    continueWriting(t);
     return;
   }
   if (m_pages.canAllocate(m_mem, t)) {
@@ -659,6 +688,27 @@ std::string Kernel::checkInvariants() const {
   if (rss + swapWb > m_mem.anon)
     err << "task anon " << rss + swapWb << " > anon " << m_mem.anon << "; ";
   if (m_mem.anon < 0 || m_mem.swapWb < 0) err << "anon negative; ";
+  // Memory cgroups: their counters are the sums over their files, and their wbs' over theirs.
+  for (std::size_t c = 0; c < m_cgroups.size(); ++c) {
+    const CgroupState& cg = m_cgroups[c];
+    Pages file = 0, cgDirty = 0, cgWb = 0;
+    std::vector<Pages> wbDirty(m_devices.size()), wbWb(m_devices.size());
+    for (const auto& f : m_files) {
+      if (f.cgroup != static_cast<int>(c)) continue;
+      file += f.resident();
+      cgDirty += f.dirty();
+      cgWb += f.writeback();
+      wbDirty[static_cast<std::size_t>(f.device())] += f.dirty();
+      wbWb[static_cast<std::size_t>(f.device())] += f.writeback();
+    }
+    if (file != cg.file || cgDirty != cg.dirty || cgWb != cg.writeback)
+      err << "cgroup " << c << " counters (file " << cg.file << ", dirty " << cg.dirty
+          << ", writeback " << cg.writeback << ") != its files (" << file << ", " << cgDirty << ", "
+          << cgWb << "); ";
+    for (std::size_t d = 0; d < m_devices.size(); ++d)
+      if (cg.wbs[d].reclaimable != wbDirty[d] || cg.wbs[d].writeback != wbWb[d])
+        err << "cgroup " << c << " wb " << d << " counters disagree; ";
+  }
   return err.str();
 }
 

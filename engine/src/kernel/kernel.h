@@ -69,6 +69,16 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   void trace(const TraceRecord& r) override;
   TraceHeader traceHeader(const Task& t) const override;
   std::string_view deviceName(int device) const override;
+  // memcg.cpp
+  int memcgDomainOf(const Task& task) const override;
+  CgroupState& cgroupState(int cg) override { return m_cgroups[static_cast<std::size_t>(cg)]; }
+  const CgroupState& cgroupState(int cg) const override {
+    return m_cgroups[static_cast<std::size_t>(cg)];
+  }
+  MemcgView memcgView(int cg, const GlobalView& g, const Task* task) const override;
+  WbView memcgWbView(int cg, int device, const MemcgView& m) const override;
+  Pages cgroupWbDirty(int device) const override;
+  std::uint64_t traceCgroupIno(const Task& task) const override;
 
   // --- driving the run ---
   void setSink(RecordSink* sink, OutputOptions options);
@@ -145,6 +155,32 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   void endAnonRun(Task& t);
   void releaseAnon(Task& t);
   void swapInDone(Task& t, Pages pages);
+
+  // memcg.cpp: memory cgroups (docs/model.md, Memory cgroups)
+  /// The cgroups of the scenario, at boot; reconfigure() takes new limits.
+  void setupCgroups();
+  void reconfigureCgroups();
+  /// MemcgView with a bonus choice and whether writeback pages count as dirty (the throttle
+  /// counts them, wb_over_bg_thresh() does not).
+  MemcgView memcgViewFor(int cg, const GlobalView& g, LimitBonus bonus,
+                         bool includeWriteback) const;
+  /// Charges `n` new page-cache pages of `t` to its cgroup (mem_cgroup_charge()): reclaims
+  /// inside the cgroup at memory.high/memory.max; false when the task must wait for the
+  /// cgroup's writeback first (it then sleeps and retries) or was OOM-killed.
+  bool memcgCharge(Task& t, Pages n);
+  /// try_to_free_mem_cgroup_pages(): evicts up to `target` clean pages of the cgroup's files.
+  Pages memcgReclaim(int cg, Pages target);
+  /// mem_cgroup_out_of_memory(): kills the cgroup's largest task; false if none can be killed.
+  bool memcgOomKill(int cg);
+  /// The per-cgroup counters of a file's pages (the memcg's and its wb's on the file's device).
+  void memcgDirtied(const CachedFile& f, Pages n);
+  void memcgWritebackStarted(const CachedFile& f, Pages n);
+  void memcgWritebackDone(const CachedFile& f, Pages n, int dev);
+  void fileEvicted(const CachedFile& f, Pages n) override;
+  /// The cgroup's wb over its share of the cgroup's background threshold (wb_over_bg_thresh()'s
+  /// memcg half).
+  bool memcgOverBackgroundThresh(int dev, const GlobalView& g) const;
+  std::vector<CgroupSample> cgroupSamples() const;
 
   // kernel.cpp: the tasks' side of page allocation (PageAllocator does the rest)
   /// Allocates up to `n` pages for `t`: how many it got (at least 1), or 0 when even the
@@ -231,6 +267,7 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   Domain m_domain;
   std::vector<DeepPtr<DeviceState>> m_devices;
   std::vector<CachedFile> m_files;
+  std::vector<CgroupState> m_cgroups;  ///< Scenario::cgroups, by index
   std::vector<Task, HugePageAllocator<Task>> m_tasks;
   std::vector<TaskInfo> m_infos;
   int m_removedTasks = 0;  ///< tasks with `removed` set, which addTask() may reuse

@@ -35,6 +35,10 @@ struct KernelEra {
   /// The entry check counts pages per CPU (bdp_ratelimits, shared by every task on the CPU)
   /// rather than per task (nr_dirtied, 3.2+): balance_dirty_pages_ratelimited_nr() <= 3.1.
   bool perCpuRatelimit = false;
+  /// Memory cgroups (4.2+ cgroup writeback): memory.max/high are enforced, and a task in a v2
+  /// cgroup is throttled against its cgroup's wb_domain as well as the global one. Older eras
+  /// ignore cgroups.
+  bool memcg = true;
 };
 
 }  // namespace throttlelab::engine

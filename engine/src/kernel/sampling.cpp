@@ -120,6 +120,7 @@ Sample Kernel::makeSample(CpuTotals* totals) const {
   m_stats.fillInterval(s, m_mem, systemS, userS, m_scenario.machine.cpus, m_now);
   s.kswapdActive = m_pages.kswapdActive();
   s.oomKills = m_mem.oomKills;
+  if (!m_cgroups.empty()) s.cgroups = cgroupSamples();
   if (totals) *totals = CpuTotals{systemS, userS};
   return s;
 }

@@ -94,6 +94,11 @@ std::int64_t Simulator::eventsProcessed() const {
 bool Simulator::allTasksExited() const {
   return m_impl->kernel.allTasksExited();
 }
+bool Simulator::policyHasCgroups(std::string_view policy) {
+  const auto p = makePolicy(policy);
+  return p != nullptr && p->era().memcg;
+}
+
 std::vector<std::string> Simulator::policyNames() {
   return engine::policyNames();
 }

@@ -31,6 +31,22 @@ class ThrottleHost {
   virtual void startBackgroundWriteback(int device) = 0;
   virtual bool writebackInProgress(int device) const = 0;
 
+  /// The memory cgroup whose own wb_domain `task` is throttled in (a v2 cgroup under a 4.2+
+  /// era), or -1: the task is throttled by the global domain alone.
+  virtual int memcgDomainOf(const Task& task) const = 0;
+  virtual CgroupState& cgroupState(int cg) = 0;
+  virtual const CgroupState& cgroupState(int cg) const = 0;
+  /// The cgroup's own limits (docs/model.md, Memory cgroups, Eq. 60–61) beside the global `g`,
+  /// as `task` sees them (RT bonus); `task` may be null (the flusher).
+  virtual MemcgView memcgView(int cg, const GlobalView& g, const Task* task) const = 0;
+  /// The cgroup's wb on `device`: its share of the cgroup's thresholds (of the cgroup domain's
+  /// completions) and its dirty + writeback pages.
+  virtual WbView memcgWbView(int cg, int device, const MemcgView& m) const = 0;
+  /// Dirty + writeback pages on `device` that belong to the wbs of v2 cgroups (not the root wb).
+  virtual Pages cgroupWbDirty(int device) const = 0;
+  /// cgroup_ino of `task`'s wb in traces: its cgroup's under cgroup writeback, else 1 (root).
+  virtual std::uint64_t traceCgroupIno(const Task& task) const = 0;
+
   /// The policy's era: dirtyable memory, bonuses, flusher style.
   virtual const KernelEra& era() const = 0;
   /// ratelimit_pages (docs/model.md, Eq. 32): the per-CPU check interval of 2.6.x, clamped to [16,

@@ -103,6 +103,7 @@ struct alignas(64) Task {
   // page allocation that had to wait (direct reclaim)
   Pages allocNeed = 0;  ///< pages the task is waiting for
   bool allocWaiting = false;
+  bool memcgWaiting = false;     ///< the wait is for room under its memory cgroup's limit
   bool inMemoryWaiters = false;  ///< has an entry in Kernel::m_memoryWaiters
   SimTime allocStart{};
   int reclaimNoProgress = 0;       ///< no_progress_loops of __alloc_pages_slowpath()
@@ -231,6 +232,55 @@ struct WbView {
   Pages wbThresh = 0;
   Pages wbBgThresh = 0;
   Pages wbDirty = 0;  ///< reclaimable + writeback of this bdi
+};
+
+/// One memory cgroup's writeback on one device: the (memcg, bdi) wb of cgroup writeback, with
+/// its own counters and bandwidth estimate (struct bdi_writeback of a non-root memcg).
+struct CgroupWb {
+  Pages reclaimable = 0;  ///< WB_RECLAIMABLE
+  Pages writeback = 0;    ///< WB_WRITEBACK
+  Pages dirtied = 0;      ///< WB_DIRTIED, cumulative
+  Pages written = 0;      ///< WB_WRITTEN, cumulative
+  bool dirtyExceeded = false;
+  WbBandwidth bw;
+  double lastPosRatio = 0;
+};
+
+/// A memory cgroup (struct mem_cgroup with its wb_domain; docs/model.md, Memory cgroups).
+struct CgroupState {
+  std::uint64_t ino = 1;        ///< cgroup_ino in traces
+  Pages maxPages = 0;           ///< memory.max, 0 = no limit
+  Pages highPages = 0;          ///< memory.high, 0 = no limit
+  bool writebackDomain = true;  ///< v2: a wb_domain and wbs of its own; v1: neither
+  Pages file = 0;               ///< NR_FILE_PAGES charged to it
+  Pages dirty = 0;              ///< NR_FILE_DIRTY
+  Pages writeback = 0;          ///< NR_WRITEBACK
+  Pages dirtied = 0;            ///< cumulative
+  Pages written = 0;            ///< cumulative
+  std::int64_t reclaimed = 0;   ///< pages evicted by reclaim at its limit (cumulative)
+  std::int64_t limitHits = 0;   ///< charges that met memory.max (memory.events max)
+  std::int64_t oomKills = 0;    ///< memory.events oom_kill
+  Pages dirtyLimit = 0;         ///< its wb_domain's slowly following dirty_limit (Eq. 8)
+  std::int64_t dirtyLimitStamp = 0;
+  FlexProportions completions;  ///< its wb_domain's per-device completions
+  std::vector<CgroupWb> wbs;    ///< per device
+  std::vector<int> files;       ///< files charged to it, for reclaim inside it
+  double lastPosRatio = 0;      ///< of its domain, last throttled pass
+  bool lastSetPause = false;    ///< its domain set the last pause of a task in it
+  std::vector<int> waiters;     ///< tasks waiting for its writeback to free room under its limit
+};
+
+/// The memory cgroup's own dirty_throttle_control (mdtc) as one throttle pass sees it.
+struct MemcgView {
+  Pages filePages = 0;
+  Pages headroom = 0;
+  Pages avail = 0;  ///< mdtc_calc_avail()
+  Pages dirty = 0;  ///< its dirty + writeback
+  Pages thresh = 0;
+  Pages bgThresh = 0;
+  Pages freerun = 0;
+  Pages limit = 0;  ///< max(thresh, its dirty_limit)
+  Pages setpoint = 0;
 };
 
 class World;

@@ -46,6 +46,11 @@ void Kernel::beginRun(Task& t) {
   if (!reuse) {  // conv=notrunc keeps rewriting the same file; anything else is a new file
     t.file = static_cast<int>(m_files.size());
     m_files.emplace_back(t.file, dev, size);
+    // Its pages are charged to the writer's memory cgroup.
+    if (t.info.cgroup >= 0) {
+      m_files.back().cgroup = t.info.cgroup;
+      m_cgroups[static_cast<std::size_t>(t.info.cgroup)].files.push_back(t.file);
+    }
   }
   t.info.device = dev;
   t.runLeft = size;
@@ -90,6 +95,8 @@ void Kernel::continueWriting(Task& t) {
 
   CachedFile& f = m_files[static_cast<std::size_t>(t.file)];
   const auto plan = f.planWrite(piece);
+  // A memory cgroup at its limit reclaims inside itself first, or makes the task wait.
+  if (plan.allocated > 0 && f.cgroup >= 0 && !memcgCharge(t, plan.allocated)) return;
   if (plan.allocated > 0) {
     const Pages got = allocatePages(t, plan.allocated);
     if (got == 0) return;  // waiting in the allocator; it calls us again
@@ -103,6 +110,7 @@ void Kernel::continueWriting(Task& t) {
   const auto res = f.beginCopy(piece);
   m_mem.file += res.allocated;
   m_mem.copying += res.newlyDirtied;
+  if (f.cgroup >= 0) m_cgroups[static_cast<std::size_t>(f.cgroup)].file += res.allocated;
   t.piece = piece;
   // dd's copy (read from /dev/zero, write() into the cache) is kernel time: see cost_model.h.
   const double copyS = static_cast<double>(piece - (t.firstPageCopied ? 1 : 0)) * pageS;
@@ -130,6 +138,7 @@ void Kernel::endCopy(Task& t) {
   m_mem.dirtied += newlyDirtied;
   d.reclaimable += newlyDirtied;
   d.dirtied += newlyDirtied;
+  if (f.cgroup >= 0) memcgDirtied(f, newlyDirtied);
   t.nrDirtied += newlyDirtied;
   recordDirtied(t, newlyDirtied);
   fileDirtiedWhenChanged(f, oldWhen, wasDirty);

@@ -146,7 +146,9 @@ Pages PageAllocator::reclaimClean(PageAllocatorHost& host, Pages target) {
   // not walk ten thousand files of dirty pages to find a few clean ones.
   while (freed < target && !m_cleanFiles.empty()) {
     CachedFile& f = host.file(m_cleanFiles.front());
-    freed += f.evictClean(target - freed);
+    const Pages evicted = f.evictClean(target - freed);
+    if (f.cgroup >= 0 && evicted > 0) host.fileEvicted(f, evicted);
+    freed += evicted;
     if (f.clean() > 0) break;  // target reached; the file keeps its place
     f.inCleanList = false;
     m_cleanFiles.pop_front();

@@ -39,6 +39,8 @@ class PageAllocatorHost {
   virtual void wakeTaskNow(Task& t) = 0;
   /// The OOM killer's victim leaves.
   virtual void removeTask(Task& t) = 0;
+  /// Reclaim evicted `n` clean pages of `f` (its memory cgroup's counters follow).
+  virtual void fileEvicted(const CachedFile& f, Pages n) = 0;
   /// `seconds` of CPU work by kernel thread `thread`.
   virtual void chargeKernel(int thread, double seconds) = 0;
 

@@ -31,6 +31,8 @@ class CachedFile {
   static constexpr int kFlusherOwner = 1 << 30;
   /// On the kernel's list of files with clean pages (Kernel::reclaimClean()).
   bool inCleanList = false;
+  /// The memory cgroup its pages are charged to (the writer's at creation), -1 = the root.
+  int cgroup = -1;
 
   /// Where pages live on disk. A file gets its own region when first written back, at the
   /// device's allocation cursor, large enough for the whole file (XFS-style preallocation);

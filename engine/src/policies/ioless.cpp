@@ -41,19 +41,45 @@ class IolessPolicy final : public ThrottlePolicy {
     if (task.balancePages == 0) task.balanceStart = now;
 
     const GlobalView g = host.globalView(&task, /*emitTrace=*/true);
+    // 4.2+: a task in a memory cgroup with cgroup writeback is throttled against its cgroup's
+    // wb_domain too (the mdtc), through the cgroup's own wb on this device.
+    const int cg = host.memcgDomainOf(task);
+    MemcgView m;
+    CgroupWb* cw = nullptr;
+    if (cg >= 0) {
+      m = host.memcgView(cg, g, &task);
+      cw = &host.cgroupState(cg).wbs[static_cast<std::size_t>(dev)];
+    }
+    WbBandwidth& bw = cw ? cw->bw : wb.bw;
+    bool& dirtyExceeded = cw ? cw->dirtyExceeded : wb.dirtyExceeded;
+
     // 6.0+: background writeback is kicked from inside the loop.
     if (g.nrReclaimable > g.bgThresh && !host.writebackInProgress(dev))
       host.startBackgroundWriteback(dev);
 
-    const WbView w = host.wbView(dev, g);
+    WbView w = host.wbView(dev, g);
+    if (cg >= 0)
+      w.wbDirty = cw->reclaimable + cw->writeback;
+    else
+      w.wbDirty -= host.cgroupWbDirty(dev);  // the root wb holds only the root's pages
     const bool strict = wb.device.config().strictLimit;
-    const bool freerun =
+    bool freerun =
         strict ? w.wbDirty <= freerunCeiling(w.wbThresh, w.wbBgThresh) : g.dirty <= g.freerun;
+    WbView mw;
+    if (cg >= 0) {
+      mw = host.memcgWbView(cg, dev, m);
+      freerun = freerun && (strict ? mw.wbDirty <= freerunCeiling(mw.wbThresh, mw.wbBgThresh)
+                                   : m.dirty <= m.freerun);
+    }
     if (freerun) {
       task.dirtyPausedWhen = now;
       task.nrDirtied = 0;
       task.nrDirtiedPause =
           strict ? dirtyPollInterval(w.wbDirty, w.wbThresh) : dirtyPollInterval(g.dirty, g.thresh);
+      if (cg >= 0)
+        task.nrDirtiedPause =
+            std::min(task.nrDirtiedPause, strict ? dirtyPollInterval(mw.wbDirty, mw.wbThresh)
+                                                 : dirtyPollInterval(m.dirty, m.thresh));
       task.balancePages = 0;
       task.taskRatelimit = 0;
       return {};
@@ -61,7 +87,7 @@ class IolessPolicy final : public ThrottlePolicy {
     if (!host.writebackInProgress(dev)) host.startBackgroundWriteback(dev);
 
     // 6.0+: dirty_exceeded is set or cleared on every throttled pass.
-    wb.dirtyExceeded = w.wbDirty > w.wbThresh && g.dirty > g.thresh;
+    dirtyExceeded = w.wbDirty > w.wbThresh && g.dirty > g.thresh;
 
     PositionInputs pin{.thresh = g.thresh,
                        .bgThresh = g.bgThresh,
@@ -70,21 +96,55 @@ class IolessPolicy final : public ThrottlePolicy {
                        .wbThresh = w.wbThresh,
                        .wbBgThresh = w.wbBgThresh,
                        .wbDirty = w.wbDirty,
-                       .avgWriteBw = wb.bw.avgWriteBw,
+                       .avgWriteBw = bw.avgWriteBw,
                        .strictLimit = strict};
     const PositionResult pos = wbPositionRatio(pin);
-    wb.lastPosRatio = static_cast<double>(pos.posRatio) / kPosRatioOne;
+    // The stricter domain sets the pause (the kernel's sdtc): the smaller pos_ratio wins.
+    PositionResult mpos;
+    bool memcgSets = false;
+    if (cg >= 0) {
+      PositionInputs mpin = pin;
+      mpin.thresh = m.thresh;
+      mpin.bgThresh = m.bgThresh;
+      mpin.limit = m.limit;
+      mpin.dirty = m.dirty;
+      mpin.wbThresh = mw.wbThresh;
+      mpin.wbBgThresh = mw.wbBgThresh;
+      mpin.wbDirty = mw.wbDirty;
+      mpos = wbPositionRatio(mpin);
+      dirtyExceeded = dirtyExceeded || (mw.wbDirty > mw.wbThresh && m.dirty > m.thresh);
+      memcgSets = mpos.posRatio < pos.posRatio;
+      CgroupState& cs = host.cgroupState(cg);
+      cs.lastPosRatio = static_cast<double>(mpos.posRatio) / kPosRatioOne;
+      cs.lastSetPause = memcgSets;
+      cw->lastPosRatio = static_cast<double>(std::min(pos.posRatio, mpos.posRatio)) / kPosRatioOne;
+    } else {
+      wb.lastPosRatio = static_cast<double>(pos.posRatio) / kPosRatioOne;
+    }
+    const std::int64_t posRatio = memcgSets ? mpos.posRatio : pos.posRatio;
 
     // 4.2+: the 200 ms update runs with this pass's pos_ratio: Eq. 8, Eq. 22–25, then Eq. 20–21.
-    if (now > wb.bw.bwTimeStampJiffies + std::max(hz / 5, 1))
-      updateBandwidth(host, task, g, w, pos);
+    if (now > bw.bwTimeStampJiffies + std::max(hz / 5, 1))
+      updateBandwidth(host, task, g, w, pos, cg, m, mw, mpos);
 
-    const std::int64_t dirtyRatelimit = wb.bw.dirtyRatelimit;
-    const std::int64_t taskRatelimit = (dirtyRatelimit * pos.posRatio) >> kRatelimitCalcShift;
+    // The record describes the domain that set the pause, as the kernel traces its sdtc.
+    GlobalView sg = g;
+    WbView sw = w;
+    if (memcgSets) {
+      sg.thresh = m.thresh;
+      sg.bgThresh = m.bgThresh;
+      sg.freerun = m.freerun;
+      sg.dirty = m.dirty;
+      sw = mw;
+    }
+    const ThrottleDomain domain = memcgSets ? ThrottleDomain::Cgroup : ThrottleDomain::Global;
+
+    const std::int64_t dirtyRatelimit = bw.dirtyRatelimit;
+    const std::int64_t taskRatelimit = (dirtyRatelimit * posRatio) >> kRatelimitCalcShift;
     task.taskRatelimit = static_cast<double>(taskRatelimit);
-    const std::int64_t maxPause = wbMaxPause(wb.bw.avgWriteBw, w.wbDirty, hz);
+    const std::int64_t maxPause = wbMaxPause(bw.avgWriteBw, sw.wbDirty, hz);
     wb.lastMaxPause = maxPause;
-    const MinPause mp = wbMinPause(wb.bw.avgWriteBw, dirtyRatelimit, taskRatelimit, maxPause, hz);
+    const MinPause mp = wbMinPause(bw.avgWriteBw, dirtyRatelimit, taskRatelimit, maxPause, hz);
 
     std::int64_t period = 0;
     std::int64_t pause = 0;
@@ -97,8 +157,8 @@ class IolessPolicy final : public ThrottlePolicy {
       // Subtract the think time since the last pause ended (or would have ended).
       if (task.dirtyPausedWhen) pause -= now - task.dirtyPausedWhen;
       if (pause < mp.minPause) {
-        emitTrace(host, task, g, w, dirtyRatelimit, taskRatelimit, pagesDirtied, period,
-                  std::min<std::int64_t>(pause, 0));
+        emitTrace(host, task, sg, sw, dirtyRatelimit, taskRatelimit, pagesDirtied, period,
+                  std::min<std::int64_t>(pause, 0), domain);
         if (pause < -hz) {
           task.dirtyPausedWhen = now;  // a long think: start afresh
           task.nrDirtied = 0;
@@ -118,7 +178,8 @@ class IolessPolicy final : public ThrottlePolicy {
       }
     }
 
-    emitTrace(host, task, g, w, dirtyRatelimit, taskRatelimit, pagesDirtied, period, pause);
+    emitTrace(host, task, sg, sw, dirtyRatelimit, taskRatelimit, pagesDirtied, period, pause,
+              domain);
     task.dirtyPausedWhen = now + pause;
     task.nrDirtied = 0;
     task.nrDirtiedPause = mp.nrDirtiedPause;
@@ -128,7 +189,7 @@ class IolessPolicy final : public ThrottlePolicy {
     out.sleep = SimDuration{pause * 1'000'000'000LL / hz};
     // Over the hard limit (task_ratelimit = 0) the loop sleeps again, unless the device has
     // almost nothing dirty (its pages may be stuck elsewhere).
-    out.recheck = taskRatelimit == 0 && w.wbDirty > kWbStatError;
+    out.recheck = taskRatelimit == 0 && sw.wbDirty > kWbStatError;
     task.balancePages = out.recheck ? pagesDirtied : 0;
     return out;
   }
@@ -138,14 +199,20 @@ class IolessPolicy final : public ThrottlePolicy {
   static constexpr Pages kWbStatError = 8;
 
   static void updateBandwidth(ThrottleHost& host, const Task& task, const GlobalView& g,
-                              const WbView& w, const PositionResult& pos) {
+                              const WbView& w, const PositionResult& pos, int cg,
+                              const MemcgView& m, const WbView& mw, const PositionResult& mpos) {
     const int hz = host.hz();
     const std::int64_t now = host.jiffies();
-    DeviceState& wb = host.device(task.info.device);
-    const std::int64_t elapsed = std::max<std::int64_t>(now - wb.bw.bwTimeStampJiffies, 1);
+    const int dev = task.info.device;
+    DeviceState& wb = host.device(dev);
+    CgroupWb* cw = cg >= 0 ? &host.cgroupState(cg).wbs[static_cast<std::size_t>(dev)] : nullptr;
+    WbBandwidth& bw = cw ? cw->bw : wb.bw;
+    const Pages dirtied = cw ? cw->dirtied : wb.dirtied;
+    const Pages written = cw ? cw->written : wb.written;
+    const std::int64_t elapsed = std::max<std::int64_t>(now - bw.bwTimeStampJiffies, 1);
     updateDomainDirtyLimit(host, g);
     const bool strict = wb.device.config().strictLimit;
-    RateInputs rin{.dirtied = wb.dirtied,
+    RateInputs rin{.dirtied = dirtied,
                    .elapsedJiffies = elapsed,
                    .posRatio = pos.posRatio,
                    .dirty = strict ? w.wbDirty : g.dirty,
@@ -154,33 +221,48 @@ class IolessPolicy final : public ThrottlePolicy {
                                                : freerunCeiling(w.wbThresh, w.wbBgThresh),
                    .hz = hz};
     // The trace shows the bandwidth estimate from before this update.
-    const std::int64_t prevWriteBw = wb.bw.writeBw, prevAvg = wb.bw.avgWriteBw;
-    updateDirtyRatelimit(wb.bw, rin);
+    const std::int64_t prevWriteBw = bw.writeBw, prevAvg = bw.avgWriteBw;
+    updateDirtyRatelimit(bw, rin);
+    if (cg >= 0) {
+      // __wb_update_bandwidth() 4.2+: the memcg domain's dirty_limit follows, and the same wb's
+      // rate is updated again against the memcg domain's setpoint.
+      updateMemcgDirtyLimit(host, cg, m);
+      RateInputs mrin = rin;
+      mrin.posRatio = mpos.posRatio;
+      mrin.dirty = strict ? mw.wbDirty : m.dirty;
+      mrin.setpoint = !strict          ? m.setpoint
+                      : mw.wbDirty < 8 ? mw.wbDirty + 1
+                                       : freerunCeiling(mw.wbThresh, mw.wbBgThresh);
+      updateDirtyRatelimit(bw, mrin);
+    }
     if (host.tracing()) {
       BdiDirtyRatelimit r;
       r.header = host.traceHeader(task);
       r.bdi = host.deviceName(task.info.device);
       r.writeBw = static_cast<std::int64_t>(pagesToKBps(static_cast<double>(prevWriteBw)));
       r.awriteBw = static_cast<std::int64_t>(pagesToKBps(static_cast<double>(prevAvg)));
-      r.dirtyRate =
-          static_cast<std::int64_t>(pagesToKBps(static_cast<double>(wb.bw.lastDirtyRate)));
+      r.dirtyRate = static_cast<std::int64_t>(pagesToKBps(static_cast<double>(bw.lastDirtyRate)));
       r.dirtyRatelimit =
-          static_cast<std::int64_t>(pagesToKBps(static_cast<double>(wb.bw.dirtyRatelimit)));
+          static_cast<std::int64_t>(pagesToKBps(static_cast<double>(bw.dirtyRatelimit)));
       r.taskRatelimit =
-          static_cast<std::int64_t>(pagesToKBps(static_cast<double>(wb.bw.lastTaskRatelimit)));
+          static_cast<std::int64_t>(pagesToKBps(static_cast<double>(bw.lastTaskRatelimit)));
       r.balancedDirtyRatelimit =
-          static_cast<std::int64_t>(pagesToKBps(static_cast<double>(wb.bw.balancedDirtyRatelimit)));
+          static_cast<std::int64_t>(pagesToKBps(static_cast<double>(bw.balancedDirtyRatelimit)));
+      r.cgroupIno = host.traceCgroupIno(task);
       host.trace(r);
     }
-    updateBandwidthAndRestamp(wb.bw, wb.written, wb.dirtied, now, hz);
+    updateBandwidthAndRestamp(bw, written, dirtied, now, hz);
   }
 
   static void emitTrace(ThrottleHost& host, const Task& task, const GlobalView& g, const WbView& w,
                         std::int64_t dirtyRatelimit, std::int64_t taskRatelimit, Pages pagesDirtied,
-                        std::int64_t period, std::int64_t pause) {
-    if (host.tracing())
-      host.trace(balanceTrace(host, task, g, w, dirtyRatelimit, taskRatelimit, pagesDirtied, period,
-                              pause, /*withThink=*/true));
+                        std::int64_t period, std::int64_t pause, ThrottleDomain domain) {
+    if (host.tracing()) {
+      BalanceDirtyPages r = balanceTrace(host, task, g, w, dirtyRatelimit, taskRatelimit,
+                                         pagesDirtied, period, pause, /*withThink=*/true);
+      r.domain = domain;
+      host.trace(r);
+    }
   }
 };
 

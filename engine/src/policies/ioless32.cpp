@@ -28,6 +28,7 @@ class Ioless32Policy final : public ThrottlePolicy {
   bool hasPositionControl() const override { return true; }
   KernelEra era() const override {
     KernelEra e;
+    e.memcg = false;  // cgroup writeback arrived in 4.2
     e.dirtyable = DirtyableStyle::FreePlusLru;
     e.rtBonus = RtLimitBonus::Quarter;
     e.flusher = FlusherStyle::Modern;

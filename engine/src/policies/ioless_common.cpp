@@ -9,7 +9,12 @@ namespace throttlelab::engine {
 
 Pages iolessRatelimit(const ThrottleHost& host, const Task& task) {
   Pages r = task.nrDirtiedPause;
-  if (host.device(task.info.device).dirtyExceeded) r = std::min<Pages>(r, 8);
+  // The task's wb: its memory cgroup's on this device under cgroup writeback, else the root's.
+  const int cg = host.memcgDomainOf(task);
+  const bool exceeded =
+      cg >= 0 ? host.cgroupState(cg).wbs[static_cast<std::size_t>(task.info.device)].dirtyExceeded
+              : host.device(task.info.device).dirtyExceeded;
+  if (exceeded) r = std::min<Pages>(r, 8);
   return std::max<Pages>(r, 1);
 }
 
@@ -19,6 +24,14 @@ void updateDomainDirtyLimit(ThrottleHost& host, const GlobalView& g) {
   if (now - dom.dirtyLimitStamp < std::max(host.hz() / 5, 1)) return;
   dom.dirtyLimit = followDirtyLimit(dom.dirtyLimit, g.thresh, g.dirty);
   dom.dirtyLimitStamp = now;
+}
+
+void updateMemcgDirtyLimit(ThrottleHost& host, int cg, const MemcgView& m) {
+  CgroupState& c = host.cgroupState(cg);
+  const std::int64_t now = host.jiffies();
+  if (now - c.dirtyLimitStamp < std::max(host.hz() / 5, 1)) return;
+  c.dirtyLimit = followDirtyLimit(c.dirtyLimit, m.thresh, m.dirty);
+  c.dirtyLimitStamp = now;
 }
 
 BalanceDirtyPages balanceTrace(ThrottleHost& host, const Task& task, const GlobalView& g,
@@ -31,6 +44,7 @@ BalanceDirtyPages balanceTrace(ThrottleHost& host, const Task& task, const Globa
   BalanceDirtyPages r;
   r.header = host.traceHeader(task);
   r.bdi = host.deviceName(task.info.device);
+  r.cgroupIno = host.traceCgroupIno(task);
   // The traced limit and setpoint use the stored global dirty_limit (docs/model.md, Tracepoints),
   // not Eq. 9/11.
   r.limit = host.domain().dirtyLimit;

@@ -15,6 +15,9 @@ Pages iolessRatelimit(const ThrottleHost& host, const Task& task);
 /// dirty_limit if its own stamp is old enough.
 void updateDomainDirtyLimit(ThrottleHost& host, const GlobalView& g);
 
+/// The same for a memory cgroup's wb_domain (domain_update_dirty_limit() on the mdtc, 4.2+).
+void updateMemcgDirtyLimit(ThrottleHost& host, int cg, const MemcgView& m);
+
 /// The writeback:balance_dirty_pages record of one throttle decision (times in jiffies).
 /// `period` and `think` are 0 for the 3.2 form, which had neither.
 BalanceDirtyPages balanceTrace(ThrottleHost& host, const Task& task, const GlobalView& g,

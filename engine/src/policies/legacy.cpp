@@ -59,6 +59,7 @@ class LegacyPolicy final : public ThrottlePolicy {
 
   KernelEra era() const override {
     KernelEra e;
+    e.memcg = false;  // cgroup writeback arrived in 4.2
     e.dirtyable = DirtyableStyle::TotalPages;
     e.unmappedClamp = true;
     e.fivePercentFloor = true;

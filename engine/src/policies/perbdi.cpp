@@ -28,6 +28,7 @@ class PerBdiPolicy final : public ThrottlePolicy {
   }
   KernelEra era() const override {
     KernelEra e;
+    e.memcg = false;  // cgroup writeback arrived in 4.2
     e.dirtyable = DirtyableStyle::FreePlusLru;
     e.fivePercentFloor = true;
     e.rtBonus = RtLimitBonus::Quarter;

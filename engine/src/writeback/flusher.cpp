@@ -98,7 +98,9 @@ bool Kernel::overBackgroundThresh(int dev) {
   if (m_mem.nrDirty > g.bgThresh) return true;
   GlobalView asBg = g;
   asBg.thresh = g.bgThresh;
-  return device(dev).reclaimable > wbView(dev, asBg).wbThresh;
+  if (device(dev).reclaimable > wbView(dev, asBg).wbThresh) return true;
+  // 4.2+: a memory cgroup's wb over its own domain's background threshold.
+  return memcgOverBackgroundThresh(dev, g);
 }
 
 Pages Kernel::writebackChunk(int dev) const {
@@ -143,6 +145,7 @@ Pages Kernel::submitPages(int dev, int file, Pages pages, Task* batcher) {
     m_mem.nrWriteback += moved;
     d.reclaimable -= moved;
     d.writeback += moved;
+    if (f.cgroup >= 0) memcgWritebackStarted(f, moved);
   }
   scheduleDevice(dev);
   return accepted;
@@ -309,6 +312,7 @@ void Kernel::deviceDone(int dev) {
     d.writeback -= r.pages;
     d.written += r.pages;
     m_domain.completions.add(static_cast<std::size_t>(dev), r.pages, m_now);
+    if (f.cgroup >= 0) memcgWritebackDone(f, r.pages, dev);
   }
   scheduleDevice(dev);
   wakeSlotWaiter(dev);

@@ -50,6 +50,7 @@ TaskTable::TaskTable(TaskTableModel* model, QWidget* parent)
   const int em = m_view->fontMetrics().horizontalAdvance(QLatin1Char('M'));
   m_view->setColumnWidth(TaskTableModel::Pid, 6 * em);
   m_view->setColumnWidth(TaskTableModel::Sched, 10 * em);
+  m_view->setColumnWidth(TaskTableModel::Cgroup, 7 * em);
   m_view->setColumnWidth(TaskTableModel::State, 8 * em);
   for (int c = TaskTableModel::WriteMBps; c < TaskTableModel::ColumnCount; ++c)
     m_view->setColumnWidth(c, 9 * em);

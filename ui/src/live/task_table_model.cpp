@@ -6,6 +6,7 @@
 #include <QColor>
 
 #include "display_units.h"
+#include "throttlelab/engine/simulator.h"
 
 namespace throttlelab::ui {
 
@@ -99,6 +100,16 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
       return t.info.pid;
     case Sched:
       return sort ? QVariant(schedSortKey(t.info)) : QVariant(schedText(t.info));
+    case Cgroup: {
+      // The root cgroup is "/"; a cgroup the policy's kernel predates is marked as ignored.
+      const auto& cgroups = m_snapshot->scenario.cgroups;
+      if (t.info.cgroup < 0 || static_cast<std::size_t>(t.info.cgroup) >= cgroups.size())
+        return QStringLiteral("/");
+      const QString name =
+          QString::fromStdString(cgroups[static_cast<std::size_t>(t.info.cgroup)].name);
+      if (engine::Simulator::policyHasCgroups(m_snapshot->scenario.policy)) return name;
+      return sort ? name : tr("%1 (ignored before 4.2)").arg(name);
+    }
     case State:
       return sort ? QVariant(static_cast<int>(t.state))
                   : QVariant(QString::fromUtf8(
@@ -139,6 +150,10 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
       {QT_TR_NOOP("Task"), nullptr},
       {QT_TR_NOOP("PID"), nullptr},
       {QT_TR_NOOP("Policy / prio"), nullptr},
+      {QT_TR_NOOP("Cgroup"),
+       QT_TR_NOOP("The task's memory cgroup (/ = the root). Since 4.2 a writer in a cgroup is "
+                  "also throttled against the cgroup's own dirty limits; older policies "
+                  "ignore cgroups")},
       {QT_TR_NOOP("State"), nullptr},
       {QT_TR_NOOP("MB/s"), QT_TR_NOOP("Pages dirtied over the last simulated second, MB/s")},
       {QT_TR_NOOP("Dirtied MiB"), QT_TR_NOOP("Pages dirtied since the task started, MiB")},

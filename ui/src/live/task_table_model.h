@@ -18,6 +18,7 @@ class TaskTableModel : public QAbstractTableModel {
     Name,
     Pid,
     Sched,
+    Cgroup,
     State,
     WriteMBps,
     DirtiedMiB,

@@ -25,6 +25,11 @@ struct Provenance {
 /// columns without a prefix are device 0's; each further device k adds them again prefixed
 /// `dev<k>_` (`dev1_write_bw_kbps`).
 std::vector<std::string> sampleCsvColumns(std::size_t deviceCount = 1);
+/// The same followed by the columns of each memory cgroup, `cgroup_<name>_dirty_pages` and so on
+/// (file, dirty, writeback, max, avail, bg_thresh, thresh, freerun, setpoint, limit, dirty_limit
+/// pages, pos_ratio, reclaimed pages, oom kills).
+std::vector<std::string> sampleCsvColumns(std::size_t deviceCount,
+                                          const std::vector<std::string>& cgroupNames);
 /// Column names of the task CSV.
 const std::vector<std::string>& taskCsvColumns();
 
@@ -37,10 +42,13 @@ Provenance provenanceOf(const Scenario& s);
 Provenance traceProvenance(std::string_view source);
 
 void writeCsvProvenance(std::ostream& out, const Provenance& p);
-void writeSampleCsvHeader(std::ostream& out, std::size_t deviceCount = 1);
-/// Writes exactly the columns of sampleCsvColumns(deviceCount): devices missing from the
-/// sample are written as zeros, extra ones are left out, so every row matches the header.
-void writeSampleCsvRow(std::ostream& out, const Sample& s, std::size_t deviceCount = 1);
+void writeSampleCsvHeader(std::ostream& out, std::size_t deviceCount = 1,
+                          const std::vector<std::string>& cgroupNames = {});
+/// Writes exactly the columns of sampleCsvColumns(deviceCount, cgroupNames) for
+/// `cgroupCount` cgroups: devices and cgroups missing from the sample are written as zeros,
+/// extra ones are left out, so every row matches the header.
+void writeSampleCsvRow(std::ostream& out, const Sample& s, std::size_t deviceCount = 1,
+                       std::size_t cgroupCount = 0);
 void writeTaskCsvHeader(std::ostream& out);
 void writeTaskCsvRow(std::ostream& out, const TaskSample& s, const TaskInfo& info);
 

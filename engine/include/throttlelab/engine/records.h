@@ -51,6 +51,9 @@ struct BdiDirtyRatelimit {
   std::uint64_t cgroupIno = 1;
 };
 
+/// The writeback domain whose limits governed a throttle decision.
+enum class ThrottleDomain : std::uint8_t { Global, Cgroup };
+
 /// writeback:balance_dirty_pages (docs/model.md, Tracepoints).
 struct BalanceDirtyPages {
   TraceHeader header;
@@ -68,10 +71,34 @@ struct BalanceDirtyPages {
   std::int64_t pause = 0;           ///< ms; <= 0 means no sleep
   std::int64_t period = 0;          ///< ms
   std::int64_t think = 0;           ///< ms
-  std::uint64_t cgroupIno = 1;
+  std::uint64_t cgroupIno = 1;      ///< the writer's memory cgroup (1 = the root)
+  /// Not in the kernel's text: which dirty_throttle_control had the smaller pos_ratio and so
+  /// set this pause (the kernel's `sdtc`): the global domain, or the task's memory cgroup's.
+  /// The other fields then describe that domain, as the kernel's record does.
+  ThrottleDomain domain = ThrottleDomain::Global;
 };
 
 using TraceRecord = std::variant<GlobalDirtyState, BdiDirtyRatelimit, BalanceDirtyPages>;
+
+/// One memory cgroup in one sample (docs/model.md, Memory cgroups): its counters and its own
+/// writeback domain's limits as a normal task in it sees them. All 0 for limits when the
+/// policy's era has no cgroup writeback or the cgroup is v1.
+struct CgroupSample {
+  Pages filePages = 0;       ///< page cache charged to it
+  Pages dirtyPages = 0;      ///< memory.stat file_dirty
+  Pages writebackPages = 0;  ///< memory.stat file_writeback
+  Pages maxPages = 0;        ///< memory.max (0 = max)
+  Pages availPages = 0;      ///< mdtc_calc_avail(): its file pages + headroom, capped
+  Pages bgThreshPages = 0;
+  Pages threshPages = 0;
+  Pages freerunPages = 0;
+  Pages setpointPages = 0;
+  Pages limitPages = 0;             ///< max(thresh, its dirty_limit)
+  Pages dirtyLimitPages = 0;        ///< its wb_domain's stored dirty_limit
+  double posRatio = 0;              ///< its domain's pos_ratio in the last throttled pass
+  std::int64_t reclaimedPages = 0;  ///< cumulative, reclaim at its own limit
+  std::int64_t oomKills = 0;        ///< cumulative, inside it
+};
 
 /// Per-device state in one sample.
 struct DeviceSample {
@@ -156,6 +183,7 @@ struct Sample {
   bool kswapdActive = false;
   std::int64_t oomKills = 0;  ///< cumulative
   std::vector<DeviceSample> devices;
+  std::vector<CgroupSample> cgroups;  ///< one per Scenario::cgroups entry
 };
 
 enum class TaskState { NotStarted, Running, Runnable, Paused, IoWait, Thinking, Exited };
@@ -172,6 +200,7 @@ struct TaskInfo {
   int rtPriority = 0;
   int nice = 0;
   int device = 0;
+  int cgroup = -1;  ///< index into Scenario::cgroups, -1 = the root cgroup
 };
 
 /// One task in one sample interval (one --task-csv row).

@@ -93,7 +93,20 @@ struct TaskSpec {
   double holdS = 0;           ///< Allocator: how long the memory is held before it is freed
   bool lessThrottle = false;  ///< PF_LESS_THROTTLE (nfsd-like): +1/4 dirty limits
   int oomScoreAdj = 0;        ///< /proc/<pid>/oom_score_adj, -1000..1000
+  std::string cgroup = {};    ///< name of its memory cgroup (Scenario::cgroups); empty = the root
   bool operator==(const TaskSpec&) const = default;
+};
+
+/// A memory cgroup (one level below the root). Since 4.2 its page cache is a writeback domain
+/// of its own (docs/model.md, Memory cgroups); policies of older kernels ignore it.
+struct CgroupSpec {
+  std::string name = {};           ///< referred to by TaskSpec::cgroup
+  std::int64_t memoryMaxMiB = 0;   ///< memory.max; 0 = "max" (no limit)
+  std::int64_t memoryHighMiB = 0;  ///< memory.high; 0 = "max"
+  /// 2: the unified hierarchy (cgroup writeback: its own wb_domain and wbs). 1: the v1 memory
+  /// controller, which limits memory but has no writeback domain (throttled only globally).
+  int version = 2;
+  bool operator==(const CgroupSpec&) const = default;
 };
 
 struct Scenario {
@@ -108,6 +121,7 @@ struct Scenario {
   VmConfig vm;
   std::string policy = "ioless";
   std::vector<TaskSpec> tasks;
+  std::vector<CgroupSpec> cgroups;  ///< memory cgroups tasks may be put in
   bool operator==(const Scenario&) const = default;
 };
 
@@ -150,5 +164,8 @@ Scenario loadScenario(std::string_view fileOrName, const std::vector<Override>& 
 
 /// Index of the device a task writes to (empty name = device 0). Throws ScenarioError if none.
 std::size_t deviceIndexOf(const Scenario& s, const TaskSpec& t);
+/// Index of the task's memory cgroup in s.cgroups; -1 for the root (no `cgroup`). Throws
+/// ScenarioError for a name the scenario does not define.
+int cgroupIndexOf(const Scenario& s, const TaskSpec& t);
 
 }  // namespace throttlelab::engine

@@ -3,6 +3,7 @@
 /// The simulation engine: one instance per run, no global state.
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "throttlelab/engine/records.h"
@@ -130,6 +131,9 @@ class Simulator {
 
   /// Names accepted in Scenario::policy.
   static std::vector<std::string> policyNames();
+  /// Whether the policy's kernel has memory cgroups with their own dirty domain (cgroup
+  /// writeback, 4.2+); older policies ignore Scenario::cgroups. False for an unknown name.
+  static bool policyHasCgroups(std::string_view policy);
 
  private:
   struct Impl;

@@ -29,6 +29,17 @@ struct TaskRate {
   double activeS = 0;             ///< first to last record of this pid
   double rateKBps = 0;            ///< dirtiedPages·4 / activeS
   std::int64_t pauses = 0;        ///< records with pause > 0
+  std::uint64_t cgroupIno = 1;    ///< cgroup_ino of its first balance_dirty_pages record
+};
+
+/// The balance_dirty_pages records of one traced cgroup_ino (1 = the root cgroup).
+struct CgroupTrace {
+  std::int64_t records = 0;
+  double dirtyPages = 0;  ///< median `dirty` (of the domain that set each pause)
+  /// Median of 2·setpoint − limit: the freerun ceiling of the domain that set the pause (the
+  /// kernel traces the global dirty_limit as `limit` and (limit + that domain's freerun)/2 as
+  /// `setpoint`).
+  double freerunPages = 0;
 };
 
 /// Accumulates over records (skip those before `fromS`, to leave out a warm-up).
@@ -50,8 +61,9 @@ class TraceStats {
     engine::Pages limitPages = 0;                      ///< median `limit`
     std::map<std::string, double> writeBwKBps;         ///< per bdi: median awrite_bw
     std::map<std::string, double> dirtyRatelimitKBps;  ///< per bdi: median dirty_ratelimit
-    std::vector<TaskRate> tasks;  ///< pids that called balance_dirty_pages, by pid
-    int writers = 0;              ///< tasks.size()
+    std::vector<TaskRate> tasks;                   ///< pids that called balance_dirty_pages, by pid
+    std::map<std::uint64_t, CgroupTrace> cgroups;  ///< by traced cgroup_ino
+    int writers = 0;                               ///< tasks.size()
     int hz = 0;  ///< guessed from the pause granularity (100/250/300/1000), 0 unknown
     std::int64_t records = 0;
     /// The first global_dirty_state had dirty + writeback above bg_thresh: the writers were
@@ -89,7 +101,9 @@ inline constexpr double kMinSimulatedS = 10;
 /// from the traced thresh/bg_thresh, one device per bdi at its measured write bandwidth, as
 /// many looping dd writers as pids that were throttled (each on the bdi it wrote to), CPUs,
 /// memory and HZ from `host` when known (otherwise the traced hz and defaults), policy
-/// "ioless"; the duration is the trace's span, at most kMaxSimulatedS (see there). `notes`
+/// "ioless"; a memory cgroup per traced cgroup_ino other than 1, its writers in it, with a
+/// memory.max derived from its domain's traced freerun when that was below the global one (see
+/// the notes); the duration is the trace's span, at most kMaxSimulatedS (see there). `notes`
 /// lists every value that was derived, and how, for the comparison panel. Throws
 /// engine::ScenarioError when the trace describes a machine the simulator cannot run (more
 /// than 100,000 writers, a threshold above 16 TiB, ...); `notes` then says how its values came

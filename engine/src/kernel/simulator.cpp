@@ -66,6 +66,13 @@ std::int64_t Simulator::eventsProcessed() const {
 bool Simulator::allTasksExited() const {
   return m_impl->kernel.allTasksExited();
 }
+std::vector<PolicyDescription> Simulator::policyDescriptions() {
+  std::vector<PolicyDescription> out;
+  for (const auto& i : engine::policyInfos())
+    out.push_back({i.name, i.description, i.kernels, i.details});
+  return out;
+}
+
 std::vector<std::string> Simulator::policyNames() {
   return engine::policyNames();
 }

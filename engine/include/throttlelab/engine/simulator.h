@@ -58,6 +58,14 @@ class CheckedScenario {
   Scenario m_scenario;
 };
 
+/// A throttling policy as the window and --list-policies describe it.
+struct PolicyDescription {
+  std::string name;     ///< "ioless"
+  std::string summary;  ///< one line
+  std::string kernels;  ///< "Linux 3.3 to today's 6.x"
+  std::string details;  ///< a paragraph: what it does differently
+};
+
 class Simulator {
  public:
   /// Validates the scenario (throws ScenarioError) and sets up tasks at their start times.
@@ -100,6 +108,8 @@ class Simulator {
 
   /// Names accepted in Scenario::policy.
   static std::vector<std::string> policyNames();
+  /// Every policy, in the order the window lists them, with its kernels and what it does.
+  static std::vector<PolicyDescription> policyDescriptions();
 
  private:
   struct Impl;

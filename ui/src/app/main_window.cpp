@@ -149,8 +149,11 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   m_lessonDock = new QDockWidget(tr("Lesson"), this);
   m_lessonDock->setObjectName(QStringLiteral("lessonDock"));
   m_lessonDock->setWidget(m_lessonPanel);
-  m_lessonDock->setMaximumWidth(420);
-  addDockWidget(Qt::RightDockWidgetArea, m_lessonDock);
+
+  // A tab beside the parameters: a third column would push the window past a projector's
+  // 1280 px; the parameters stay one click (or the lesson's own slider hint) away.
+  addDockWidget(Qt::LeftDockWidgetArea, m_lessonDock);
+  tabifyDockWidget(m_parameterDock, m_lessonDock);
   m_lessonDock->hide();
 
   m_runControls = new RunControls(this);

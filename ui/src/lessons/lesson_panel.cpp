@@ -18,7 +18,8 @@ namespace {
 QString paragraphs(const std::string& text) {
   QString html;
   for (const QString& p : QString::fromStdString(text).split(QStringLiteral("\n\n")))
-    html += QStringLiteral("<p>%1</p>").arg(p.toHtmlEscaped().replace('\n', QStringLiteral("<br>")));
+    html +=
+        QStringLiteral("<p>%1</p>").arg(p.toHtmlEscaped().replace('\n', QStringLiteral("<br>")));
   return html;
 }
 }  // namespace
@@ -50,8 +51,9 @@ LessonPanel::LessonPanel(LiveController& controller, QWidget* parent)
   m_choiceGroup = new QButtonGroup(this);
   m_answerButton = new QPushButton(tr("Answer and run"));
   m_answerButton->setObjectName(QStringLiteral("lessonAnswer"));
-  m_answerButton->setToolTip(tr("Lock in your prediction; the step then runs and the answer "
-                                "is shown with the numbers it measured"));
+  m_answerButton->setToolTip(
+      tr("Lock in your prediction; the step then runs and the answer "
+         "is shown with the numbers it measured"));
   m_reveal = new QLabel;
   m_reveal->setObjectName(QStringLiteral("lessonReveal"));
   m_reveal->setWordWrap(true);
@@ -214,10 +216,10 @@ void LessonPanel::showStep() {
       range = tr(" from %1 s to %2 s")
                   .arg(step.highlight->fromS.value_or(0))
                   .arg(step.highlight->toS ? QString::number(*step.highlight->toS) : tr("now"));
-    caption += tr("<p><i>Look at: the %1 plot%2%3.</i></p>")
-                   .arg(QString::fromStdString(step.highlight->plot),
-                        what.isEmpty() ? QString() : QStringLiteral(" (") + what.join(", ") + ")",
-                        range);
+    caption +=
+        tr("<p><i>Look at: the %1 plot%2%3.</i></p>")
+            .arg(QString::fromStdString(step.highlight->plot),
+                 what.isEmpty() ? QString() : QStringLiteral(" (") + what.join(", ") + ")", range);
   }
   m_caption->setText(caption);
   const bool asked = step.question.has_value();
@@ -245,9 +247,8 @@ void LessonPanel::showStep() {
     m_choiceLayout->addWidget(row);
   }
   if (m_answered && m_settled) {
-    QString verdict = *m_answered == q.answer
-                          ? tr("<b>Right: %1.</b>")
-                          : tr("<b>The answer is %1.</b>");
+    QString verdict =
+        *m_answered == q.answer ? tr("<b>Right: %1.</b>") : tr("<b>The answer is %1.</b>");
     verdict = verdict.arg(QChar('A' + q.answer));
     QString filled;
     try {

@@ -71,8 +71,8 @@ class LessonPanel : public QWidget {
   bool m_waitingRun = false;
   bool m_waitingAnswer = false;
   bool m_settled = false;
-  bool m_hasRun = false;   // the live run is one this panel started
-  double m_runTimeS = 0;   // where that run stands (the end of the last run-for)
+  bool m_hasRun = false;  // the live run is one this panel started
+  double m_runTimeS = 0;  // where that run stands (the end of the last run-for)
   std::optional<int> m_answered;
   QLabel* m_title;
   QLabel* m_position;

@@ -44,8 +44,7 @@ TEST_F(Executable, HeadlessLessonPrintsTheAnswerWithMeasuredNumbers) {
 }
 
 TEST_F(Executable, ABadLessonFileNamesTheStepAndKeyAndExitsWith2) {
-  std::ofstream(m_dir / "bad.json")
-      << R"({"name": "bad", "title": "Bad", "steps": [
+  std::ofstream(m_dir / "bad.json") << R"({"name": "bad", "title": "Bad", "steps": [
            {"caption": "one", "scenario": "ten-dd", "runFor": 1},
            {"caption": "two", "set": {"vm.dirty_ratio": 500}}]})";
   // The window form refuses it before opening anything; the headless form too.

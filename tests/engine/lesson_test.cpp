@@ -60,8 +60,8 @@ TEST(Lessons, EveryFileInTheFolderIsBuiltInLoadsAndEveryStepRuns) {
       ASSERT_FALSE(plan.segments.empty());
       // The step's changes are in the scenario it runs.
       if (!step.set.empty()) {
-        const te::Scenario& before = step.scenario ? *step.scenario
-                                                   : plan.segments[plan.segments.size() - 2].scenario;
+        const te::Scenario& before =
+            step.scenario ? *step.scenario : plan.segments[plan.segments.size() - 2].scenario;
         EXPECT_NE(te::scenarioToJson(before), te::scenarioToJson(plan.scenario()));
       }
       const te::LessonMeasurement m = te::measureLessonStep(lesson, i);
@@ -98,23 +98,42 @@ TEST(Lessons, ShippedLessonsCoverTheSeedMailsAndTheLiveHostView) {
 
 TEST(Lessons, ABadStepIsNamedWithItsKey) {
   std::string key;
-  EXPECT_EQ(failingStep(minimalLesson(R"({"caption": "x", "set": {"vm.dirty_ratio": "lots"}})"), &key), 2);
+  EXPECT_EQ(
+      failingStep(minimalLesson(R"({"caption": "x", "set": {"vm.dirty_ratio": "lots"}})"), &key),
+      2);
   EXPECT_EQ(key.rfind("set.vm.dirty_ratio", 0), 0u) << key;
-  EXPECT_EQ(failingStep(minimalLesson(R"({"caption": "x", "question": {"text": "q", "choices": ["a", "b"], "answer": 2, "reveal": "r"}})"), &key), 2);
+  EXPECT_EQ(
+      failingStep(
+          minimalLesson(
+              R"({"caption": "x", "question": {"text": "q", "choices": ["a", "b"], "answer": 2, "reveal": "r"}})"),
+          &key),
+      2);
   EXPECT_EQ(key, "question.answer");
-  EXPECT_EQ(failingStep(minimalLesson(R"({"caption": "x", "question": {"text": "q", "choices": ["a", "b"], "answer": 0, "reveal": "{no_such_metric}"}})"), &key), 2);
+  EXPECT_EQ(
+      failingStep(
+          minimalLesson(
+              R"({"caption": "x", "question": {"text": "q", "choices": ["a", "b"], "answer": 0, "reveal": "{no_such_metric}"}})"),
+          &key),
+      2);
   EXPECT_EQ(key, "question.reveal");
-  EXPECT_EQ(failingStep(minimalLesson(R"({"caption": "x", "scenario": "no-such-scenario"})"), &key), 2);
+  EXPECT_EQ(failingStep(minimalLesson(R"({"caption": "x", "scenario": "no-such-scenario"})"), &key),
+            2);
   EXPECT_EQ(key, "scenario");
-  EXPECT_EQ(failingStep(minimalLesson(R"({"caption": "x", "scenario": "experiment:wu2010/no case"})"), &key), 2);
+  EXPECT_EQ(
+      failingStep(minimalLesson(R"({"caption": "x", "scenario": "experiment:wu2010/no case"})"),
+                  &key),
+      2);
   EXPECT_EQ(key, "scenario");
   EXPECT_EQ(failingStep(minimalLesson(R"({"caption": "x", "runFor": -1})"), &key), 2);
   EXPECT_EQ(key, "runFor");
   EXPECT_EQ(failingStep(minimalLesson(R"({"caption": "x", "colour": "red"})"), &key), 2);
   EXPECT_EQ(key, "colour");
-  EXPECT_EQ(failingStep(minimalLesson(R"({"caption": "x", "highlight": {"plot": "nowhere"}})"), &key), 2);
+  EXPECT_EQ(
+      failingStep(minimalLesson(R"({"caption": "x", "highlight": {"plot": "nowhere"}})"), &key), 2);
   EXPECT_EQ(key, "highlight.plot");
-  EXPECT_EQ(failingStep(R"({"name": "t", "title": "T", "steps": [{"caption": "no scenario"}]})", &key), 1);
+  EXPECT_EQ(
+      failingStep(R"({"name": "t", "title": "T", "steps": [{"caption": "no scenario"}]})", &key),
+      1);
   EXPECT_EQ(key, "scenario");
   EXPECT_EQ(failingStep(R"({"name": "t", "steps": []})", &key), 0);
   EXPECT_EQ(failingStep("{ not json", &key), 0);

@@ -28,8 +28,8 @@ TEST(Defects, PauseLegendListsTasksByPidNotByFirstPause) {
   // Task 0 (pid 1002) pauses first, then 1 and 2.
   TaskSampleBuffer samples(8);
   for (int task = 0; task < 3; ++task)
-    samples.push_back(engine::TaskSample{.time = engine::atSeconds(1 + task), .task = task,
-                                         .pauseMs = 10});
+    samples.push_back(
+        engine::TaskSample{.time = engine::atSeconds(1 + task), .task = task, .pauseMs = 10});
   plot.appendTaskSamples(samples);
   QStringList names;
   QCPLegend* legend = plot.widget()->legend;

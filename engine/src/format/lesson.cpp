@@ -26,8 +26,7 @@ using Json = nlohmann::json;
 constexpr std::size_t kMaxLessonBytes = 1024 * 1024;
 constexpr int kMaxSteps = 200;
 constexpr double kMaxRunForS = 3600;
-const std::array<std::string_view, 5> kPlots = {"dirty", "curve", "pause", "bandwidth",
-                                                "memory"};
+const std::array<std::string_view, 5> kPlots = {"dirty", "curve", "pause", "bandwidth", "memory"};
 
 std::string shortened(std::string_view s, std::size_t max = 80) {
   std::string out;
@@ -92,7 +91,8 @@ Scenario experimentScenario(std::string_view ref, const Where& where, int step) 
     for (const auto& n : experimentNames()) names += (names.empty() ? "" : ", ") + n;
     where.fail(step, "scenario", "no experiment '" + shortened(name) + "' (known: " + names + ")");
   }
-  if (slash == std::string_view::npos) where.fail(step, "scenario", "give the case: experiment:" + name + "/CASE");
+  if (slash == std::string_view::npos)
+    where.fail(step, "scenario", "give the case: experiment:" + name + "/CASE");
   const std::string caseName(rest.substr(slash + 1));
   std::string names;
   for (const auto& c : experiment->cases) {
@@ -103,8 +103,9 @@ Scenario experimentScenario(std::string_view ref, const Where& where, int step) 
     }
     names += (names.empty() ? "" : "; ") + c.name;
   }
-  where.fail(step, "scenario",
-             "experiment " + name + " has no case '" + shortened(caseName) + "' (cases: " + names + ")");
+  where.fail(
+      step, "scenario",
+      "experiment " + name + " has no case '" + shortened(caseName) + "' (cases: " + names + ")");
 }
 
 Scenario scenarioOf(const Json& v, const Where& where, int step, std::string& ref) {
@@ -171,11 +172,13 @@ constexpr MetricDef kMetrics[] = {
     {"limit_mib", "median limit over the step, MiB", false},
     {"thresh_mib", "median thresh over the step, MiB", false},
     {"free_mib", "median free memory over the step, MiB", false},
-    {"write_mibps", "pages written back per second over the step, MiB/s; with :group a task's "
-                    "mean rate since it started",
+    {"write_mibps",
+     "pages written back per second over the step, MiB/s; with :group a task's "
+     "mean rate since it started",
      false},
-    {"pause_ms_p50", "median over the step's 100 ms intervals of their median pause, ms; with "
-                     ":group the median of the group's tasks' median pauses",
+    {"pause_ms_p50",
+     "median over the step's 100 ms intervals of their median pause, ms; with "
+     ":group the median of the group's tasks' median pauses",
      false},
     {"pause_ms_max", "longest pause of the step, ms; with :group the group's longest", false},
     {"throttled_tasks", "median number of tasks asleep in balance_dirty_pages", false},
@@ -187,8 +190,7 @@ constexpr MetricDef kMetrics[] = {
     {"queue_depth", "median requests queued on the first device over the step", false},
     {"alloc_stall_ms_max", "longest allocation stall of the step, ms; with :group the group's",
      false},
-    {"oom_kills", "OOM kills during the step; with :group the group's tasks killed so far",
-     false},
+    {"oom_kills", "OOM kills during the step; with :group the group's tasks killed so far", false},
     {"last_run_s", "mean duration of the group's last finished run (a dd, a compile), s", true},
     {"runs", "runs the group's tasks have finished", true},
     {"tasks", "tasks in the group", true},
@@ -224,7 +226,8 @@ std::string substitute(const std::string& text, F f, Bad bad) {
       for (const auto& m : kMetrics) names += (names.empty() ? "" : ", ") + std::string(m.name);
       bad("unknown metric {" + shortened(metric) + "} (known: " + names + ")");
     }
-    if (def->group && group.empty()) bad("{" + metric + "} needs a task group: {" + metric + ":NAME}");
+    if (def->group && group.empty())
+      bad("{" + metric + "} needs a task group: {" + metric + ":NAME}");
     out += f(*def, group);
     i = close + 1;
   }
@@ -287,8 +290,7 @@ LessonStep parseStep(const Json& j, const Where& where, int step, bool first,
     LessonHighlight h;
     h.plot = stringAt(v, "plot", where, step, "highlight.plot", true);
     if (std::find(kPlots.begin(), kPlots.end(), h.plot) == kPlots.end())
-      where.fail(step, "highlight.plot",
-                 "must be one of dirty, curve, pause, bandwidth, memory");
+      where.fail(step, "highlight.plot", "must be one of dirty, curve, pause, bandwidth, memory");
     if (const Json& c = member(v, "curves"); !c.is_null()) {
       if (!c.is_array()) where.fail(step, "highlight.curves", "must be a list of curve names");
       for (std::size_t i = 0; i < c.size(); ++i) {
@@ -394,7 +396,8 @@ double windowMetric(std::string_view name, const LessonMeasurement& m) {
   auto device = [](const Sample& s) -> const DeviceSample* {
     return s.devices.empty() ? nullptr : &s.devices.front();
   };
-  if (name == "dirty_mib") return med([&](const Sample& s) { return mib(s.dirtyPages + s.writebackPages); });
+  if (name == "dirty_mib")
+    return med([&](const Sample& s) { return mib(s.dirtyPages + s.writebackPages); });
   if (name == "setpoint_mib") return med([&](const Sample& s) { return mib(s.setpointPages); });
   if (name == "freerun_mib") return med([&](const Sample& s) { return mib(s.freerunPages); });
   if (name == "limit_mib") return med([&](const Sample& s) { return mib(s.limitPages); });
@@ -514,9 +517,9 @@ Lesson loadLesson(std::string_view fileOrName) {
   if (const auto json = builtinLessonJson(given)) return parseLesson(*json, given + " (built-in)");
   std::string names;
   for (const auto& n : builtinLessonNames()) names += (names.empty() ? "" : ", ") + n;
-  throw LessonError(0, "",
-                    shown + ": no such file, and no built-in lesson of that name (built-in: " +
-                        names + ")");
+  throw LessonError(
+      0, "",
+      shown + ": no such file, and no built-in lesson of that name (built-in: " + names + ")");
 }
 
 LessonPlan planLessonStep(const Lesson& lesson, int index) {

@@ -33,6 +33,10 @@ constexpr std::array kOptions{
     OptionSpec{"--version", false, Scope::Any},
     OptionSpec{"--headless", false, Scope::Any},
     OptionSpec{"--list-scenarios", false, Scope::Any},
+    OptionSpec{"--list-lessons", false, Scope::Any},
+    OptionSpec{"--list-policies", false, Scope::Any},
+    OptionSpec{"--lesson", true, Scope::Any},
+    OptionSpec{"--step", true, Scope::Any},
     OptionSpec{"--scenario", true, Scope::Any},
     OptionSpec{"--duration", true, Scope::Any},
     OptionSpec{"--seed", true, Scope::Any},
@@ -146,6 +150,17 @@ class Parser {
       m_options.mode = Mode::ListScenarios;
       return m_options;
     }
+    if (m_listLessons) {
+      m_options.mode = Mode::ListLessons;
+      return m_options;
+    }
+    if (m_listPolicies) {
+      m_options.mode = Mode::ListPolicies;
+      return m_options;
+    }
+    if (!m_options.lesson.empty() || m_options.lessonStep) {
+      if (auto e = lessonProblem(positional)) return *e;
+    }
     if (!m_options.importTrace.empty()) return importMode(positional);
     if (!m_options.recordTrace.empty()) return recordMode(positional);
     if (!m_options.experiment.empty()) return experimentMode(positional);
@@ -231,6 +246,18 @@ class Parser {
       o.mode = Mode::Headless;
     } else if (name == "--list-scenarios") {
       m_listScenarios = true;
+    } else if (name == "--list-lessons") {
+      m_listLessons = true;
+    } else if (name == "--list-policies") {
+      m_listPolicies = true;
+    } else if (name == "--lesson") {
+      o.lesson = value;
+    } else if (name == "--step") {
+      int k = 0;
+      const auto r = std::from_chars(value.data(), value.data() + value.size(), k);
+      if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || k < 1)
+        return CliError{"--step needs a step number from 1, got '" + value + "'"};
+      o.lessonStep = k;
     } else if (name == "--scenario") {
       o.scenario = value;
     } else if (name == "--duration" || name == "--run-for") {
@@ -434,17 +461,35 @@ class Parser {
     return CliError{unknownOption(arg)};
   }
 
+  // --lesson brings its own scenarios and says how long each step runs.
+  std::optional<CliError> lessonProblem(const std::vector<std::string>& positional) const {
+    if (m_options.lesson.empty()) return CliError{"--step belongs to --lesson NAME|FILE"};
+    if (!positional.empty() || !m_options.scenario.empty())
+      return CliError{"--lesson brings its own scenarios; it cannot be combined with a scenario"};
+    for (const auto& [name, scope] : m_given) {
+      if (name == "--lesson" || name == "--step" || name == "--headless" || name == "--quit" ||
+          name == "--presenter" || name.rfind("--export-", 0) == 0)
+        continue;
+      return CliError{std::string(name) +
+                      " cannot be combined with --lesson, whose steps say "
+                      "what runs and for how long"};
+    }
+    return std::nullopt;
+  }
+
   CliOptions m_options;
   bool m_listScenarios = false;
+  bool m_listLessons = false;
+  bool m_listPolicies = false;
   std::vector<std::pair<std::string_view, Scope>> m_given;
 };
 
 }  // namespace
 
 bool CliOptions::hasWindowOnlyOptions() const {
-  return runForS || !exportPng.empty() || !exportSvg.empty() || !exportPdf.empty() ||
-         !exportCsv.empty() || !session.empty() || quit || presenter || !openTrace.empty() ||
-         watchHost;
+  return runForS || !lesson.empty() || !exportPng.empty() || !exportSvg.empty() ||
+         !exportPdf.empty() || !exportCsv.empty() || !session.empty() || quit || presenter ||
+         !openTrace.empty() || watchHost;
 }
 
 std::vector<engine::Override> CliOptions::allOverrides() const {
@@ -486,7 +531,11 @@ std::string helpText() {
               [--simulate [--this-host] [--report FILE]]
                                                    read a kernel trace, convert it, simulate it
   throttlelab --record-trace FILE --duration S     record this machine's kernel (root)
-  throttlelab --list-scenarios | --version | --help
+  throttlelab --lesson NAME|FILE [--step K] [--presenter] [--export-png FILE --quit]
+                                                   play a lesson in the window
+  throttlelab --headless --lesson NAME|FILE [--step K]
+                                                   print a lesson with its measured answers
+  throttlelab --list-scenarios | --list-lessons | --list-policies | --version | --help
 
 Scenario (window and headless):
   --scenario FILE|NAME   scenario JSON file, or the name of a built-in scenario
@@ -595,6 +644,13 @@ Window:
   to load, and exports only if every file given loaded; otherwise it prints why and,
   with --quit, exits with status 2 without exporting.
   --presenter            large fonts and thick lines for a projector
+  --lesson NAME|FILE     play a lesson (see --list-lessons; docs/lessons.md): its steps
+                         load their scenarios, apply their changes and run; PageDown and
+                         PageUp move between steps. A scripted run (--export-png ... --quit)
+                         exports once the step given has run; its PNG is the whole window,
+                         the lesson panel beside the plots. With --headless: print the
+                         lesson's steps with each answer and the numbers the run measured.
+  --step K               open the lesson at step K (1-based; the steps before it are run)
   --open-trace FILE      open a kernel trace in the Real kernel view, measured against
                          simulated (the window's form of --import-trace)
   --watch-host           open live host mode: this machine's dirty pages against its
@@ -623,6 +679,8 @@ Output files (--csv, --task-csv, --trace-out, --report, --record-trace, --export
 
 Other:
   --list-scenarios       list the built-in scenarios with their descriptions
+  --list-lessons         list the built-in lessons with their titles
+  --list-policies        list the throttling policies: their kernels and what each does
   --version              print "throttlelab VERSION"
   --help                 print this help
 

@@ -19,6 +19,8 @@ enum class Mode {
   Help,           ///< --help
   Version,        ///< --version
   ListScenarios,  ///< --list-scenarios
+  ListLessons,    ///< --list-lessons
+  ListPolicies,   ///< --list-policies
   Experiment,     ///< --experiment NAME|list: a seed experiment, or the list of them
   ImportTrace,    ///< --import-trace FILE: convert a kernel trace (and --simulate it)
   RecordTrace,    ///< --record-trace FILE --duration S: record this machine's kernel
@@ -31,6 +33,8 @@ struct CliOptions {
   std::optional<double> durationS;          ///< --duration S
   std::optional<std::uint64_t> seed;        ///< --seed N
   std::optional<std::string> policy;        ///< --policy NAME
+  std::string lesson;                       ///< --lesson NAME|FILE
+  std::optional<int> lessonStep;            ///< --step K (1-based)
 
   // Headless outputs; "-" is standard output.
   std::string csv;       ///< --csv FILE

@@ -14,6 +14,7 @@
 #include "output_file.h"
 #include "reports.h"
 #include "throttlelab/engine/compare.h"
+#include "throttlelab/engine/lesson.h"
 #include "throttlelab/engine/output.h"
 #include "throttlelab/engine/simulator.h"
 #include "throttlelab/host/output_target.h"
@@ -506,6 +507,69 @@ void listScenarios(std::ostream& out) {
     std::string line = "  " + name + std::string(width - name.size() + 2, ' ') + description;
     out << line << (name == te::kDefaultScenarioName ? "  [default]" : "") << '\n';
   }
+}
+
+void listLessons(std::ostream& out) {
+  const auto names = te::builtinLessonNames();
+  std::size_t width = 0;
+  for (const auto& n : names) width = std::max(width, n.size());
+  for (const auto& name : names) {
+    std::string title;
+    try {
+      const te::Lesson lesson = te::parseLesson(*te::builtinLessonJson(name), name);
+      title = lesson.title + " (" + std::to_string(lesson.steps.size()) + " steps)";
+    } catch (const te::LessonError& e) {
+      title = std::string("(does not load: ") + e.what() + ")";
+    }
+    out << "  " << name << std::string(width - name.size() + 2, ' ') << title << '\n';
+  }
+}
+
+void listPolicies(std::ostream& out) {
+  for (const auto& p : te::Simulator::policyDescriptions())
+    out << p.name << " (" << p.kernels << ")\n  " << p.summary << "\n  " << p.details << "\n\n";
+}
+
+int runLessonText(const CliOptions& options, std::ostream& out, std::ostream& err) {
+  te::Lesson lesson;
+  try {
+    lesson = te::loadLesson(options.lesson);
+  } catch (const te::LessonError& e) {
+    err << "throttlelab: --lesson " << e.what() << '\n';
+    return kExitBadInput;
+  }
+  const int count = static_cast<int>(lesson.steps.size());
+  if (options.lessonStep && *options.lessonStep > count) {
+    err << "throttlelab: --step " << *options.lessonStep << ": the lesson " << lesson.name
+        << " has " << count << " steps\n";
+    return kExitBadInput;
+  }
+  try {
+    out << lesson.title << "\n\n" << lesson.description << "\n";
+    for (int i = 0; i < count; ++i) {
+      if (options.lessonStep && i + 1 != *options.lessonStep) continue;
+      const te::LessonStep& step = lesson.steps[static_cast<std::size_t>(i)];
+      const te::LessonMeasurement m = te::measureLessonStep(lesson, i);
+      out << "\n## Step " << i + 1 << " of " << count;
+      if (!step.scenarioRef.empty()) out << " (" << step.scenarioRef << ")";
+      out << "\n\n" << te::fillLessonText(step.caption, m) << "\n";
+      if (step.question) {
+        const te::LessonQuestion& q = *step.question;
+        out << "\nQ: " << q.text << "\n";
+        for (std::size_t c = 0; c < q.choices.size(); ++c)
+          out << "  " << static_cast<char>('A' + c) << ") " << q.choices[c]
+              << (static_cast<int>(c) == q.answer ? "   <- answer" : "") << "\n";
+        out << "\n" << te::fillLessonText(q.reveal, m) << "\n";
+      }
+    }
+  } catch (const te::ScenarioError& e) {
+    err << "throttlelab: --lesson " << lesson.name << ": " << e.what() << '\n';
+    return kExitBadInput;
+  } catch (const te::LessonError& e) {
+    err << "throttlelab: --lesson " << lesson.name << ": " << e.what() << '\n';
+    return kExitBadInput;
+  }
+  return kExitOk;
 }
 
 }  // namespace throttlelab::cli

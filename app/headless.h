@@ -36,5 +36,13 @@ int runImportTrace(const CliOptions& options, std::ostream& out, std::ostream& e
 
 /// Prints the built-in scenarios, one per line, with their descriptions.
 void listScenarios(std::ostream& out);
+/// --list-lessons: the built-in lessons, one per line, with their titles.
+void listLessons(std::ostream& out);
+/// --list-policies: every policy, its kernels and what it does.
+void listPolicies(std::ostream& out);
+/// --headless --lesson NAME|FILE [--step K]: the lesson as text, every question with its
+/// answer and the reveal filled in with the numbers its step's run measured. A lesson that
+/// does not load is bad input (2), with the message naming the step and the key.
+int runLessonText(const CliOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace throttlelab::cli

@@ -14,6 +14,7 @@
 #include "headless.h"
 #include "output_file.h"
 #include "reports.h"
+#include "throttlelab/engine/lesson.h"
 #include "throttlelab/host/trace_recorder.h"
 #include "throttlelab/ui/gui_main.h"
 
@@ -49,6 +50,8 @@ throttlelab::ui::GuiLaunchOptions toGuiOptions(const cli::CliOptions& o) {
   g.presenter = o.presenter;
   g.importTrace = o.openTrace;
   g.watchHost = o.watchHost;
+  g.lesson = o.lesson;
+  g.lessonStep = o.lessonStep.value_or(1);
   return g;
 }
 
@@ -63,7 +66,14 @@ int runMode(cli::CliOptions& options) {
     case cli::Mode::ListScenarios:
       cli::listScenarios(std::cout);
       return cli::kExitOk;
+    case cli::Mode::ListLessons:
+      cli::listLessons(std::cout);
+      return cli::kExitOk;
+    case cli::Mode::ListPolicies:
+      cli::listPolicies(std::cout);
+      return cli::kExitOk;
     case cli::Mode::Headless:
+      if (!options.lesson.empty()) return cli::runLessonText(options, std::cout, std::cerr);
       if (!options.comparePolicies.empty()) return cli::runCompare(options, std::cout, std::cerr);
       return cli::runHeadless(options, std::cout, std::cerr);
     case cli::Mode::Experiment:
@@ -109,6 +119,21 @@ int main(int argc, char** argv) {
   }
   cli::CliOptions options = std::get<cli::CliOptions>(parsed);
   if (options.mode != cli::Mode::Gui) return finish(runMode(options));
+  // A lesson that does not load: its message (the step and the key) and status 2, before any
+  // window opens or anything else is read or written.
+  if (!options.lesson.empty()) {
+    try {
+      const auto lesson = throttlelab::engine::loadLesson(options.lesson);
+      if (options.lessonStep && *options.lessonStep > static_cast<int>(lesson.steps.size())) {
+        std::cerr << "throttlelab: --step " << *options.lessonStep << ": the lesson " << lesson.name
+                  << " has " << lesson.steps.size() << " steps\n";
+        return finish(cli::kExitBadInput);
+      }
+    } catch (const throttlelab::engine::LessonError& e) {
+      std::cerr << "throttlelab: --lesson " << e.what() << '\n';
+      return finish(cli::kExitBadInput);
+    }
+  }
 
   if (!isSet("DISPLAY") && !isSet("WAYLAND_DISPLAY") && !isSet("QT_QPA_PLATFORM")) {
     if (options.hasWindowOnlyOptions() || !options.qtArguments.empty()) {

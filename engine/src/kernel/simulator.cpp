@@ -98,6 +98,12 @@ bool Simulator::policyHasCgroups(std::string_view policy) {
   const auto p = makePolicy(policy);
   return p != nullptr && p->era().memcg;
 }
+std::vector<PolicyDescription> Simulator::policyDescriptions() {
+  std::vector<PolicyDescription> out;
+  for (const auto& i : engine::policyInfos())
+    out.push_back({i.name, i.description, i.kernels, i.details});
+  return out;
+}
 
 std::vector<std::string> Simulator::policyNames() {
   return engine::policyNames();

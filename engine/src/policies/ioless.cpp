@@ -27,6 +27,16 @@ class IolessPolicy final : public ThrottlePolicy {
     return "IO-less balance_dirty_pages() as today's kernels run it (3.2+, 6.x order): writers "
            "only sleep";
   }
+  std::string_view kernels() const override { return "Linux 3.3 to today's 6.x"; }
+  std::string_view details() const override {
+    return "Writers never write back pages themselves; they only sleep. balance_dirty_pages() "
+           "takes pos_ratio from how far dirty pages are from the setpoint (globally and on the "
+           "task's device), multiplies it by dirty_ratelimit, the device's write bandwidth "
+           "shared among the writers, and sleeps the task for pages dirtied / task_ratelimit, "
+           "bounded by min_pause and max_pause (200 ms). Time a task spent thinking since its "
+           "last pause is subtracted from the next one. The flusher alone writes, in chunks of "
+           "about half a second of bandwidth.";
+  }
   bool hasPositionControl() const override { return true; }
 
   Pages ratelimit(const ThrottleHost& host, const Task& task) const override {

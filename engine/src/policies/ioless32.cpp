@@ -25,6 +25,13 @@ class Ioless32Policy final : public ThrottlePolicy {
   std::string_view description() const override {
     return "IO-less throttling as first released in 3.2: no think-time banking, 3.2 pause rules";
   }
+  std::string_view kernels() const override { return "Linux 3.2"; }
+  std::string_view details() const override {
+    return "The IO-less controller as first released: the same position and rate control as "
+           "ioless, but no think-time banking (a task that copied between two calls gets no "
+           "credit for it) and 3.2's pause bounds, so writers above the hard limit wake every "
+           "max_pause to check again. 3.3's pause-time control replaced those rules.";
+  }
   bool hasPositionControl() const override { return true; }
   KernelEra era() const override {
     KernelEra e;

@@ -57,6 +57,41 @@ class LegacyPolicy final : public ThrottlePolicy {
            "treatment";
   }
 
+  std::string_view kernels() const override {
+    switch (m_variant) {
+      case RtVariant::Exempt:
+        return "a 2003 patch for 2.6.0-test (Robert Love), not merged";
+      case RtVariant::Break:
+        return "a 2003 -mm patch for 2.6.0-test (Andrew Morton), not merged";
+      case RtVariant::Bonus:
+        return "Linux 2.6.0 onwards (the real-time bonus mainline kept)";
+      case RtVariant::None:
+        break;
+    }
+    return "Linux 2.6.0 to 2.6.23, without the real-time bonus";
+  }
+  std::string_view details() const override {
+    switch (m_variant) {
+      case RtVariant::Exempt:
+        return "As legacy-2.6.0, but a real-time (SCHED_FIFO/RR) writer never enters the "
+               "throttle loop: it dirties at copy speed however full the cache is, and normal "
+               "writers pay for it.";
+      case RtVariant::Break:
+        return "As legacy-2.6.0, but a real-time writer leaves balance_dirty_pages() at once "
+               "instead of writing back and waiting; normal writers are throttled as before.";
+      case RtVariant::Bonus:
+        return "As legacy-2.6.0, but a real-time writer's background and dirty thresholds are a "
+               "quarter higher, so it is throttled only once the cache holds that much more; past "
+               "it, it writes back and waits like everyone else.";
+      case RtVariant::None:
+        break;
+    }
+    return "IO-ful and global: one dirty limit (vm.dirty_ratio of dirtyable memory). A task "
+           "over it writes back up to 1.5 × its ratelimit of pages itself, sleeping in "
+           "blk_congestion_wait between rounds, until dirty pages fall below the limit; pdflush "
+           "writes in 1024-page chunks and backs off when the queue is congested.";
+  }
+
   KernelEra era() const override {
     KernelEra e;
     e.memcg = false;  // cgroup writeback arrived in 4.2

@@ -17,6 +17,13 @@ class NoThrottlePolicy final : public ThrottlePolicy {
     return "no dirty throttling: writers never wait; memory fills with dirty pages and allocations "
            "stall";
   }
+  std::string_view kernels() const override { return "no kernel: a thought experiment"; }
+  std::string_view details() const override {
+    return "balance_dirty_pages() never makes anyone wait: writers dirty pages as fast as they "
+           "copy, dirty pages fill memory until reclaim has nothing clean left to free, and the "
+           "wait moves to page allocation (direct reclaim, allocation stalls, at worst the OOM "
+           "killer). Shows what throttling is for.";
+  }
   Pages ratelimit(const ThrottleHost& host, const Task&) const override {
     return host.ratelimitPages();
   }

@@ -26,6 +26,14 @@ class PerBdiPolicy final : public ThrottlePolicy {
     return "2.6.24–3.1 per-device IO-ful throttling with proportional limits and the per-task 1/8 "
            "cut";
   }
+  std::string_view kernels() const override { return "Linux 2.6.24 to 3.1"; }
+  std::string_view details() const override {
+    return "IO-ful: each device gets a share of the dirty limit in proportion to its recent "
+           "writeout (floating proportions), and a task that dirtied much lately gets its own "
+           "limit cut by up to an eighth. A task over its device's limit writes back pages of "
+           "that device itself, then waits in congestion_wait (up to 100 ms) and checks again. "
+           "The baseline of the 2010 IO-less benchmarks.";
+  }
   KernelEra era() const override {
     KernelEra e;
     e.memcg = false;  // cgroup writeback arrived in 4.2

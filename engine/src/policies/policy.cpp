@@ -17,7 +17,8 @@ std::vector<PolicyInfo> policyInfos() {
   std::vector<PolicyInfo> out;
   for (auto make : kPolicies) {
     const auto p = make();
-    out.push_back({std::string(p->name()), std::string(p->description())});
+    out.push_back({std::string(p->name()), std::string(p->description()), std::string(p->kernels()),
+                   std::string(p->details())});
   }
   return out;
 }

@@ -50,6 +50,10 @@ class ThrottlePolicy {
   virtual std::string_view name() const = 0;
   /// One line for menus and reports.
   virtual std::string_view description() const = 0;
+  /// The kernels that throttled this way ("3.3 to 6.x").
+  virtual std::string_view kernels() const = 0;
+  /// A paragraph for the window's tooltips and --list-policies: what it does differently.
+  virtual std::string_view details() const = 0;
   /// How the rest of the kernel behaved in this policy's era.
   virtual KernelEra era() const { return {}; }
   /// Pages a task dirties before it must call balance() (the entry ratelimit).
@@ -69,6 +73,8 @@ class ThrottlePolicy {
 struct PolicyInfo {
   std::string name;
   std::string description;
+  std::string kernels;
+  std::string details;
 };
 
 /// Every policy, in the order the UI lists them.

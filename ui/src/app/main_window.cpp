@@ -3,6 +3,9 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <functional>
+
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -11,13 +14,17 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QImageWriter>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPalette>
 #include <QScreen>
 #include <QScrollArea>
+#include <QShortcut>
 #include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTimer>
 
 #include "central_view.h"
@@ -27,15 +34,18 @@
 #include "experiment_report_model.h"
 #include "exporter.h"
 #include "host_view.h"
+#include "lesson_panel.h"
 #include "live_controller.h"
 #include "parameter_panel.h"
 #include "run_controls.h"
+#include "save_file.h"
 #include "scripted_figures.h"
 #include "session_file.h"
 #include "settings_store.h"
 #include "status_readout.h"
 #include "task_table.h"
 #include "task_table_model.h"
+#include "throttlelab/engine/lesson.h"
 #include "trace_view.h"
 #include "user_notifier.h"
 #include "window_session.h"
@@ -48,6 +58,30 @@ QString scenarioErrorText(const QString& source, const engine::ScenarioError& e)
   if (!e.key().empty()) text += QObject::tr("\n\nKey: %1").arg(QString::fromStdString(e.key()));
   text += QObject::tr("\nReason: %1").arg(QString::fromUtf8(e.what()));
   return text;
+}
+
+/// A dark palette for rooms where the projector washes out white (View ▸ Dark palette).
+QPalette darkPalette() {
+  QPalette p;
+  const QColor window(0x2b, 0x2b, 0x2b), base(0x1e, 0x1e, 0x1e), text(0xe6, 0xe6, 0xe6);
+  p.setColor(QPalette::Window, window);
+  p.setColor(QPalette::WindowText, text);
+  p.setColor(QPalette::Base, base);
+  p.setColor(QPalette::AlternateBase, window);
+  p.setColor(QPalette::ToolTipBase, base);
+  p.setColor(QPalette::ToolTipText, text);
+  p.setColor(QPalette::Text, text);
+  p.setColor(QPalette::Button, window);
+  p.setColor(QPalette::ButtonText, text);
+  p.setColor(QPalette::BrightText, Qt::white);
+  p.setColor(QPalette::Highlight, QColor(0x3d, 0x7e, 0xc6));
+  p.setColor(QPalette::HighlightedText, Qt::white);
+  p.setColor(QPalette::Link, QColor(0x6c, 0xb4, 0xee));
+  p.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
+  p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
+  p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
+  p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
+  return p;
 }
 
 LiveController::Options controllerOptions(bool scripted) {
@@ -112,6 +146,17 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   tabifyDockWidget(m_taskDock, m_experimentDock);
   m_experimentDock->hide();
 
+  m_lessonPanel = new LessonPanel(*m_controller);
+  m_lessonDock = new QDockWidget(tr("Lesson"), this);
+  m_lessonDock->setObjectName(QStringLiteral("lessonDock"));
+  m_lessonDock->setWidget(m_lessonPanel);
+
+  // A tab beside the parameters: a third column would push the window past a projector's
+  // 1280 px; the parameters stay one click (or the lesson's own slider hint) away.
+  addDockWidget(Qt::LeftDockWidgetArea, m_lessonDock);
+  tabifyDockWidget(m_parameterDock, m_lessonDock);
+  m_lessonDock->hide();
+
   m_runControls = new RunControls(this);
   addToolBar(Qt::TopToolBarArea, m_runControls);
   m_parts = {std::make_unique<LivePart>(*m_dashboard, *m_controller, *m_runControls, *m_taskDock),
@@ -148,6 +193,8 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   m_controller->start();
   if (!m_options.importTrace.empty()) importTrace(QString::fromStdString(m_options.importTrace));
   if (m_options.watchHost) setHostMode(true);
+  if (!m_options.lesson.empty())
+    openLesson(QString::fromStdString(m_options.lesson), m_options.lessonStep - 1);
 }
 
 MainWindow::~MainWindow() {
@@ -279,6 +326,14 @@ void MainWindow::buildMenus() {
   m_presenterAction->setCheckable(true);
   m_presenterAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
   connect(m_presenterAction, &QAction::toggled, this, &MainWindow::setPresenterMode);
+  QAction* dark = view->addAction(tr("&Dark palette"));
+  dark->setObjectName(QStringLiteral("darkPaletteAction"));
+  dark->setCheckable(true);
+  dark->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+  dark->setToolTip(tr("Switch between a light and a dark palette (Ctrl+Shift+D)"));
+  connect(dark, &QAction::toggled, this, [](bool on) {
+    QApplication::setPalette(on ? darkPalette() : QApplication::style()->standardPalette());
+  });
   m_fullScreenAction = view->addAction(tr("&Full screen"));
   m_fullScreenAction->setCheckable(true);
   m_fullScreenAction->setShortcut(QKeySequence(Qt::Key_F11));
@@ -287,7 +342,14 @@ void MainWindow::buildMenus() {
 
   buildExperimentsMenu();
 
+  QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
+  lessons->setObjectName(QStringLiteral("lessonsMenu"));
+  buildLessonsMenu(lessons);
+
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  QAction* shortcuts =
+      help->addAction(tr("Keyboard shortcuts"), this, &MainWindow::showHelpShortcuts);
+  shortcuts->setShortcut(QKeySequence::HelpContents);
   help->addAction(tr("How to read the plots"), this, [this] {
     QMessageBox::information(
         this, tr("How to read the plots"),
@@ -691,6 +753,22 @@ bool MainWindow::presenterMode() const {
 }
 
 QString MainWindow::exportTo(const QString& path, const ExportChoice& choice) const {
+  // A lesson's step is its caption and question beside the plots: the PNG of the whole
+  // dashboard is then the window as the class sees it.
+  if (choice.format == ExportFormat::Png1x && !choice.plot && m_lessonPanel->hasLesson() &&
+      m_lessonDock->isVisible()) {
+    const QImage image = const_cast<MainWindow*>(this)->grab().toImage();
+    SaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+      return tr("Cannot write %1: %2.").arg(path, file.errorString());
+    QImageWriter writer(&file, "png");
+    if (!writer.write(image)) {
+      file.cancelWriting();
+      return tr("Cannot write %1: %2.").arg(path, writer.errorString());
+    }
+    if (!file.commit()) return tr("Cannot write %1: %2.").arg(path, file.errorString());
+    return {};
+  }
   const Exporter exporter(*m_dashboard, m_controller->history(), m_controller->scenario());
   switch (choice.format) {
     case ExportFormat::Png1x:
@@ -806,8 +884,17 @@ void MainWindow::startScriptedJob() {
                       tr("Scripted run not done: %1").arg(m_scriptedFailures.front()));
     return;
   }
+  // --lesson: the exports show the step once it has run to its end.
+  if (m_lessonPanel->hasLesson() && !m_lessonPanel->stepSettled()) {
+    connect(m_lessonPanel, &LessonPanel::stepReady, this, &MainWindow::startScriptedJob,
+            Qt::SingleShotConnection);
+    return;
+  }
   ScriptedFigures::Job job;
   job.runForS = m_options.runForS.value_or(0);
+  if (m_lessonPanel->hasLesson())
+    job.runForS =
+        engine::planLessonStep(m_lessonPanel->lesson(), m_lessonPanel->currentStep()).stepToS();
   job.png = QString::fromStdString(m_options.exportPng);
   job.svg = QString::fromStdString(m_options.exportSvg);
   job.pdf = QString::fromStdString(m_options.exportPdf);
@@ -821,6 +908,99 @@ void MainWindow::startScriptedJob() {
                                       : tr("Scripted run finished; an export failed"));
   });
   m_scripted->start();
+}
+
+void MainWindow::buildLessonsMenu(QMenu* menu) {
+  for (const std::string& name : engine::builtinLessonNames()) {
+    QString title = QString::fromStdString(name);
+    try {
+      title =
+          QString::fromStdString(engine::parseLesson(*engine::builtinLessonJson(name), name).title);
+    } catch (const engine::LessonError&) {
+      // Listed by name; opening it says what is wrong.
+    }
+    const QString key = QString::fromStdString(name);
+    menu->addAction(title, this, [this, key] { openLesson(key); })->setData(key);
+  }
+  menu->addSeparator();
+  menu->addAction(tr("Open lesson file…"), this, &MainWindow::openLessonDialog);
+  menu->addSeparator();
+  QAction* next = menu->addAction(tr("Next step"));
+  next->setShortcut(QKeySequence(Qt::Key_PageDown));
+  next->setShortcutContext(Qt::WindowShortcut);
+  connect(next, &QAction::triggered, m_lessonPanel, &LessonPanel::nextStep);
+  QAction* previous = menu->addAction(tr("Previous step"));
+  previous->setShortcut(QKeySequence(Qt::Key_PageUp));
+  previous->setShortcutContext(Qt::WindowShortcut);
+  connect(previous, &QAction::triggered, m_lessonPanel, &LessonPanel::previousStep);
+  connect(m_lessonPanel, &LessonPanel::hostViewRequested, this, [this](bool on) {
+    if (on || m_central == CentralView::Host) setHostMode(on);
+  });
+  connect(m_lessonPanel, &LessonPanel::plotsRequested, this, &MainWindow::showPlotsByLessonNames);
+  connect(m_lessonPanel, &LessonPanel::scenarioChanged, this,
+          [this] { m_parameters->setScenario(m_controller->scenario()); });
+  connect(m_lessonPanel, &LessonPanel::problem, this, [this](const QString& text) {
+    statusBar()->showMessage(tr("Lesson: %1").arg(text), 8000);
+  });
+}
+
+void MainWindow::showPlotsByLessonNames(const QStringList& plots) {
+  const std::pair<const char*, PlotId> names[] = {{"dirty", PlotId::DirtyPages},
+                                                  {"pause", PlotId::Pauses},
+                                                  {"bandwidth", PlotId::Bandwidth},
+                                                  {"memory", PlotId::Memory},
+                                                  {"curve", PlotId::ThrottleCurve}};
+  for (const auto& [name, id] : names)
+    m_dashboard->setPlotVisible(id, plots.contains(QLatin1String(name)));
+}
+
+bool MainWindow::openLesson(const QString& fileOrName, int index) {
+  engine::Lesson lesson;
+  try {
+    lesson = engine::loadLesson(fileOrName.toStdString());
+  } catch (const engine::LessonError& e) {
+    loadFailed(tr("Cannot open lesson"), QString::fromUtf8(e.what()),
+               QStringLiteral("--lesson ") + QString::fromUtf8(e.what()));
+    return false;
+  }
+  const int last = static_cast<int>(lesson.steps.size()) - 1;
+  m_lessonPanel->setLesson(std::move(lesson));
+  m_lessonDock->show();
+  m_lessonDock->raise();
+  m_lessonPanel->goToStep(std::clamp(index, 0, last), m_scriptedMode);
+  return true;
+}
+
+void MainWindow::openLessonDialog() {
+  const QString path = askPath(tr("Open lesson"), tr("Lessons (*.json);;All files (*)"), false);
+  if (!path.isEmpty()) openLesson(path);
+}
+
+void MainWindow::showHelpShortcuts() {
+  QString rows;
+  const auto add = [&rows](const QString& keys, const QString& what) {
+    rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(keys, what);
+  };
+  // Every action of the menus and the tool bar that has a shortcut, as they are bound now.
+  QList<QAction*> seen;
+  const std::function<void(const QList<QAction*>&)> walk = [&](const QList<QAction*>& actions) {
+    for (QAction* a : actions) {
+      if (a->menu()) walk(a->menu()->actions());
+      if (a->shortcut().isEmpty() || seen.contains(a)) continue;
+      seen << a;
+      add(a->shortcut().toString(QKeySequence::NativeText), a->text().remove('&'));
+    }
+  };
+  walk(menuBar()->actions());
+  walk(m_runControls->actions());
+  add(tr("Click / Shift+click"), tr("Set marker A / marker B on a time plot"));
+  add(tr("Drag, mouse wheel"), tr("Pan and zoom the time axis (stops following live)"));
+  add(tr("Escape"), tr("Leave a spin box or text field: Space and \".\" drive the run again"));
+  QMessageBox box(this);
+  box.setObjectName(QStringLiteral("shortcutsHelp"));
+  box.setWindowTitle(tr("Keyboard shortcuts"));
+  box.setText(QStringLiteral("<table cellspacing=6>%1</table>").arg(rows));
+  box.exec();
 }
 
 }  // namespace throttlelab::ui

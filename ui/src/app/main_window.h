@@ -24,6 +24,7 @@ class CompareView;
 class Dashboard;
 class ExperimentPanel;
 class HostView;
+class LessonPanel;
 class TraceView;
 class LiveController;
 class ParameterPanel;
@@ -77,6 +78,9 @@ class MainWindow : public QMainWindow {
   /// the first.
   static const engine::ExperimentCase* liveCase(const engine::Experiment& experiment);
 
+  /// Opens a lesson file or built-in lesson at step `index` (0-based) in the lesson panel.
+  /// On error: a message naming the step and the key, and nothing changes.
+  bool openLesson(const QString& fileOrName, int index = 0);
   /// A scenario file or built-in name. On error: a message naming the key and the reason,
   /// and nothing changes. Returns whether it was opened.
   bool openScenario(const QString& fileOrName);
@@ -130,6 +134,10 @@ class MainWindow : public QMainWindow {
   /// standard error and a failed job.
   void loadFailed(const QString& title, const QString& text, const QString& line);
   void importEnded();
+  void buildLessonsMenu(QMenu* menu);
+  void openLessonDialog();
+  void showHelpShortcuts();
+  void showPlotsByLessonNames(const QStringList& plots);
   void finishScriptedJob(int code, const QString& status);
 
   GuiLaunchOptions m_options;
@@ -159,6 +167,8 @@ class MainWindow : public QMainWindow {
   QStackedWidget* m_stack = nullptr;
   CompareView* m_compareView = nullptr;
   ExperimentPanel* m_experimentPanel = nullptr;
+  LessonPanel* m_lessonPanel = nullptr;
+  QDockWidget* m_lessonDock = nullptr;
   QDockWidget* m_experimentDock = nullptr;
   /// The central views' parts, by CentralView.
   std::array<std::unique_ptr<CentralViewPart>, 4> m_parts;

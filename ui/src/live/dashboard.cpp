@@ -241,6 +241,23 @@ std::vector<PlotId> Dashboard::visiblePlots() const {
 void Dashboard::setPresenterMode(bool on) {
   if (on == m_presenter) return;
   m_presenter = on;
+  // A projector has room for two or three plots at a readable height: the dirty pages, the
+  // pauses and the throttle curve, unless fewer were chosen. Leaving restores the choice.
+  if (on) {
+    m_plotsBeforePresenter = visiblePlots();
+    if (m_plotsBeforePresenter.size() > 3)
+      for (PlotId id : kAllPlots)
+        setPlotVisible(
+            id, id == PlotId::DirtyPages || id == PlotId::Pauses || id == PlotId::ThrottleCurve);
+  } else if (!m_plotsBeforePresenter.empty()) {
+    for (PlotId id : kAllPlots)
+      setPlotVisible(id, std::find(m_plotsBeforePresenter.begin(), m_plotsBeforePresenter.end(),
+                                   id) != m_plotsBeforePresenter.end());
+    m_plotsBeforePresenter.clear();
+  }
+  for (PlotId id : kAllPlots)
+    if (QWidget* w = plotWidget(id))
+      w->setMinimumHeight(on ? kPresenterMinPlotHeight : kMinPlotHeight);
   applyTheme();
 }
 

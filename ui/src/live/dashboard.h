@@ -33,6 +33,10 @@ class Dashboard : public QWidget {
   Q_OBJECT
 
  public:
+  /// The least height of a shown plot, normally and in presenter mode (larger fonts).
+  static constexpr int kMinPlotHeight = 150;
+  static constexpr int kPresenterMinPlotHeight = 190;
+
   explicit Dashboard(QWidget* parent = nullptr);
   ~Dashboard() override;
 
@@ -116,6 +120,7 @@ class Dashboard : public QWidget {
   Theme m_theme;
   DisplayUnits m_units;
   bool m_presenter = false;
+  std::vector<PlotId> m_plotsBeforePresenter;
   bool m_follow = true;
   bool m_syncing = false;
   std::optional<double> m_cursor;

@@ -100,6 +100,11 @@ void LiveController::setSpeed(double factor) {
 }
 
 void LiveController::runFor(double simS) {
+  // An edit made just before must apply from where the run stands, not a frame later.
+  if (m_pendingReconfigure) {
+    post(command::Reconfigure{std::move(*m_pendingReconfigure)});
+    m_pendingReconfigure.reset();
+  }
   m_running = true;
   m_runForSeq = post(command::RunUntil{simS});
   Q_EMIT runningChanged(true);

@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <algorithm>
 #include <cmath>
 
 namespace throttlelab::ui {
@@ -67,6 +68,12 @@ void LogSlider::setSingularUnit(const QString& unit) {
   updateSuffix();
 }
 
+void LogSlider::setLowEndPower(double power) {
+  m_power = std::max(1.0, power);
+  const QSignalBlocker block(m_slider);
+  m_slider->setValue(positionOf(m_spin->value()));
+}
+
 void LogSlider::updateSuffix() {
   const bool one = !m_singular.isEmpty() && m_spin->value() == 1.0;
   m_spin->setSuffix(QStringLiteral(" ") + (one ? m_singular : m_unit));
@@ -76,14 +83,15 @@ int LogSlider::positionOf(double v) const {
   // With allowZero, position 0 is exactly zero and the log scale starts at position 1.
   const int first = m_allowZero ? 1 : 0;
   if (m_allowZero && v < m_min) return 0;
-  const double t = std::log(std::clamp(v, m_min, m_max) / m_min) / std::log(m_max / m_min);
+  double t = std::log(std::clamp(v, m_min, m_max) / m_min) / std::log(m_max / m_min);
+  t = std::pow(t, 1 / m_power);
   return first + static_cast<int>(std::lround(t * (kSteps - first)));
 }
 
 double LogSlider::valueAt(int position) const {
   const int first = m_allowZero ? 1 : 0;
   if (m_allowZero && position == 0) return 0;
-  const double t = static_cast<double>(position - first) / (kSteps - first);
+  const double t = std::pow(static_cast<double>(position - first) / (kSteps - first), m_power);
   const double v = m_min * std::pow(m_max / m_min, t);
   const double scale = std::pow(10.0, m_decimals);
   return std::round(v * scale) / scale;

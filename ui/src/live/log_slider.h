@@ -18,6 +18,10 @@ class LogSlider : public QWidget {
             bool allowZero = false, QWidget* parent = nullptr);
   /// Unit shown when the value is exactly one ("1 writer", not "1 writers").
   void setSingularUnit(const QString& unit);
+  /// Spreads the low end: the slider's travel t in [0, 1] maps to min · (max/min)^(t^power)
+  /// instead of a plain log scale (power 1). With power 2 and 1 to 10,000, the first half of
+  /// the travel covers 1 to 10 in single steps; the top still reaches the maximum.
+  void setLowEndPower(double power);
 
   double value() const;
   /// Sets the shown value without emitting valueChanged.
@@ -39,6 +43,7 @@ class LogSlider : public QWidget {
   int m_decimals;
   QString m_unit;
   QString m_singular;
+  double m_power = 1;
   QSlider* m_slider;
   QDoubleSpinBox* m_spin;
 };

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "parameter_panel.h"
 
+#include <QAbstractSpinBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QLabel>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStackedWidget>
@@ -64,17 +66,34 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(4, 4, 4, 4);
   QFormLayout* form = nullptr;
 
+  // What the scenario is: its own description, as the file gives it.
+  m_description = new QLabel(this);
+  m_description->setObjectName(QStringLiteral("scenarioDescription"));
+  m_description->setWordWrap(true);
+  m_description->setFrameShape(QFrame::StyledPanel);
+  m_description->setMargin(4);
+  m_description->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(m_description);
+
   // Writers
   auto* writersBox = group(tr("Writers (dd)"), this, form);
   m_writers = new LogSlider(1, 10000, 0, tr("writers"), true, writersBox);
   m_writers->setSingularUnit(tr("writer"));
-  m_writers->setToolTip(tr("Count of the first normal writer group (0 to 10,000)"));
+  // Classes go 1, 2, 3, 5, 10 writers far more often than 7,000: room for them on the slider.
+  m_writers->setLowEndPower(2);
+  m_writers->setToolTip(
+      tr("Writers: tasks.count of the first normal dd group (0 to 10,000). More writers share "
+         "the same disk: each one's dirty rate falls to write_bw / N and its pause grows."));
   form->addRow(tr("Writers"), m_writers);
   m_blockKiB = new LogSlider(4, 65536, 0, tr("KiB"), false, writersBox);
-  m_blockKiB->setToolTip(tr("dd bs=: bytes written per write() call"));
+  m_blockKiB->setToolTip(
+      tr("Block size: dd bs=, tasks.blockKiB, KiB written per write() call. Larger blocks "
+         "dirty more pages per call, so balance_dirty_pages() is entered with more at once."));
   form->addRow(tr("Block size"), m_blockKiB);
   m_thinkMs = new LogSlider(0.1, 10000, 1, tr("ms"), true, writersBox);
-  m_thinkMs->setToolTip(tr("Time between two blocks, not using a CPU"));
+  m_thinkMs->setToolTip(
+      tr("Think time: tasks.thinkMs, ms between two blocks without using a CPU. Raising it "
+         "lowers the writer's own dirty rate; ioless subtracts it from the next pause."));
   form->addRow(tr("Think time"), m_thinkMs);
   layout->addWidget(writersBox);
 
@@ -83,13 +102,22 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
   m_rtCount = spin(0, 64, tr(" writers"), rtBox);
   connect(m_rtCount, &QSpinBox::valueChanged, m_rtCount,
           [this](int n) { m_rtCount->setSuffix(n == 1 ? tr(" writer") : tr(" writers")); });
+  m_rtCount->setToolTip(
+      tr("Real-time writers: tasks.count of the SCHED_FIFO/RR group. The kernel lifts their "
+         "dirty limits by a quarter (domain_dirty_limits()), which lifts dirty_limit for all."));
   form->addRow(tr("RT writers"), m_rtCount);
   m_rtClass = new QComboBox(rtBox);
   m_rtClass->addItem(QStringLiteral("SCHED_FIFO"), static_cast<int>(engine::SchedClass::Fifo));
   m_rtClass->addItem(QStringLiteral("SCHED_RR"), static_cast<int>(engine::SchedClass::RoundRobin));
+  m_rtClass->setToolTip(
+      tr("Scheduling class (tasks.sched): SCHED_FIFO runs until it blocks; SCHED_RR takes "
+         "turns with tasks of its own priority"));
   form->addRow(tr("Class"), m_rtClass);
   m_rtPriority = spin(1, 99, QString(), rtBox);
   m_rtPriority->setPrefix(tr("prio "));
+  m_rtPriority->setToolTip(
+      tr("Real-time priority (tasks.rtPriority, 1 to 99): a higher one preempts lower ones "
+         "and every normal task"));
   form->addRow(tr("RT priority"), m_rtPriority);
   layout->addWidget(rtBox);
 
@@ -102,6 +130,13 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
   m_dirtyBytes = spin(1, 1 << 20, tr(" MiB"), m_dirtyStack);
   m_dirtyStack->addWidget(m_dirtyRatio);
   m_dirtyStack->addWidget(m_dirtyBytes);
+  const QString dirtyTip =
+      tr("vm.dirty_ratio (%) or vm.dirty_bytes (MiB): the dirty threshold, thresh, as a share "
+         "of dirtyable memory or in bytes; setting one clears the other. Raising it lets more "
+         "dirty pages build up before writers are throttled (freerun and setpoint rise too).");
+  m_dirtyMode->setToolTip(dirtyTip);
+  m_dirtyRatio->setToolTip(dirtyTip);
+  m_dirtyBytes->setToolTip(dirtyTip);
   form->addRow(m_dirtyMode, m_dirtyStack);
   m_bgMode = new QComboBox(vmBox);
   m_bgMode->addItems({tr("dirty_background_ratio"), tr("dirty_background_bytes")});
@@ -110,24 +145,44 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
   m_bgBytes = spin(1, 1 << 20, tr(" MiB"), m_bgStack);
   m_bgStack->addWidget(m_bgRatio);
   m_bgStack->addWidget(m_bgBytes);
+  const QString bgTip =
+      tr("vm.dirty_background_ratio (%) or vm.dirty_background_bytes (MiB): bg_thresh, where "
+         "the flusher starts writing in the background. Raising it starts writeback later; "
+         "freerun, (thresh + bg_thresh) / 2, rises with it.");
+  m_bgMode->setToolTip(bgTip);
+  m_bgRatio->setToolTip(bgTip);
+  m_bgBytes->setToolTip(bgTip);
   form->addRow(m_bgMode, m_bgStack);
   m_expire = spin(0, 360000, tr(" cs"), vmBox);
   m_expire->setSingleStep(100);
-  m_expire->setToolTip(tr("vm.dirty_expire_centisecs: age after which dirty data is written"));
+  m_expire->setToolTip(
+      tr("vm.dirty_expire_centisecs (1/100 s): dirty data older than this is written by the "
+         "flusher even below bg_thresh. Raising it keeps dirty pages in memory longer."));
   form->addRow(tr("dirty_expire"), m_expire);
   m_writeback = spin(0, 360000, tr(" cs"), vmBox);
   m_writeback->setSingleStep(100);
-  m_writeback->setToolTip(tr("vm.dirty_writeback_centisecs: flusher period; 0 disables it"));
+  m_writeback->setToolTip(
+      tr("vm.dirty_writeback_centisecs (1/100 s): how often the flusher wakes to write old "
+         "data (wb_workfn); 0 disables the periodic wake-up. Raising it writes old data later."));
   form->addRow(tr("dirty_writeback"), m_writeback);
   layout->addWidget(vmBox);
 
   // Machine
   auto* machineBox = group(tr("Machine and device"), this, form);
   m_memory = new LogSlider(256, 262144, 0, tr("MiB"), false, machineBox);
+  m_memory->setToolTip(
+      tr("Memory: machine.memoryMiB, MiB of RAM. The ratio thresholds are shares of the "
+         "dirtyable part of it, so raising it raises them (vm.dirty_bytes does not change)."));
   form->addRow(tr("Memory"), m_memory);
   m_cpus = spin(1, 256, tr(" CPUs"), machineBox);
+  m_cpus->setToolTip(
+      tr("CPUs: machine.cpus. Writers copy on CPUs; with fewer CPUs than writers they also "
+         "wait for a CPU, and %system is a share of all of them."));
   form->addRow(tr("CPUs"), m_cpus);
   m_bandwidth = new LogSlider(1, 10000, 1, tr("MB/s"), false, machineBox);
+  m_bandwidth->setToolTip(
+      tr("Device write speed: device.writeMBps, MB/s of sequential writing. Raising it raises "
+         "write_bw, and with it dirty_ratelimit and every writer's rate."));
   form->addRow(tr("Device write"), m_bandwidth);
   m_seek = new QDoubleSpinBox(machineBox);
   m_seek->setRange(0, 100);
@@ -135,13 +190,36 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
   m_seek->setSingleStep(0.5);
   m_seek->setSuffix(tr(" ms"));
   m_seek->setKeyboardTracking(false);
+  m_seek->setToolTip(
+      tr("Seek time: device.seekMs, ms to position the head between two files or regions "
+         "(drawn between 0.5 and 1.5 times it). Raising it costs many interleaved writers "
+         "throughput."));
   form->addRow(tr("Seek time"), m_seek);
   m_policy = new QComboBox(machineBox);
-  for (const auto& name : engine::Simulator::policyNames())
-    m_policy->addItem(QString::fromStdString(name));
+  for (const auto& p : engine::Simulator::policyDescriptions()) {
+    m_policy->addItem(QString::fromStdString(p.name));
+    m_policy->setItemData(
+        m_policy->count() - 1,
+        QStringLiteral("<p><b>%1</b> (%2)</p><p>%3</p>")
+            .arg(QString::fromStdString(p.name), QString::fromStdString(p.kernels).toHtmlEscaped(),
+                 QString::fromStdString(p.details).toHtmlEscaped()),
+        Qt::ToolTipRole);
+  }
+  const auto updatePolicyTip = [this] {
+    m_policy->setToolTip(m_policy->currentData(Qt::ToolTipRole).toString());
+  };
+  connect(m_policy, &QComboBox::currentIndexChanged, this, updatePolicyTip);
   form->addRow(tr("Policy"), m_policy);
   layout->addWidget(machineBox);
   layout->addStretch(1);
+
+  // A spin box keeps the keyboard after Enter and takes Space and "." as text, so Run/Pause
+  // and Step stop answering: once a typed value is entered, the box lets go of the focus.
+  for (QAbstractSpinBox* box : findChildren<QAbstractSpinBox*>()) {
+    connect(box, &QAbstractSpinBox::editingFinished, box, [box] {
+      if (box->hasFocus()) box->clearFocus();
+    });
+  }
 
   // Wiring: every control edits the scenario and emits it.
   connect(m_writers, &LogSlider::valueChanged, this, [this](double v) {
@@ -288,7 +366,11 @@ void ParameterPanel::setScenario(const engine::Scenario& scenario) {
     const int policy = m_policy->findText(QString::fromStdString(scenario.policy));
     if (policy < 0) m_policy->addItem(QString::fromStdString(scenario.policy));
     m_policy->setCurrentText(QString::fromStdString(scenario.policy));
+    m_policy->setToolTip(m_policy->currentData(Qt::ToolTipRole).toString());
   }
+  m_description->setText(QString::fromStdString(scenario.description));
+  m_description->setToolTip(QString::fromStdString(scenario.name));
+  m_description->setVisible(!scenario.description.empty());
   if (!scenario.devices.empty()) m_bandwidth->setValue(scenario.devices.front().writeMBps);
   m_updating = false;
 }

@@ -8,6 +8,7 @@
 #include "throttlelab/engine/scenario.h"
 
 class QComboBox;
+class QLabel;
 class QSpinBox;
 class QDoubleSpinBox;
 class QStackedWidget;
@@ -83,6 +84,7 @@ class ParameterPanel : public QWidget {
   LogSlider* m_bandwidth;
   QDoubleSpinBox* m_seek;
   QComboBox* m_policy;
+  QLabel* m_description;
 };
 
 }  // namespace throttlelab::ui

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run_controls.h"
 
+#include <QEvent>
+#include <QPainter>
+
 #include <QComboBox>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -25,7 +28,7 @@ RunControls::RunControls(QWidget* parent) : QToolBar(tr("Run controls"), parent)
   setObjectName(QStringLiteral("runControls"));
   setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
 
-  m_run = addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("Run"));
+  m_run = addAction(icon(QStyle::SP_MediaPlay), tr("Run"));
   m_run->setObjectName(QStringLiteral("runAction"));
   m_run->setCheckable(true);
   m_run->setShortcut(Qt::Key_Space);
@@ -34,12 +37,12 @@ RunControls::RunControls(QWidget* parent) : QToolBar(tr("Run controls"), parent)
     setRunning(on);
     Q_EMIT runToggled(on);
   });
-  m_step = addAction(style()->standardIcon(QStyle::SP_MediaSkipForward), tr("Step"));
+  m_step = addAction(icon(QStyle::SP_MediaSkipForward), tr("Step"));
   m_step->setObjectName(QStringLiteral("stepAction"));
   m_step->setShortcut(Qt::Key_Period);
   m_step->setToolTip(tr("Pause and advance one 200 ms control period (.)"));
   connect(m_step, &QAction::triggered, this, &RunControls::stepRequested);
-  m_reset = addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Reset"));
+  m_reset = addAction(icon(QStyle::SP_BrowserReload), tr("Reset"));
   m_reset->setObjectName(QStringLiteral("resetAction"));
   m_reset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
   m_reset->setToolTip(tr("Restart the run from t = 0 with the current settings and seed (Ctrl+R)"));
@@ -112,7 +115,33 @@ void RunControls::setRunning(bool running) {
   const QSignalBlocker block(m_run);
   m_run->setChecked(running);
   m_run->setText(running ? tr("Pause") : tr("Run"));
-  m_run->setIcon(style()->standardIcon(running ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+  m_run->setIcon(icon(running ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+}
+
+QIcon RunControls::icon(QStyle::StandardPixmap which) const {
+  // The style's icons are drawn dark; on a dark palette they vanish. Keep their shape and
+  // paint it in the palette's button text colour.
+  const QIcon standard = style()->standardIcon(which);
+  QIcon tinted;
+  for (const int size : {16, 24, 32}) {
+    QPixmap pixmap = standard.pixmap(size, size);
+    QPainter painter(&pixmap);
+    painter.setCompositionMode(QPainter::CompositionMode_SourceIn);
+    painter.fillRect(pixmap.rect(), palette().color(QPalette::ButtonText));
+    painter.end();
+    tinted.addPixmap(pixmap);
+  }
+  return tinted;
+}
+
+void RunControls::changeEvent(QEvent* event) {
+  QToolBar::changeEvent(event);
+  if (event->type() != QEvent::PaletteChange && event->type() != QEvent::ApplicationPaletteChange &&
+      event->type() != QEvent::StyleChange)
+    return;
+  setRunning(m_run->isChecked());
+  m_step->setIcon(icon(QStyle::SP_MediaSkipForward));
+  m_reset->setIcon(icon(QStyle::SP_BrowserReload));
 }
 
 void RunControls::setSpeed(double factor) {

@@ -2,6 +2,8 @@
 #pragma once
 /// The run toolbar: run/pause (Space), step one 200 ms control period, reset, speed, seed,
 /// scenario picker, history window, follow live and fit all.
+#include <QIcon>
+#include <QStyle>
 #include <QToolBar>
 #include <cstdint>
 
@@ -53,7 +55,11 @@ class RunControls : public QToolBar {
   void followToggled(bool follow);
   void fitAllRequested();
 
+ protected:
+  void changeEvent(QEvent* event) override;
+
  private:
+  QIcon icon(QStyle::StandardPixmap which) const;
   QAction* m_run;
   QAction* m_step;
   QAction* m_reset;

@@ -90,7 +90,8 @@ void DirtyPagesPlot::rebuild(const SampleHistory& history, const TaskTraceHistor
 }
 
 void DirtyPagesPlot::updateAxisTitles() {
-  m_plot->yAxis->setLabel(QStringLiteral("pages (%1)").arg(m_units.memoryUnit()));
+  // The series are amounts of memory; the unit alone says whether in pages or MiB.
+  m_plot->yAxis->setLabel(QStringLiteral("dirty memory (%1)").arg(m_units.memoryUnit()));
   m_plot->yAxis2->setLabel(QStringLiteral("ratelimit (MB/s, log₂)"));
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pause_plot.h"
 
+#include <algorithm>
+
 #include "qcp.h"
 #include "sample_fields.h"
 #include "sample_history.h"
@@ -130,6 +132,7 @@ QString PausePlot::taskName(int task) const {
 void PausePlot::setTaskInfos(const std::map<int, engine::TaskInfo>& infos) {
   m_infos = infos;
   for (auto& [task, g] : m_taskGraphs) g->setName(taskName(task));
+  restyleTasks();
 }
 
 void PausePlot::setSelectedTask(int task) {
@@ -149,15 +152,21 @@ void PausePlot::setSelectedTask(int task) {
 
 void PausePlot::restyleTasks() {
   const bool anySelected = m_selected >= 0;
+  // Curves appear as their tasks first pause; the legend lists them by pid, as ps does.
+  std::vector<std::pair<std::int64_t, int>> byPid;
+  for (const auto& [task, g] : m_taskGraphs) {
+    const auto info = m_infos.find(task);
+    byPid.emplace_back(info == m_infos.end() ? std::int64_t{task} : info->second.pid, task);
+    g->removeFromLegend();
+  }
+  std::sort(byPid.begin(), byPid.end());
   int order = 0;
-  for (auto& [task, g] : m_taskGraphs) {
+  for (const auto& [pid, task] : byPid) {
+    QCPGraph* g = m_taskGraphs.at(task);
     const bool selected = task == m_selected;
     const bool shown = selected || !m_many;
     g->setVisible(shown);
-    if (shown)
-      g->addToLegend();
-    else
-      g->removeFromLegend();
+    if (shown) g->addToLegend();
     QColor c = m_theme.taskColour(order);
     double width = 1;
     if (selected) {

@@ -79,6 +79,14 @@ class SimulatorSnapshot {
   std::shared_ptr<const State> m_state;
 };
 
+/// A throttling policy as the window and --list-policies describe it.
+struct PolicyDescription {
+  std::string name;     ///< "ioless"
+  std::string summary;  ///< one line
+  std::string kernels;  ///< "Linux 3.3 to today's 6.x"
+  std::string details;  ///< a paragraph: what it does differently
+};
+
 class Simulator {
  public:
   /// Validates the scenario (throws ScenarioError) and sets up tasks at their start times.
@@ -134,6 +142,10 @@ class Simulator {
   /// Whether the policy's kernel has memory cgroups with their own dirty domain (cgroup
   /// writeback, 4.2+); older policies ignore Scenario::cgroups. False for an unknown name.
   static bool policyHasCgroups(std::string_view policy);
+};
+
+  /// Every policy, in the order the window lists them, with its kernels and what it does.
+  static std::vector<PolicyDescription> policyDescriptions();
 
  private:
   struct Impl;

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/// Lessons (docs/lessons.md): a walk through a few runs of the simulation, one step at a time,
+/// each with a caption, the scenario or the changes it applies, what to look at, and a question
+/// asked before the step runs whose answer is revealed with the numbers the run measured.
+/// Qt-free: the command line lists and checks them, the window plays them.
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "throttlelab/engine/records.h"
+#include "throttlelab/engine/scenario.h"
+
+namespace throttlelab::engine {
+
+/// What a step points at: a plot ("dirty", "curve", "pause", "bandwidth", "memory"),
+/// curves of it by their legend keys, and a time range in seconds of the run.
+struct LessonHighlight {
+  std::string plot;
+  std::vector<std::string> curves;
+  std::optional<double> fromS;
+  std::optional<double> toS;
+  bool operator==(const LessonHighlight&) const = default;
+};
+
+/// Predict, then reveal: asked before the step runs.
+struct LessonQuestion {
+  std::string text;
+  std::vector<std::string> choices;
+  int answer = 0;      ///< index into choices
+  std::string reveal;  ///< may hold {metric} / {metric:group} placeholders (lessonMetricNames())
+  bool operator==(const LessonQuestion&) const = default;
+};
+
+/// Where the step is shown: the live simulation (the default) or this machine's live view.
+enum class LessonView { Simulation, Host };
+
+struct LessonStep {
+  std::string caption;
+  /// The run this step starts: set when the step names a scenario, else the previous run
+  /// continues. `scenarioRef` is what the file said ("ten-dd", "experiment:wu2010/10dd
+  /// ioless", "(inline)").
+  std::optional<Scenario> scenario;
+  std::string scenarioRef;
+  std::vector<Override> set;  ///< applied to the running scenario when the step begins
+  double runForS = 0;         ///< simulated seconds the step runs (0: it does not run on)
+  std::optional<LessonHighlight> highlight;
+  std::optional<LessonQuestion> question;
+  LessonView view = LessonView::Simulation;
+  std::vector<std::string> plots;  ///< the plots to show (empty: leave the choice as it is)
+};
+
+struct Lesson {
+  std::string name;  ///< file name without .json, or the name it gives
+  std::string title;
+  std::string description;
+  std::vector<LessonStep> steps;
+};
+
+/// A lesson that cannot be used. `step()` is the 1-based step at fault (0: the lesson's own
+/// keys), `key()` the key inside it ("question.answer", "set.vm.dirty_ratio"); what() is one
+/// sentence naming the file, the step and the key.
+class LessonError : public std::runtime_error {
+ public:
+  LessonError(int step, std::string key, const std::string& message)
+      : std::runtime_error(message), m_step(step), m_key(std::move(key)) {}
+  int step() const { return m_step; }
+  const std::string& key() const { return m_key; }
+
+ private:
+  int m_step;
+  std::string m_key;
+};
+
+/// Parses and checks a lesson: every scenario resolves, every `set` applies to the scenario in
+/// effect at its step, every placeholder names a metric. Throws LessonError.
+Lesson parseLesson(std::string_view json, std::string_view origin);
+/// A lesson file, or a built-in lesson (resources/lessons/NAME.json) by name.
+Lesson loadLesson(std::string_view fileOrName);
+std::vector<std::string> builtinLessonNames();
+std::optional<std::string> builtinLessonJson(std::string_view name);
+
+/// How to reach step `index` (0-based) from a fresh start: the scenario of the run it belongs
+/// to, and the segments of that run up to the end of the step, each a scenario in effect from
+/// `fromS` to `toS`.
+struct LessonSegment {
+  int step = 0;
+  Scenario scenario;
+  double fromS = 0;
+  double toS = 0;
+};
+struct LessonPlan {
+  int runStartStep = 0;  ///< the step that started the run
+  std::vector<LessonSegment> segments;
+  double stepFromS() const { return segments.empty() ? 0 : segments.back().fromS; }
+  double stepToS() const { return segments.empty() ? 0 : segments.back().toS; }
+  const Scenario& scenario() const { return segments.back().scenario; }
+};
+LessonPlan planLessonStep(const Lesson& lesson, int index);
+
+/// What a step's run measured over the step's own time range [fromS, toS].
+struct LessonMeasurement {
+  double fromS = 0;
+  double toS = 0;
+  std::vector<Sample> samples;  ///< the samples inside the range
+  Summary atEnd;                ///< the whole run at toS
+};
+/// Runs the step headless, from the start of its run (deterministic: the window's run of the
+/// same step shows the same numbers).
+LessonMeasurement measureLessonStep(const Lesson& lesson, int index);
+/// The names {metric} and {metric:group} accept, with what each is.
+std::vector<std::pair<std::string, std::string>> lessonMetricNames();
+/// `text` with every placeholder replaced by its measured value. Throws LessonError (key
+/// "question.reveal") for an unknown metric.
+std::string fillLessonText(const std::string& text, const LessonMeasurement& m);
+
+}  // namespace throttlelab::engine

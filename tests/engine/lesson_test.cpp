@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Lessons: every file in resources/lessons loads and every step of it applies and runs; a bad
+// lesson names its step and key; the plan and the reveal numbers come from the step's own run.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "throttlelab/engine/lesson.h"
+
+namespace te = throttlelab::engine;
+
+namespace {
+
+std::vector<std::filesystem::path> lessonFiles() {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(THROTTLELAB_SOURCE_DIR "/resources/lessons"))
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string minimalLesson(const std::string& step2) {
+  return R"({"name": "t", "title": "T", "steps": [
+      {"caption": "one", "scenario": "one-dd", "runFor": 2}, )" +
+         step2 + "]}";
+}
+
+int failingStep(const std::string& json, std::string* key = nullptr) {
+  try {
+    te::parseLesson(json, "test.json");
+  } catch (const te::LessonError& e) {
+    if (key) *key = e.key();
+    EXPECT_NE(std::string(e.what()).find("test.json"), std::string::npos) << e.what();
+    return e.step();
+  }
+  return -1;
+}
+
+}  // namespace
+
+TEST(Lessons, EveryFileInTheFolderIsBuiltInLoadsAndEveryStepRuns) {
+  const auto files = lessonFiles();
+  ASSERT_GE(files.size(), 5u);
+  const auto builtins = te::builtinLessonNames();
+  for (const auto& file : files) {
+    SCOPED_TRACE(file.string());
+    EXPECT_NE(std::find(builtins.begin(), builtins.end(), file.stem().string()), builtins.end());
+    const te::Lesson lesson = te::loadLesson(file.string());
+    ASSERT_FALSE(lesson.steps.empty());
+    EXPECT_FALSE(lesson.title.empty());
+    for (int i = 0; i < static_cast<int>(lesson.steps.size()); ++i) {
+      SCOPED_TRACE("step " + std::to_string(i + 1));
+      const te::LessonStep& step = lesson.steps[static_cast<std::size_t>(i)];
+      if (step.view == te::LessonView::Host && !step.scenario) continue;
+      const te::LessonPlan plan = te::planLessonStep(lesson, i);
+      ASSERT_FALSE(plan.segments.empty());
+      // The step's changes are in the scenario it runs.
+      if (!step.set.empty()) {
+        const te::Scenario& before =
+            step.scenario ? *step.scenario : plan.segments[plan.segments.size() - 2].scenario;
+        EXPECT_NE(te::scenarioToJson(before), te::scenarioToJson(plan.scenario()));
+      }
+      const te::LessonMeasurement m = te::measureLessonStep(lesson, i);
+      EXPECT_DOUBLE_EQ(m.toS, plan.stepToS());
+      if (step.runForS > 0) {
+        EXPECT_FALSE(m.samples.empty());
+      }
+      if (step.question) {
+        const std::string reveal = te::fillLessonText(step.question->reveal, m);
+        EXPECT_EQ(reveal.find('{'), std::string::npos) << reveal;
+        EXPECT_EQ(reveal.find("n/a"), std::string::npos) << reveal;
+      }
+    }
+  }
+}
+
+TEST(Lessons, ShippedLessonsCoverTheSeedMailsAndTheLiveHostView) {
+  const auto names = te::builtinLessonNames();
+  int seedMails = 0;
+  bool host = false;
+  for (const auto& name : names) {
+    const te::Lesson lesson = te::loadLesson(name);
+    for (const auto& step : lesson.steps) {
+      host = host || step.view == te::LessonView::Host;
+      if (step.scenarioRef.rfind("experiment:", 0) == 0) {
+        ++seedMails;
+        break;
+      }
+    }
+  }
+  EXPECT_GE(seedMails, 3);
+  EXPECT_TRUE(host);
+}
+
+TEST(Lessons, ABadStepIsNamedWithItsKey) {
+  std::string key;
+  EXPECT_EQ(
+      failingStep(minimalLesson(R"({"caption": "x", "set": {"vm.dirty_ratio": "lots"}})"), &key),
+      2);
+  EXPECT_EQ(key.rfind("set.vm.dirty_ratio", 0), 0u) << key;
+  EXPECT_EQ(
+      failingStep(
+          minimalLesson(
+              R"({"caption": "x", "question": {"text": "q", "choices": ["a", "b"], "answer": 2, "reveal": "r"}})"),
+          &key),
+      2);
+  EXPECT_EQ(key, "question.answer");
+  EXPECT_EQ(
+      failingStep(
+          minimalLesson(
+              R"({"caption": "x", "question": {"text": "q", "choices": ["a", "b"], "answer": 0, "reveal": "{no_such_metric}"}})"),
+          &key),
+      2);
+  EXPECT_EQ(key, "question.reveal");
+  EXPECT_EQ(failingStep(minimalLesson(R"({"caption": "x", "scenario": "no-such-scenario"})"), &key),
+            2);
+  EXPECT_EQ(key, "scenario");
+  EXPECT_EQ(
+      failingStep(minimalLesson(R"({"caption": "x", "scenario": "experiment:wu2010/no case"})"),
+                  &key),
+      2);
+  EXPECT_EQ(key, "scenario");
+  EXPECT_EQ(failingStep(minimalLesson(R"({"caption": "x", "runFor": -1})"), &key), 2);
+  EXPECT_EQ(key, "runFor");
+  EXPECT_EQ(failingStep(minimalLesson(R"({"caption": "x", "colour": "red"})"), &key), 2);
+  EXPECT_EQ(key, "colour");
+  EXPECT_EQ(
+      failingStep(minimalLesson(R"({"caption": "x", "highlight": {"plot": "nowhere"}})"), &key), 2);
+  EXPECT_EQ(key, "highlight.plot");
+  EXPECT_EQ(
+      failingStep(R"({"name": "t", "title": "T", "steps": [{"caption": "no scenario"}]})", &key),
+      1);
+  EXPECT_EQ(key, "scenario");
+  EXPECT_EQ(failingStep(R"({"name": "t", "steps": []})", &key), 0);
+  EXPECT_EQ(failingStep("{ not json", &key), 0);
+}
+
+TEST(Lessons, AStepWithoutAScenarioContinuesTheRunWithItsChanges) {
+  const te::Lesson lesson = te::parseLesson(
+      minimalLesson(R"({"caption": "more", "set": {"tasks[0].count": 5}, "runFor": 3},
+                       {"caption": "again", "set": {"vm.dirty_ratio": 7}, "runFor": 1})"),
+      "t");
+  const te::LessonPlan plan = te::planLessonStep(lesson, 2);
+  EXPECT_EQ(plan.runStartStep, 0);
+  ASSERT_EQ(plan.segments.size(), 3u);
+  EXPECT_DOUBLE_EQ(plan.segments[1].fromS, 2);
+  EXPECT_DOUBLE_EQ(plan.segments[2].fromS, 5);
+  EXPECT_DOUBLE_EQ(plan.stepToS(), 6);
+  EXPECT_EQ(plan.segments[1].scenario.tasks[0].count, 5);
+  EXPECT_EQ(plan.scenario().tasks[0].count, 5);
+  EXPECT_EQ(plan.scenario().vm.dirtyRatio, 7);
+  EXPECT_NE(plan.segments[1].scenario.vm.dirtyRatio, 7);
+}
+
+TEST(Lessons, RevealNumbersAreTheStepsOwnRun) {
+  // Ten writers against one: the same disk, so the written rate stays while the pause grows.
+  const te::Lesson lesson = te::parseLesson(
+      R"({"name": "t", "title": "T", "steps": [
+          {"caption": "one", "scenario": "ten-dd", "set": {"tasks[0].count": 1}, "runFor": 30},
+          {"caption": "ten", "set": {"tasks[0].count": 10}, "runFor": 30}]})",
+      "t");
+  const te::LessonMeasurement one = te::measureLessonStep(lesson, 0);
+  const te::LessonMeasurement ten = te::measureLessonStep(lesson, 1);
+  EXPECT_GE(ten.samples.front().time, te::atSeconds(30));
+  EXPECT_EQ(te::fillLessonText("{tasks:dd}", ten), "10");
+  const double onePause = std::stod(te::fillLessonText("{pause_ms_p50}", one));
+  const double tenPause = std::stod(te::fillLessonText("{pause_ms_p50}", ten));
+  EXPECT_GT(tenPause, onePause);
+  EXPECT_THROW(te::fillLessonText("{bogus}", ten), te::LessonError);
+}

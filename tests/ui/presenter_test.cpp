@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Presenter mode on a projector's screen: at 1280x720 and 1024x768 every shown plot keeps its
+// least height and no legend is drawn over a plot's title (geometry, not pixels).
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QIcon>
+#include <QImage>
+#include <QTest>
+
+#include "dashboard.h"
+#include "qcp.h"
+#include "window_rig.h"
+
+namespace throttlelab::ui {
+namespace {
+
+void checkAt(QSize size) {
+  SCOPED_TRACE(std::to_string(size.width()) + "x" + std::to_string(size.height()));
+  test::WindowRig rig;
+  MainWindow& window = *rig.window;
+  window.setPresenterMode(true);
+  window.setGeometry(QRect(QPoint(0, 0), size));
+  window.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+  QTest::qWait(50);
+  auto* dashboard = window.findChild<Dashboard*>();
+  ASSERT_NE(dashboard, nullptr);
+  const auto shown = dashboard->visiblePlots();
+  EXPECT_GE(shown.size(), 2u);
+  EXPECT_LE(shown.size(), 3u);
+  for (PlotId id : shown) {
+    SCOPED_TRACE(plotKey(id).toStdString());
+    QCustomPlot* plot = dashboard->plotWidget(id);
+    EXPECT_GE(plot->height(), Dashboard::kPresenterMinPlotHeight);
+    // The window must not have grown past the screen to make room.
+    EXPECT_LE(plot->mapTo(&window, QPoint(0, plot->height())).y(), size.height());
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    const QRect legend = plot->legend->outerRect();
+    ASSERT_TRUE(plot->legend->visible());
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
+      auto* text = qobject_cast<QCPTextElement*>(e);
+      if (!text || text->text().isEmpty()) continue;
+      EXPECT_FALSE(legend.intersects(text->outerRect()))
+          << text->text().toStdString() << " under the legend";
+    }
+    EXPECT_GE(plot->axisRect()->height(), 60);
+  }
+}
+
+TEST(Presenter, At1280x720EveryPlotKeepsItsHeightAndLegendsClearTheTitles) {
+  checkAt(QSize(1280, 720));
+}
+
+TEST(Presenter, At1024x768EveryPlotKeepsItsHeightAndLegendsClearTheTitles) {
+  checkAt(QSize(1024, 768));
+}
+
+}  // namespace
+}  // namespace throttlelab::ui
+
+namespace throttlelab::ui {
+namespace {
+
+double opaqueLightness(const QIcon& icon) {
+  const QImage image = icon.pixmap(16, 16).toImage().convertToFormat(QImage::Format_ARGB32);
+  double sum = 0;
+  int n = 0;
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = 0; x < image.width(); ++x) {
+      const QColor c = image.pixelColor(x, y);
+      if (c.alpha() < 128) continue;
+      sum += c.lightnessF();
+      ++n;
+    }
+  return n ? sum / n : -1;
+}
+
+TEST(Presenter, TheDarkPaletteSwitchKeepsTheToolbarIconsVisible) {
+  test::WindowRig rig;
+  auto* dark = rig.window->findChild<QAction*>(QStringLiteral("darkPaletteAction"));
+  ASSERT_NE(dark, nullptr);
+  QAction* run = rig.window->findChild<QAction*>(QStringLiteral("runAction"));
+  ASSERT_NE(run, nullptr);
+  dark->setChecked(true);
+  QCoreApplication::processEvents();
+  EXPECT_LT(QApplication::palette().color(QPalette::Window).lightnessF(), 0.5);
+  EXPECT_GT(opaqueLightness(run->icon()), 0.6);  // light strokes on the dark tool bar
+  dark->setChecked(false);
+  QCoreApplication::processEvents();
+  EXPECT_GT(QApplication::palette().color(QPalette::Window).lightnessF(), 0.5);
+  const double onLight = opaqueLightness(run->icon());
+  EXPECT_GE(onLight, 0);
+  EXPECT_LT(onLight, 0.5);
+}
+
+}  // namespace
+}  // namespace throttlelab::ui

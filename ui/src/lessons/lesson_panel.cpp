@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "lesson_panel.h"
+
+#include <QButtonGroup>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "live_controller.h"
+
+namespace throttlelab::ui {
+
+namespace {
+/// Plain text with blank lines as paragraphs, for a rich-text label.
+QString paragraphs(const std::string& text) {
+  QString html;
+  for (const QString& p : QString::fromStdString(text).split(QStringLiteral("\n\n")))
+    html +=
+        QStringLiteral("<p>%1</p>").arg(p.toHtmlEscaped().replace('\n', QStringLiteral("<br>")));
+  return html;
+}
+}  // namespace
+
+LessonPanel::LessonPanel(LiveController& controller, QWidget* parent)
+    : QWidget(parent), m_controller(controller) {
+  setObjectName(QStringLiteral("lessonPanel"));
+  setMinimumWidth(240);
+  auto* layout = new QVBoxLayout(this);
+  m_title = new QLabel;
+  m_title->setObjectName(QStringLiteral("lessonTitle"));
+  m_title->setWordWrap(true);
+  QFont bold = m_title->font();
+  bold.setBold(true);
+  m_title->setFont(bold);
+  m_position = new QLabel;
+  m_position->setObjectName(QStringLiteral("lessonPosition"));
+  m_caption = new QLabel;
+  m_caption->setObjectName(QStringLiteral("lessonCaption"));
+  m_caption->setWordWrap(true);
+  m_caption->setTextFormat(Qt::RichText);
+  m_question = new QLabel;
+  m_question->setObjectName(QStringLiteral("lessonQuestion"));
+  m_question->setWordWrap(true);
+  m_question->setFont(bold);
+  m_choices = new QWidget;
+  m_choiceLayout = new QVBoxLayout(m_choices);
+  m_choiceLayout->setContentsMargins(0, 0, 0, 0);
+  m_choiceGroup = new QButtonGroup(this);
+  m_answerButton = new QPushButton(tr("Answer and run"));
+  m_answerButton->setObjectName(QStringLiteral("lessonAnswer"));
+  m_answerButton->setToolTip(
+      tr("Lock in your prediction; the step then runs and the answer "
+         "is shown with the numbers it measured"));
+  m_reveal = new QLabel;
+  m_reveal->setObjectName(QStringLiteral("lessonReveal"));
+  m_reveal->setWordWrap(true);
+  m_reveal->setTextFormat(Qt::RichText);
+  m_previous = new QPushButton(tr("◀ Previous"));
+  m_previous->setToolTip(tr("The previous step (Page Up)"));
+  m_next_ = new QPushButton(tr("Next ▶"));
+  m_next_->setToolTip(tr("The next step (Page Down)"));
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(m_previous);
+  buttons->addStretch();
+  buttons->addWidget(m_next_);
+  layout->addWidget(m_title);
+  layout->addWidget(m_position);
+  layout->addWidget(m_caption);
+  layout->addWidget(m_question);
+  layout->addWidget(m_choices);
+  layout->addWidget(m_answerButton);
+  layout->addWidget(m_reveal);
+  layout->addStretch();
+  layout->addLayout(buttons);
+  connect(m_previous, &QPushButton::clicked, this, &LessonPanel::previousStep);
+  connect(m_next_, &QPushButton::clicked, this, &LessonPanel::nextStep);
+  connect(m_answerButton, &QPushButton::clicked, this, [this] {
+    if (m_choiceGroup->checkedId() >= 0) answer(m_choiceGroup->checkedId());
+  });
+  connect(&m_controller, &LiveController::runForFinished, this, [this] {
+    if (!m_waitingRun) return;
+    m_waitingRun = false;
+    ++m_next;
+    advance();
+  });
+  showStep();
+}
+
+void LessonPanel::setLesson(engine::Lesson lesson) {
+  m_lesson = std::move(lesson);
+  m_index = -1;
+  m_segments.clear();
+  showStep();
+}
+
+void LessonPanel::nextStep() {
+  if (m_index + 1 < static_cast<int>(m_lesson.steps.size())) goToStep(m_index + 1);
+}
+
+void LessonPanel::previousStep() {
+  if (m_index > 0) goToStep(m_index - 1);
+}
+
+void LessonPanel::goToStep(int index, bool autoAnswer) {
+  if (index < 0 || index >= static_cast<int>(m_lesson.steps.size())) return;
+  const engine::LessonStep& step = m_lesson.steps[static_cast<std::size_t>(index)];
+  // Moving on by one step continues the run, if it still stands where the last step ended
+  // (the user may have run it on meanwhile; then the step is replayed).
+  const bool continues = index == m_index + 1 && m_settled && !step.scenario &&
+                         step.view == engine::LessonView::Simulation && m_hasRun &&
+                         std::abs(m_controller.status().simTimeS - m_runTimeS) < 1e-6;
+  m_index = index;
+  m_settled = false;
+  m_answered.reset();
+  m_waitingRun = false;
+  m_waitingAnswer = step.question.has_value() && !autoAnswer;
+  m_segments.clear();
+  m_next = 0;
+  Q_EMIT hostViewRequested(step.view == engine::LessonView::Host);
+  if (!step.plots.empty()) {
+    QStringList plots;
+    for (const auto& p : step.plots) plots << QString::fromStdString(p);
+    Q_EMIT plotsRequested(plots);
+  }
+  Q_EMIT highlightRequested(step.highlight);
+  if (step.view == engine::LessonView::Simulation) {
+    const engine::LessonPlan plan = engine::planLessonStep(m_lesson, index);
+    if (continues) {
+      m_segments.push_back({plan.scenario(), plan.stepToS(), true});
+    } else if (!plan.segments.empty()) {
+      m_controller.load(plan.segments.front().scenario);
+      m_runTimeS = 0;
+      m_hasRun = true;
+      for (std::size_t i = 0; i < plan.segments.size(); ++i)
+        m_segments.push_back({plan.segments[i].scenario, plan.segments[i].toS, i > 0});
+    }
+  }
+  if (autoAnswer && step.question) m_answered = step.question->answer;
+  showStep();
+  advance();
+}
+
+void LessonPanel::advance() {
+  while (m_next < m_segments.size()) {
+    Segment& seg = m_segments[m_next];
+    if (seg.reconfigure) {
+      seg.reconfigure = false;
+      const QString error = m_controller.reconfigure(seg.scenario);
+      if (!error.isEmpty()) Q_EMIT problem(error);
+      Q_EMIT scenarioChanged();
+    }
+    if (m_next + 1 == m_segments.size() && m_waitingAnswer) return;  // predict first
+    if (seg.toS > m_runTimeS + 1e-9) {
+      m_waitingRun = true;
+      m_runTimeS = seg.toS;
+      m_controller.runFor(seg.toS);
+      return;
+    }
+    ++m_next;
+  }
+  finishStep();
+}
+
+void LessonPanel::finishStep() {
+  m_settled = true;
+  showStep();
+  Q_EMIT stepReady();
+}
+
+void LessonPanel::answer(int choice) {
+  if (m_index < 0) return;
+  const auto& step = m_lesson.steps[static_cast<std::size_t>(m_index)];
+  if (!step.question || choice < 0 || choice >= static_cast<int>(step.question->choices.size()))
+    return;
+  m_answered = choice;
+  const bool wasWaiting = m_waitingAnswer;
+  m_waitingAnswer = false;
+  showStep();
+  if (wasWaiting) advance();
+}
+
+QString LessonPanel::revealText() const {
+  return m_reveal->isVisible() || !m_reveal->text().isEmpty() ? m_reveal->text() : QString();
+}
+
+void LessonPanel::showStep() {
+  const int count = static_cast<int>(m_lesson.steps.size());
+  m_title->setText(QString::fromStdString(m_lesson.title));
+  m_previous->setEnabled(m_index > 0);
+  m_next_->setEnabled(m_index + 1 < count);
+  while (QLayoutItem* item = m_choiceLayout->takeAt(0)) {
+    delete item->widget();
+    delete item;
+  }
+  m_reveal->clear();
+  if (m_index < 0 || m_index >= count) {
+    m_position->setText(count ? tr("%n step(s); Page Down to begin", nullptr, count) : QString());
+    m_caption->setText(paragraphs(m_lesson.description));
+    m_question->hide();
+    m_choices->hide();
+    m_answerButton->hide();
+    return;
+  }
+  const engine::LessonStep& step = m_lesson.steps[static_cast<std::size_t>(m_index)];
+  m_position->setText(tr("Step %1 of %2").arg(m_index + 1).arg(count) +
+                      (m_settled || !step.runForS ? QString() : tr(" — running…")));
+  QString caption = paragraphs(step.caption);
+  if (step.highlight) {
+    QStringList what;
+    for (const auto& c : step.highlight->curves) what << QString::fromStdString(c);
+    QString range;
+    if (step.highlight->fromS || step.highlight->toS)
+      range = tr(" from %1 s to %2 s")
+                  .arg(step.highlight->fromS.value_or(0))
+                  .arg(step.highlight->toS ? QString::number(*step.highlight->toS) : tr("now"));
+    caption +=
+        tr("<p><i>Look at: the %1 plot%2%3.</i></p>")
+            .arg(QString::fromStdString(step.highlight->plot),
+                 what.isEmpty() ? QString() : QStringLiteral(" (") + what.join(", ") + ")", range);
+  }
+  m_caption->setText(caption);
+  const bool asked = step.question.has_value();
+  m_question->setVisible(asked);
+  m_choices->setVisible(asked);
+  m_answerButton->setVisible(asked && !m_answered);
+  if (!asked) return;
+  const engine::LessonQuestion& q = *step.question;
+  m_question->setText(QString::fromStdString(q.text));
+  for (std::size_t i = 0; i < q.choices.size(); ++i) {
+    // A radio button does not wrap its text: the letter is the button, the text a label
+    // beside it, so that a long choice does not widen the panel past a projector's screen.
+    auto* row = new QWidget;
+    auto* rowLayout = new QHBoxLayout(row);
+    rowLayout->setContentsMargins(0, 0, 0, 0);
+    auto* b = new QRadioButton(QStringLiteral("%1)").arg(QChar('A' + static_cast<int>(i))));
+    b->setObjectName(QStringLiteral("lessonChoice%1").arg(i));
+    b->setEnabled(!m_answered);
+    if (m_answered && *m_answered == static_cast<int>(i)) b->setChecked(true);
+    m_choiceGroup->addButton(b, static_cast<int>(i));
+    auto* text = new QLabel(QString::fromStdString(q.choices[i]));
+    text->setWordWrap(true);
+    rowLayout->addWidget(b, 0, Qt::AlignTop);
+    rowLayout->addWidget(text, 1);
+    m_choiceLayout->addWidget(row);
+  }
+  if (m_answered && m_settled) {
+    QString verdict =
+        *m_answered == q.answer ? tr("<b>Right: %1.</b>") : tr("<b>The answer is %1.</b>");
+    verdict = verdict.arg(QChar('A' + q.answer));
+    QString filled;
+    try {
+      filled = QString::fromStdString(
+          engine::fillLessonText(q.reveal, engine::measureLessonStep(m_lesson, m_index)));
+    } catch (const std::exception& e) {
+      filled = tr("(the numbers could not be measured: %1)").arg(QString::fromUtf8(e.what()));
+    }
+    m_reveal->setText(verdict + paragraphs(filled.toStdString()));
+  } else if (m_answered) {
+    m_reveal->setText(tr("<i>Running the step…</i>"));
+  }
+}
+
+}  // namespace throttlelab::ui

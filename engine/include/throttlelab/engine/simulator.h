@@ -142,8 +142,6 @@ class Simulator {
   /// Whether the policy's kernel has memory cgroups with their own dirty domain (cgroup
   /// writeback, 4.2+); older policies ignore Scenario::cgroups. False for an unknown name.
   static bool policyHasCgroups(std::string_view policy);
-};
-
   /// Every policy, in the order the window lists them, with its kernels and what it does.
   static std::vector<PolicyDescription> policyDescriptions();
 

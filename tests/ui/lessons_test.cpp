@@ -13,6 +13,7 @@
 #include "parameter_panel.h"
 #include "throttlelab/engine/simulator.h"
 #include "ui_test_support.h"
+#include "window_parts.h"
 #include "window_rig.h"
 
 namespace throttlelab::ui {
@@ -108,7 +109,7 @@ TEST(Lessons, PageDownAndPageUpMoveBetweenSteps) {
 
 TEST(Lessons, ABadLessonFileNamesTheStepAndKeyAndChangesNothing) {
   test::WindowRig rig;
-  const engine::Scenario before = rig.window->controller().scenario();
+  const engine::Scenario before = throttlelab::ui::test::part<LiveController>(*rig.window, "liveController").scenario();
   const QString path = rig.path(QStringLiteral("bad.json"));
   QFile f(path);
   ASSERT_TRUE(f.open(QIODevice::WriteOnly));
@@ -120,7 +121,7 @@ TEST(Lessons, ABadLessonFileNamesTheStepAndKeyAndChangesNothing) {
   ASSERT_EQ(rig.notifier.messages.size(), 1);
   EXPECT_TRUE(rig.notifier.messages.front().contains(QStringLiteral("step 2")));
   EXPECT_TRUE(rig.notifier.messages.front().contains(QStringLiteral("question.answer")));
-  EXPECT_EQ(rig.window->controller().scenario(), before);
+  EXPECT_EQ(throttlelab::ui::test::part<LiveController>(*rig.window, "liveController").scenario(), before);
   auto* panel = rig.window->findChild<LessonPanel*>(QStringLiteral("lessonPanel"));
   ASSERT_NE(panel, nullptr);
   EXPECT_FALSE(panel->hasLesson());

@@ -35,6 +35,11 @@ struct KernelEra {
   /// The entry check counts pages per CPU (bdp_ratelimits, shared by every task on the CPU)
   /// rather than per task (nr_dirtied, 3.2+): balance_dirty_pages_ratelimited_nr() <= 3.1.
   bool perCpuRatelimit = false;
+  /// The largest page-cache folio a buffered write() creates, as a page order
+  /// (docs/model.md, Large folios in the write path): 9 (2 MiB) for today's ext4 and XFS on
+  /// x86-64; 0 (4 KiB pages only) for kernels before large folios. `machine.maxFolioOrder`
+  /// overrides it.
+  int maxFolioOrder = 9;
 };
 
 }  // namespace throttlelab::engine

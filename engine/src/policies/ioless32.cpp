@@ -25,6 +25,7 @@ class Ioless32Policy final : public ThrottlePolicy {
   bool hasPositionControl() const override { return true; }
   KernelEra era() const override {
     KernelEra e;
+    e.maxFolioOrder = 0;  // 4 KiB pages: large page-cache folios came with 5.18+
     e.dirtyable = DirtyableStyle::FreePlusLru;
     e.rtBonus = RtLimitBonus::Quarter;
     e.flusher = FlusherStyle::Modern;

@@ -45,6 +45,13 @@ class TraceStats {
     Distribution dirtyOverSetpoint;  ///< balance_dirty_pages dirty / setpoint
     Distribution pauseMs;            ///< balance_dirty_pages pause, over pause > 0
     Distribution taskRatelimitKBps;
+    Distribution dirtied;       ///< balance_dirty_pages `dirtied` (pages since the last check-in)
+    Distribution dirtiedPause;  ///< balance_dirty_pages `dirtied_pause`
+    /// balance_dirty_pages records whose `dirtied` passed `dirtied_pause`: the check-in came
+    /// late, at a folio boundary (docs/model.md, Large folios in the write path).
+    std::int64_t overshootRecords = 0;
+    Distribution overshootDirtied;  ///< `dirtied` of those records
+    std::int64_t balanceRecords = 0;
     engine::Pages threshPages = 0;                     ///< median `thresh` of global_dirty_state
     engine::Pages bgThreshPages = 0;                   ///< median `bg_thresh`
     engine::Pages limitPages = 0;                      ///< median `limit`

@@ -76,7 +76,9 @@ std::vector<std::int64_t> overshoots(const Records& r) {
   std::sort(v.begin(), v.end());
   return v;
 }
-std::int64_t median(const std::vector<std::int64_t>& v) { return v[v.size() / 2]; }
+std::int64_t median(const std::vector<std::int64_t>& v) {
+  return v[v.size() / 2];
+}
 double shareAbove(const std::vector<std::int64_t>& v, std::int64_t x) {
   return static_cast<double>(std::count_if(v.begin(), v.end(), [x](auto o) { return o > x; })) /
          static_cast<double>(v.size());
@@ -100,7 +102,9 @@ void expectSinglePages(const Scenario& s) {
   EXPECT_LT(over.back(), 256) << s.policy;
 }
 
-TEST(Folios, FourKiBWritesDirtySinglePagesEvenOnTodaysKernel) { expectSinglePages(box(10, 4)); }
+TEST(Folios, FourKiBWritesDirtySinglePagesEvenOnTodaysKernel) {
+  expectSinglePages(box(10, 4));
+}
 
 TEST(Folios, OlderKernelsAndOrderZeroKeepFourKiBPages) {
   expectSinglePages(box(10, 1024, "ioless-3.2"));

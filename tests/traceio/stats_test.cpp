@@ -199,7 +199,7 @@ TEST(TraceStats, TheWriteSizeComesFromWhereDirtiedStops) {
     ti::TraceStats stats;
     for (int i = 0; i < 20; ++i) {
       te::BalanceDirtyPages b = pauseOf(1.0 + i * 0.01, 100 + i % 4, 8);
-      b.dirtied = dirtied;
+      b.dirtied = i % 2 == 0 || dirtied == dirtiedPause ? dirtied : 2 * dirtied;  // 1 or 2 folios
       b.dirtiedPause = dirtiedPause;
       stats.add(b);
     }
@@ -211,8 +211,9 @@ TEST(TraceStats, TheWriteSizeComesFromWhereDirtiedStops) {
   EXPECT_EQ(derivedBlockKiB(256, 64), 1024);  // a folio of 256 pages past a pause of 64
   EXPECT_EQ(derivedBlockKiB(256, 0), 1024);
   EXPECT_EQ(derivedBlockKiB(16, 0), 64);
-  EXPECT_EQ(derivedBlockKiB(64, 64), 4);      // stopped at the pause: single pages
-  EXPECT_EQ(derivedBlockKiB(2048, 0), 2048);  // at most the 512-page folio of x86-64
+  EXPECT_EQ(derivedBlockKiB(64, 64), 4);       // stopped at the pause: single pages
+  EXPECT_EQ(derivedBlockKiB(2048, 0), 2048);   // at most the 512-page folio of x86-64
+  EXPECT_EQ(derivedBlockKiB(256, 320), 1024);  // past a large pause by whole folios
 }
 
 TEST(TraceStats, ComparesMeasuredAndSimulated) {

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -106,6 +105,7 @@ struct TraceStats::State {
   Reservoir dirtied, dirtiedPause, overshootDirtied;
   std::int64_t balanceRecords = 0;
   std::int64_t overshootRecords = 0;
+  std::array<std::int64_t, 10> dirtiedDivisibleBy{};
   std::map<std::string, Reservoir, std::less<>> writeBw, dirtyRatelimit;
   std::unordered_map<int, TaskAcc> tasks;
   std::set<std::int64_t> jiffyValues;  ///< distinct positive ms values, bounded
@@ -156,6 +156,8 @@ void TraceStats::add(const te::TraceRecord& record) {
           ++st.balanceRecords;
           st.dirtied.add(static_cast<double>(r.dirtied));
           st.dirtiedPause.add(static_cast<double>(r.dirtiedPause));
+          for (std::size_t k = 0; k < st.dirtiedDivisibleBy.size(); ++k)
+            if (r.dirtied % (1u << k) == 0) ++st.dirtiedDivisibleBy[k];
           if (r.dirtied > r.dirtiedPause) {
             ++st.overshootRecords;
             st.overshootDirtied.add(static_cast<double>(r.dirtied));
@@ -195,6 +197,7 @@ TraceStats::Result TraceStats::result() const {
   r.overshootDirtied = st.overshootDirtied.distribution();
   r.balanceRecords = st.balanceRecords;
   r.overshootRecords = st.overshootRecords;
+  r.dirtiedDivisibleBy = st.dirtiedDivisibleBy;
   r.threshPages = static_cast<te::Pages>(std::llround(st.thresh.median()));
   r.bgThreshPages = static_cast<te::Pages>(std::llround(st.bgThresh.median()));
   r.limitPages = static_cast<te::Pages>(std::llround(st.limit.median()));
@@ -406,13 +409,17 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
         static_cast<double>(m.overshootRecords) / static_cast<double>(m.balanceRecords);
     const std::string pct = fixed(100.0 * share, 0) + " % of the balance_dirty_pages records";
     if (share >= 0.1) {
-      const auto folio = std::min<std::uint64_t>(
-          512, std::bit_floor(static_cast<std::uint64_t>(
-                   std::max<long long>(1, std::llround(m.overshootDirtied.p50)))));
-      blockKiB = static_cast<std::int64_t>(folio) * 4;
-      blockWhy = "dirtied passes dirtied_pause in " + pct + " (median " +
-                 fixed(m.overshootDirtied.p50, 0) + " pages): one check-in per folio of " +
-                 std::to_string(folio) + " pages";
+      // The folio: the largest power of two (at most 512 pages, order 9) that divides the
+      // `dirtied` of nine in ten records.
+      std::int64_t folio = 1;
+      for (std::size_t k = m.dirtiedDivisibleBy.size(); k-- > 0;)
+        if (10 * m.dirtiedDivisibleBy[k] >= 9 * m.balanceRecords) {
+          folio = std::int64_t{1} << k;
+          break;
+        }
+      blockKiB = folio * 4;
+      blockWhy = "dirtied passes dirtied_pause in " + pct + ", in steps of " +
+                 std::to_string(folio) + " pages: one check-in per folio of that size";
     } else {
       blockKiB = 4;
       blockWhy = "dirtied stops at dirtied_pause in " + fixed(100.0 * (1.0 - share), 0) +

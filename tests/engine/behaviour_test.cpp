@@ -19,6 +19,8 @@ Scenario wuBox(int writers, double durationS = 60) {
   s.name = "wu-box";
   s.durationS = durationS;
   s.machine = MachineConfig{.memoryMiB = 4096, .cpus = 4, .hz = 250};
+  // Wu's IO-less patches ran on 2.6.37-rc, whose page cache had 4 KiB pages only.
+  s.machine.maxFolioOrder = 0;
   s.devices = {DeviceConfig{.name = "sda", .writeMBps = 57, .seekMs = 8}};
   s.tasks = {TaskSpec{
       .name = "dd", .count = writers, .fileMiB = 1 << 20, .loop = false, .copyMBps = 2000}};

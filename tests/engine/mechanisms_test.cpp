@@ -201,6 +201,23 @@ TEST(BlockDevice, CongestionHasHysteresis) {
   EXPECT_FALSE(dev.congested());
 }
 
+// Eq. 51, the kernel's rules worked by hand: fgf_set_order() of the chunk left in the write,
+// capped at the mapping's order, lowered to the alignment of the index.
+TEST(WriteFolio, FollowsTheWritesSizeTheMappingsOrderAndTheAlignment) {
+  EXPECT_EQ(writeFolioPages(0, 1, 9), 1);      // a 4 KiB write: one page
+  EXPECT_EQ(writeFolioPages(0, 16, 9), 16);    // 64 KiB: order 4
+  EXPECT_EQ(writeFolioPages(0, 256, 9), 256);  // 1 MiB: order 8
+  EXPECT_EQ(writeFolioPages(256, 256, 9), 256);
+  EXPECT_EQ(writeFolioPages(0, 1024, 9), 512);  // 4 MiB: chunks of the largest folio
+  EXPECT_EQ(writeFolioPages(0, 24, 9), 16);     // 96 KiB: the largest power of two in it...
+  EXPECT_EQ(writeFolioPages(16, 8, 9), 8);      // ...then what is left
+  EXPECT_EQ(writeFolioPages(4, 256, 9), 4);     // index 4 is aligned to 4 pages only
+  EXPECT_EQ(writeFolioPages(3, 256, 9), 1);     // odd index: a single page
+  EXPECT_EQ(writeFolioPages(510, 256, 9), 2);   // chunk boundary at 512: 2 pages left in it
+  EXPECT_EQ(writeFolioPages(0, 256, 4), 16);    // a mapping whose largest order is 4
+  EXPECT_EQ(writeFolioPages(0, 256, 0), 1);     // no large folios: 4 KiB pages
+}
+
 TEST(CachedFile, RewritingDirtyPagesDirtiesNothingNew) {
   CachedFile f(0, 0, 100);
   auto r = f.write(60, SimTime{});

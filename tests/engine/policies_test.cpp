@@ -184,9 +184,14 @@ double meanSixteenMiBSeconds(double copyFactor, double diskFactor) {
 
 TEST(Policies, TheNormalWriteIsGovernedByTheDiskNotByTheCopy) {
   const double base = meanSixteenMiBSeconds(1, 1);
-  EXPECT_GT(meanSixteenMiBSeconds(1, 0.5) / base, 1.4);   // half the disk: much slower
-  EXPECT_LT(meanSixteenMiBSeconds(0.5, 1) / base, 1.25);  // half the copy speed: barely
-  EXPECT_GT(base, 5 * 16.0 * 1048576 / 140e6);            // far longer than the copy itself
+  const double halfDisk = meanSixteenMiBSeconds(1, 0.5) / base;
+  const double halfCopy = meanSixteenMiBSeconds(0.5, 1) / base;
+  EXPECT_GT(halfDisk, 1.4);  // half the disk: much slower
+  // Half the copy speed: far less. The dirtier also writes back itself (2.6.0), at the
+  // measured 1.29 us of CPU per page (cost_model.h) on this one-CPU box, so the CPU is not
+  // free; the disk still governs.
+  EXPECT_LT(halfCopy - 1, 0.5 * (halfDisk - 1)) << halfCopy << " against " << halfDisk;
+  EXPECT_GT(base, 5 * 16.0 * 1048576 / 140e6);  // far longer than the copy itself
 }
 
 // "Allocate 4 megs while there is a huge amount of swapout happening."

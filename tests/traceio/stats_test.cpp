@@ -187,6 +187,30 @@ TEST(TraceStats, WithoutHostFactsTheScenarioKeepsDefaultsAndSaysSo) {
   }));
 }
 
+// 6.x checks in once per folio: writers whose `dirtied` passes `dirtied_pause` by a folio wrote
+// that much per write(); writers that stop at `dirtied_pause` wrote single pages.
+TEST(TraceStats, TheWriteSizeComesFromWhereDirtiedStops) {
+  const auto derivedBlockKiB = [](std::uint32_t dirtied, std::uint32_t dirtiedPause) {
+    ti::TraceStats stats;
+    for (int i = 0; i < 20; ++i) {
+      te::BalanceDirtyPages b = pauseOf(1.0 + i * 0.01, 100 + i % 4, 8);
+      b.dirtied = i % 2 == 0 || dirtied == dirtiedPause ? dirtied : 2 * dirtied;  // 1 or 2 folios
+      b.dirtiedPause = dirtiedPause;
+      stats.add(b);
+    }
+    std::vector<std::string> notes;
+    const te::Scenario s = ti::deriveScenario(stats.result(), ti::HostFacts{}, &notes);
+    EXPECT_EQ(s.tasks.size(), 1u);
+    return s.tasks.empty() ? 0 : s.tasks[0].blockKiB;
+  };
+  EXPECT_EQ(derivedBlockKiB(256, 64), 1024);  // a folio of 256 pages past a pause of 64
+  EXPECT_EQ(derivedBlockKiB(256, 0), 1024);
+  EXPECT_EQ(derivedBlockKiB(16, 0), 64);
+  EXPECT_EQ(derivedBlockKiB(64, 64), 4);       // stopped at the pause: single pages
+  EXPECT_EQ(derivedBlockKiB(2048, 0), 2048);   // at most the 512-page folio of x86-64
+  EXPECT_EQ(derivedBlockKiB(256, 320), 1024);  // past a large pause by whole folios
+}
+
 TEST(TraceStats, ComparesMeasuredAndSimulated) {
   ti::TraceStats::Result m, s;
   m.pauseMs.p50 = 10;

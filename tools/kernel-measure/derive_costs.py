@@ -198,6 +198,33 @@ def main():
             row('swapping a page in (fault, read, map) while others go out', fmt(swapin),
                 'anon: pass 1 in the cgroup / pswpin', 'includes the swap-out it causes')
 
+    # One balance_dirty_pages() call: its CPU in perf-100 (children: everything under it,
+    # the sleep's context switch included; self: the function alone) over the calls a run of
+    # the same shape makes (throttled-100: a record per call, since with 100 dd every call is
+    # past freerun).
+    perf_runs, traced = load(raw, 'perf-100'), load(raw, 'throttled-100')
+    children_path = os.path.join(raw, 'perf-100.perf-children.txt')
+    if perf_runs and traced and os.path.exists(children_path):
+        events = share_children = share_self = None
+        for line in open(children_path):
+            if line.startswith('# Event count'):
+                events = float(line.split(':')[1]) * 1e-9  # cpu-clock: nanoseconds
+            f = line.split()
+            if len(f) == 4 and f[3] == 'balance_dirty_pages':
+                share_children, share_self = float(f[0][:-1]) / 100, float(f[1][:-1]) / 100
+        t = traced[0]
+        recs = bdp_records(os.path.join(raw, 'throttled-100.trace.txt'), t['warm'])
+        calls_per_s = len(recs) / max(t['seconds'] - t['warm'], 1)
+        p = perf_runs[0]
+        calls = calls_per_s * (p['seconds'] - p['warm'])
+        if events and share_children is not None and calls > 0:
+            row('one balance_dirty_pages() call, everything under it (the sleep\'s schedule() '
+                'included)', fmt([share_children * events / calls]),
+                'perf-100 children CPU / (throttled-100 records per s x perf-100 seconds)',
+                '%.0f calls/s' % calls_per_s)
+            row('one balance_dirty_pages() call, the function itself', fmt([share_self * events / calls]),
+                'perf-100 self CPU / the same calls')
+
     for bs in ('4k', '64k', '1M'):
         for r in load(raw, 'folio-' + bs):
             orders = ', '.join('order %s: %d' % kv for kv in sorted(r['orders'].items(),

@@ -109,6 +109,10 @@ struct TraceStats::State {
   double lastS = 0;
   std::int64_t records = 0;
   Reservoir dirty, dirtyOverSetpoint, pause, taskRatelimit, thresh, bgThresh, limit;
+  Reservoir dirtied, dirtiedPause, overshootDirtied;
+  std::int64_t balanceRecords = 0;
+  std::int64_t overshootRecords = 0;
+  std::array<std::int64_t, 10> dirtiedDivisibleBy{};
   std::map<std::string, Reservoir, std::less<>> writeBw, dirtyRatelimit;
   std::unordered_map<int, TaskAcc> tasks;
   std::map<std::uint64_t, CgroupAcc> cgroups;  ///< bounded: at most kMaxCgroups inos
@@ -157,6 +161,15 @@ void TraceStats::add(const te::TraceRecord& record) {
                                      static_cast<double>(r.setpoint));
           if (r.pause > 0) st.pause.add(static_cast<double>(r.pause));
           st.taskRatelimit.add(static_cast<double>(r.taskRatelimit));
+          ++st.balanceRecords;
+          st.dirtied.add(static_cast<double>(r.dirtied));
+          st.dirtiedPause.add(static_cast<double>(r.dirtiedPause));
+          for (std::size_t k = 0; k < st.dirtiedDivisibleBy.size(); ++k)
+            if (r.dirtied % (1u << k) == 0) ++st.dirtiedDivisibleBy[k];
+          if (r.dirtied > r.dirtiedPause) {
+            ++st.overshootRecords;
+            st.overshootDirtied.add(static_cast<double>(r.dirtied));
+          }
           noteJiffies(r.pause);
           noteJiffies(r.period);
           noteJiffies(r.paused);
@@ -198,6 +211,12 @@ TraceStats::Result TraceStats::result() const {
   r.dirtyOverSetpoint = st.dirtyOverSetpoint.distribution();
   r.pauseMs = st.pause.distribution();
   r.taskRatelimitKBps = st.taskRatelimit.distribution();
+  r.dirtied = st.dirtied.distribution();
+  r.dirtiedPause = st.dirtiedPause.distribution();
+  r.overshootDirtied = st.overshootDirtied.distribution();
+  r.balanceRecords = st.balanceRecords;
+  r.overshootRecords = st.overshootRecords;
+  r.dirtiedDivisibleBy = st.dirtiedDivisibleBy;
   r.threshPages = static_cast<te::Pages>(std::llround(st.thresh.median()));
   r.bgThreshPages = static_cast<te::Pages>(std::llround(st.bgThresh.median()));
   r.limitPages = static_cast<te::Pages>(std::llround(st.limit.median()));
@@ -434,8 +453,37 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
     const auto cg = cgroupNames.find(t.cgroupIno);
     ++groups[{device, name, cg == cgroupNames.end() ? std::string() : cg->second}];
   }
+  // The size of a write(): 6.x dirties a write in folios of up to its size and checks in once
+  // per folio (docs/model.md, Large folios in the write path), so writers whose `dirtied`
+  // passes `dirtied_pause` show the folio they dirty at a time; writers that stop at
+  // `dirtied_pause` dirty single pages. Without balance_dirty_pages records, dd's default.
+  std::int64_t blockKiB = te::TaskSpec{}.blockKiB;
+  std::string blockWhy = "the default";
+  if (m.balanceRecords > 0) {
+    const double share =
+        static_cast<double>(m.overshootRecords) / static_cast<double>(m.balanceRecords);
+    const std::string pct = fixed(100.0 * share, 0) + " % of the balance_dirty_pages records";
+    if (share >= 0.1) {
+      // The folio: the largest power of two (at most 512 pages, order 9) that divides the
+      // `dirtied` of nine in ten records.
+      std::int64_t folio = 1;
+      for (std::size_t k = m.dirtiedDivisibleBy.size(); k-- > 0;)
+        if (10 * m.dirtiedDivisibleBy[k] >= 9 * m.balanceRecords) {
+          folio = std::int64_t{1} << k;
+          break;
+        }
+      blockKiB = folio * 4;
+      blockWhy = "dirtied passes dirtied_pause in " + pct + ", in steps of " +
+                 std::to_string(folio) + " pages: one check-in per folio of that size";
+    } else {
+      blockKiB = 4;
+      blockWhy = "dirtied stops at dirtied_pause in " + fixed(100.0 * (1.0 - share), 0) +
+                 " % of the balance_dirty_pages records: single pages";
+    }
+  }
   for (const auto& [key, count] : groups) {
     te::TaskSpec t;
+    t.blockKiB = blockKiB;
     t.name = std::get<1>(key);
     t.count = count;
     t.kind = te::TaskKind::Writer;
@@ -445,8 +493,9 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
     s.tasks.push_back(t);
     n.push_back(std::to_string(count) + " x " + t.name + " on " + t.device +
                 (t.cgroup.empty() ? std::string() : " in cgroup " + t.cgroup) +
-                ": looping dd writers (bs " + std::to_string(t.blockKiB) + " KiB, " +
-                std::to_string(t.fileMiB) + " MiB per run, defaults), one per traced pid");
+                ": looping dd writers, one per traced pid: bs " + std::to_string(t.blockKiB) +
+                " KiB (" + blockWhy + "), " + std::to_string(t.fileMiB) +
+                " MiB per run (the default)");
   }
   if (groups.empty()) n.push_back("no writers: no pid called balance_dirty_pages in the trace");
 
@@ -488,6 +537,8 @@ std::vector<ComparisonRow> compare(const TraceStats::Result& measured,
   row("pause p99 (ms)", measured.pauseMs.p99, simulated.pauseMs.p99);
   row("pauses per task per s", pausesPerTaskS(measured), pausesPerTaskS(simulated));
   row("task_ratelimit p50 (KB/s)", measured.taskRatelimitKBps.p50, simulated.taskRatelimitKBps.p50);
+  row("dirtied p50 (pages)", measured.dirtied.p50, simulated.dirtied.p50);
+  row("dirtied_pause p50 (pages)", measured.dirtiedPause.p50, simulated.dirtiedPause.p50);
   row("rate per task p50 (KB/s)", medianRate(measured), medianRate(simulated));
   row("all writers (KB/s)", totalRate(measured), totalRate(simulated));
   row("thresh (pages)", static_cast<double>(measured.threshPages),

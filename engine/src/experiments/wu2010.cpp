@@ -57,6 +57,9 @@ Scenario machine(bool quick) {
   s.durationS = quick ? 40 : 60;
   s.machine =
       MachineConfig{.memoryMiB = 4096, .cpus = 4, .hz = 250, .swapDevice = {}, .allocator = "6.x"};
+  // The mail's kernels (2.6.37-rc with and without the IO-less series) had 4 KiB page-cache
+  // pages only (docs/model.md, Large folios in the write path).
+  s.machine.maxFolioOrder = 0;
   s.devices = {DeviceConfig{
       .name = "sda", .writeMBps = kDiskMBps, .seekMs = 8, .maxRequestKiB = 512, .nrRequests = 128}};
   s.vm.dirtyRatio = 20;

@@ -104,7 +104,7 @@ struct Key {
   std::string_view zeroOr{};
   std::string_view allowed{};      // the doc's Allowed column, when a rule says more than range
   std::string_view defaultText{};  // the doc's Default column, when the value says too little
-  bool omitWhenEmpty = false;      // strings: left out of the written JSON when empty
+  bool omitWhenEmpty = false;      // left out of the written JSON when empty: "" or, integers, -1
   FieldKind kind = FieldKind::Scalar;
   std::span<const Field> children{};
 };
@@ -148,6 +148,20 @@ constexpr Key<MachineConfig> kMachineKeys[] = {
                 "marks; `2.6.9`: `ALLOC_HARDER`, an RT task may go to ¾ of min; `6.x`: "
                 "`ALLOC_MIN_RESERVE`, ½ of min, 4.6+ spacing with `watermark_scale_factor`",
      .allowed = "`\"2.6.0-no-rt\"`, `\"2.6.0\"`, `\"2.6.9\"`, `\"6.x\"`"},
+    {.name = "maxFolioOrder",
+     .member = &MachineConfig::maxFolioOrder,
+     .range = {-1, 9},
+     .meaning = "the largest page-cache folio a buffered `write()` gets, as a page order "
+                "(`mapping_max_folio_order()`; [model.md, Large folios in the write path]"
+                "(model.md#large-folios-in-the-write-path), Eq. 51): a write of *n* pages gets "
+                "folios of up to 2^⌊log₂ n⌋ pages, aligned in the file, and checks in with the "
+                "throttle once per folio. `-1`: the policy's kernel (9, i.e. 2 MiB, for "
+                "`ioless` and `none`, as ext4 since 6.16 and XFS since 6.6 on x86-64; 0 for "
+                "`ioless-3.2` and the 2.6.x policies); `0`: 4 KiB pages only. The ≤ 3.1 "
+                "per-CPU entry check (`perbdi-2.6.24`) always counts 4 KiB pages",
+     .allowed = "-1 … 9",
+     .defaultText = "`-1` (the policy's kernel)",
+     .omitWhenEmpty = true},
 };
 
 constexpr Key<DeviceConfig> kDeviceKeys[] = {
@@ -1508,6 +1522,8 @@ void writeKey(OrderedJson& j, const T& obj, const Key<T>& k) {
             j[std::string(k.name)] = std::string(toString(v));
           } else if constexpr (std::is_same_v<V, std::string>) {
             if (!(k.omitWhenEmpty && v.empty())) j[std::string(k.name)] = v;
+          } else if constexpr (std::is_same_v<V, int>) {
+            if (!(k.omitWhenEmpty && v == -1)) j[std::string(k.name)] = v;
           } else {
             j[std::string(k.name)] = v;
           }

@@ -127,6 +127,9 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   void taskStart(Task& t);
   void beginRun(Task& t);
   void continueWriting(Task& t);
+  /// The largest folio order of a buffered write() now (machine.maxFolioOrder, else the
+  /// policy's kernel; 0 under the <= 3.1 per-CPU entry check, which counts 4 KiB pages).
+  int maxFolioOrder() const;
   void pieceDone(Task& t);
   void endCopy(Task& t);
   /// Enters balance_dirty_pages() for `pages` dirtied pages, the loop state fresh.

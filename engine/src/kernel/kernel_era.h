@@ -39,6 +39,11 @@ struct KernelEra {
   /// cgroup is throttled against its cgroup's wb_domain as well as the global one. Older eras
   /// ignore cgroups.
   bool memcg = true;
+  /// The largest page-cache folio a buffered write() creates, as a page order
+  /// (docs/model.md, Large folios in the write path): 9 (2 MiB) for today's ext4 and XFS on
+  /// x86-64; 0 (4 KiB pages only) for kernels before large folios. `machine.maxFolioOrder`
+  /// overrides it.
+  int maxFolioOrder = 9;
 };
 
 }  // namespace throttlelab::engine

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The dd writer: copy a piece of pages on a CPU, dirty them, check in with
-// balance_dirty_pages() every nr_dirtied_pause pages, think between blocks, loop or exit.
+// The dd writer: copy a piece of pages (whole folios on 6.x) on a CPU, dirty them, check in
+// with balance_dirty_pages() every nr_dirtied_pause pages (at the next folio boundary), think
+// between blocks, loop or exit.
 #include <algorithm>
 
 #include "cost_model.h"
@@ -76,7 +77,27 @@ void Kernel::continueWriting(Task& t) {
     const Pages n = c.copiers + 1;
     piece = (left + n - 1) / n;
   }
-  piece = std::min({piece, t.runLeft, kMaxCopyPiece});
+  Pages cap = kMaxCopyPiece;
+  if (const int order = maxFolioOrder(); order > 0 && blockPages(t.spec) > 1) {
+    // generic_perform_write() / iomap_write_iter() (6.x): the write goes into the cache folio
+    // by folio (Eq. 51), marking each dirty as a whole and calling
+    // balance_dirty_pages_ratelimited() between two folios. The check-in therefore comes at
+    // the first folio boundary at or past the quota: nr_dirtied overshoots nr_dirtied_pause by
+    // up to a folio less a page.
+    const Pages bp = blockPages(t.spec);
+    std::int64_t index = filePages(t.spec) - t.runLeft;
+    Pages whole = 0;
+    while (whole < piece && whole < t.runLeft) {
+      const Pages inWrite = std::min<Pages>(bp - index % bp, t.runLeft - whole);
+      const Pages folio = writeFolioPages(index, inWrite, order);
+      if (whole > 0 && whole + folio > kMaxCopyPiece) break;
+      whole += folio;
+      index += folio;
+    }
+    piece = whole;
+    cap = std::max(cap, whole);  // one folio is copied whole, even one above the cap
+  }
+  piece = std::min({piece, t.runLeft, cap});
   if (t.spec.thinkMs > 0) piece = std::min(piece, t.blockLeft);
 
   // generic_perform_write() locks a page-cache page as its copy reaches it: a task waiting
@@ -124,6 +145,12 @@ void Kernel::continueWriting(Task& t) {
   else
     runCpu(t, 0.25 * copyS, 0.75 * copyS,
            AfterCpu::Write);  // a compiler's write(): mostly its own formatting
+}
+
+int Kernel::maxFolioOrder() const {
+  if (m_era.perCpuRatelimit) return 0;
+  const int key = m_scenario.machine.maxFolioOrder;
+  return key >= 0 ? key : m_era.maxFolioOrder;
 }
 
 void Kernel::endCopy(Task& t) {

@@ -2,9 +2,22 @@
 #include "page_cache.h"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 namespace throttlelab::engine {
+
+Pages writeFolioPages(std::int64_t index, Pages writeLeft, int maxOrder) {
+  if (maxOrder <= 0 || writeLeft <= 1 || index < 0) return 1;
+  const std::int64_t chunk = std::int64_t{1} << maxOrder;
+  const Pages len = std::min<Pages>(chunk - (index & (chunk - 1)), writeLeft);
+  int order =
+      std::min(static_cast<int>(std::bit_width(static_cast<std::uint64_t>(len))) - 1, maxOrder);
+  // Not aligned to that order: the largest order the index is aligned to (__ffs(index)).
+  if (index & ((std::int64_t{1} << order) - 1))
+    order = std::countr_zero(static_cast<std::uint64_t>(index));
+  return Pages{1} << order;
+}
 
 CachedFile::WriteResult CachedFile::planWrite(Pages n) const {
   WriteResult r;

@@ -17,6 +17,16 @@
 
 namespace throttlelab::engine {
 
+/// The folio a buffered write() gets at page `index` of a file (docs/model.md, Large folios in
+/// the write path, Eq. 51), in pages. `writeLeft` is what is left of the write() from `index`
+/// (pages), `maxOrder` the mapping's largest folio order. generic_perform_write() and
+/// iomap_write_iter() (6.11+/6.6+) take chunks of mapping_max_folio_size(), cut at the chunk
+/// boundary and the write's end; __filemap_get_folio() asks for order ⌊log₂ len⌋
+/// (fgf_set_order()), at most the mapping's order and no more than `index` is aligned to.
+/// A folio already in the cache keeps its size; the model's files are rewritten with the same
+/// writes, so it is the one this rule gives again.
+Pages writeFolioPages(std::int64_t index, Pages writeLeft, int maxOrder);
+
 struct DirtyRun {
   SimTime dirtiedAt{};
   Pages count = 0;

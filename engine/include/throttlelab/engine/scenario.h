@@ -26,6 +26,11 @@ struct MachineConfig {
   /// (Love/Morton incremental min, RT halves the marks), "2.6.9" (ALLOC_HARDER: RT gets 3/4 of
   /// min), "6.x" (ALLOC_MIN_RESERVE: RT gets 1/2 of min, 4.6+ watermark spacing).
   std::string allocator = "6.x";
+  /// The largest page-cache folio a buffered write() creates, as a page order
+  /// (mapping_max_folio_order(); docs/model.md, Large folios in the write path): -1 = the
+  /// policy's kernel (9 for ioless and none, 0 for ioless-3.2 and the 2.6.x policies),
+  /// 0 = 4 KiB pages only, up to 9 (2 MiB, HPAGE_PMD_ORDER on x86-64).
+  int maxFolioOrder = -1;
   bool operator==(const MachineConfig&) const = default;
 };
 

@@ -3,6 +3,7 @@
 /// What a trace says about the machine that wrote it, and a measured-versus-simulated
 /// comparison. Measured and simulated runs go through the same TraceStats accumulator (the
 /// simulation emits the same three records), so the comparison is like for like.
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -56,6 +57,16 @@ class TraceStats {
     Distribution dirtyOverSetpoint;  ///< balance_dirty_pages dirty / setpoint
     Distribution pauseMs;            ///< balance_dirty_pages pause, over pause > 0
     Distribution taskRatelimitKBps;
+    Distribution dirtied;       ///< balance_dirty_pages `dirtied` (pages since the last check-in)
+    Distribution dirtiedPause;  ///< balance_dirty_pages `dirtied_pause`
+    /// balance_dirty_pages records whose `dirtied` passed `dirtied_pause`: the check-in came
+    /// late, at a folio boundary (docs/model.md, Large folios in the write path).
+    std::int64_t overshootRecords = 0;
+    Distribution overshootDirtied;  ///< `dirtied` of those records
+    /// balance_dirty_pages records whose `dirtied` is divisible by 2^k (k = 0 … 9): a writer
+    /// that checks in per folio dirties whole folios between two check-ins.
+    std::array<std::int64_t, 10> dirtiedDivisibleBy{};
+    std::int64_t balanceRecords = 0;
     engine::Pages threshPages = 0;                     ///< median `thresh` of global_dirty_state
     engine::Pages bgThreshPages = 0;                   ///< median `bg_thresh`
     engine::Pages limitPages = 0;                      ///< median `limit`

@@ -120,6 +120,10 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
       const double v = kbpsToMBps(t.taskRatelimitKBps);
       return sort ? QVariant(v) : QVariant(QString::number(v, 'f', 2));
     }
+    case JournalWait:
+      return sort ? QVariant(t.journalWaitS) : QVariant(QString::number(t.journalWaitS, 'f', 2));
+    case ReadMax:
+      return sort ? QVariant(t.readMsMax) : QVariant(QString::number(t.readMsMax, 'f', 1));
     default:
       return {};
   }
@@ -139,6 +143,12 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
         return tr("Pauses in balance_dirty_pages(), milliseconds");
       case TaskRatelimit:
         return tr("task_ratelimit = dirty_ratelimit × pos_ratio, MB/s");
+      case JournalWait:
+        return tr(
+            "Time waiting for the journal (an atime update while a commit writes the "
+            "inode's block, or fsync's commit), seconds");
+      case ReadMax:
+        return tr("Longest uncached read, queueing behind writeback included, milliseconds");
       default:
         return {};
     }
@@ -165,6 +175,10 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
       return tr("max ms");
     case TaskRatelimit:
       return tr("task_ratelimit MB/s");
+    case JournalWait:
+      return tr("Journal s");
+    case ReadMax:
+      return tr("Read max ms");
     default:
       return {};
   }

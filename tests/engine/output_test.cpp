@@ -304,7 +304,8 @@ TEST(TaskCsv, HeaderIsTheDocumentedColumns) {
   std::ostringstream out;
   te::writeTaskCsvHeader(out);
   EXPECT_EQ(out.str(),
-            "time_s,task,pid,sched,dirtied_pages,write_kbps,task_ratelimit_kbps,pause_ms,state\n");
+            "time_s,task,pid,sched,dirtied_pages,write_kbps,task_ratelimit_kbps,pause_ms,state,"
+            "journal_wait_s,read_wait_s\n");
 }
 
 TEST(TaskCsv, RowCarriesSchedWithPriorityAndTheStateName) {

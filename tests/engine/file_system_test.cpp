@@ -150,7 +150,7 @@ TEST(FileSystemKernel, DelayedAllocationWithManyFilesMakesSmallerRequestsAndMore
 }
 
 Scenario rtReaderUnderWriteback(const std::string& options, const std::string& elevator,
-                                 const std::string& policy = "legacy-2.6.0-rt-break") {
+                                const std::string& policy = "legacy-2.6.0-rt-break") {
   Scenario s;
   s.durationS = 120;
   s.machine.memoryMiB = 512;

@@ -160,8 +160,7 @@ std::int64_t FileSystem::mapForWriteback(CachedFile& f, Pages offset, Pages n, P
   m_cursor += size;
   ++m_allocations;
   *allocated = true;
-  const std::size_t inodeExtents =
-      m_kind == FsKind::Ext4 ? kExt4InodeExtents : kXfsInodeExtents;
+  const std::size_t inodeExtents = m_kind == FsKind::Ext4 ? kExt4InodeExtents : kXfsInodeExtents;
   if (it != ex.begin()) {
     Extent& prev = *std::prev(it);
     if (prev.fileOffset + prev.len == offset && prev.lba + prev.len == lba) {
@@ -200,7 +199,7 @@ Pages FileSystem::logPagesFor(const Transaction& t) const {
   const auto groups = static_cast<Pages>(t.groups.size());
   // Inode-table blocks: files made together have neighbouring inode numbers.
   Pages meta = (inodes + perInode - 1) / perInode;
-  meta += groups;                                // block bitmaps
+  meta += groups;                                             // block bitmaps
   meta += groups > 0 ? (groups + perDesc - 1) / perDesc : 0;  // group descriptors
   meta += std::min<Pages>(t.extentLeafUpdates, inodes);       // one leaf per such file
   if (meta == 0) return 0;
@@ -214,7 +213,8 @@ bool FileSystem::atimeUpdate(InodeTimes& t, double nowS) const {
       return false;
     case AtimeMode::Strict:
       // Timestamps have one-second granularity (ext3's 32-bit seconds).
-      update = t.atimeS < 0 || static_cast<std::int64_t>(nowS) != static_cast<std::int64_t>(t.atimeS);
+      update =
+          t.atimeS < 0 || static_cast<std::int64_t>(nowS) != static_cast<std::int64_t>(t.atimeS);
       break;
     case AtimeMode::Relatime:
       // relatime_need_update(): atime not newer than mtime, or older than a day.

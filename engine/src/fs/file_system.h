@@ -55,8 +55,8 @@ struct Transaction {
   std::int64_t tid = 1;
   std::vector<int> inodes{};           ///< inode numbers (file ids), each once
   std::vector<std::int64_t> groups{};  ///< block groups whose bitmap it dirtied, each once
-  std::int64_t allocations = 0;          ///< block allocations (extent tree or indirect updates)
-  std::int64_t extentLeafUpdates = 0;    ///< allocations of files past 4 extents (a leaf block)
+  std::int64_t allocations = 0;        ///< block allocations (extent tree or indirect updates)
+  std::int64_t extentLeafUpdates = 0;  ///< allocations of files past 4 extents (a leaf block)
   bool empty() const { return inodes.empty() && groups.empty(); }
   bool holds(int inode) const;
 };
@@ -72,8 +72,8 @@ struct Journal {
   Transaction running;
   Transaction committing;
   CommitPhase phase = CommitPhase::Idle;
-  Pages dataTarget = 0;          ///< Data phase: the device's completed-page count to reach
-  bool commitRequested = false;  ///< the running transaction is due (timer, fsync) meanwhile
+  Pages dataTarget = 0;            ///< Data phase: the device's completed-page count to reach
+  bool commitRequested = false;    ///< the running transaction is due (timer, fsync) meanwhile
   std::vector<int> shadowWaiters;  ///< tasks in do_get_write_access() on a BJ_Shadow buffer
   std::vector<std::pair<int, std::int64_t>> commitWaiters;  ///< (task, tid) in log_wait_commit
   SimTime commitStart{};
@@ -145,7 +145,7 @@ class FileSystem {
  private:
   FsKind m_kind = FsKind::None;
   MountOptions m_options;
-  std::int64_t m_cursor = 0;  ///< the data allocator's next free block (pages)
+  std::int64_t m_cursor = 0;                   ///< the data allocator's next free block (pages)
   std::vector<std::vector<Extent>> m_extents;  ///< per file id (delayed allocation)
   Journal m_journal;
   std::int64_t m_journalHead = 0;

@@ -52,6 +52,37 @@ BENCHMARK(BM_Writers60s)
     ->Repetitions(3)
     ->ReportAggregatesOnly(true);
 
+// The same target with a file system under the writers (docs/model.md, The file system):
+// delayed allocation (an extent list per file), the journal's commits or the XFS log.
+void BM_FileSystemWriters60s(benchmark::State& state, const std::string& fs) {
+  const int n = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    Scenario s = writers(n, 60);
+    s.devices[0].fileSystem = fs;
+    Simulator sim(s);
+    sim.run();
+    benchmark::DoNotOptimize(sim.eventsProcessed());
+  }
+  state.counters["sim_s_per_wall_s"] = benchmark::Counter(
+      60.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK_CAPTURE(BM_FileSystemWriters60s, xfs, std::string("xfs"))
+    ->Arg(10000)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime()
+    ->Iterations(1)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
+BENCHMARK_CAPTURE(BM_FileSystemWriters60s, ext4, std::string("ext4"))
+    ->Arg(10000)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime()
+    ->Iterations(1)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
+
 // The same targets for every policy: 100, 1,000 and 10,000 writers, 60 s each.
 void BM_PolicyWriters60s(benchmark::State& state, const std::string& policy) {
   const int n = static_cast<int>(state.range(0));

@@ -111,16 +111,17 @@ TEST_F(Executable, TaskCsvHasOneRowPerTaskPerInterval) {
     if (l.rfind("#", 0) != 0) rows.push_back(l);
   ASSERT_FALSE(rows.empty());
   EXPECT_EQ(rows[0],
-            "time_s,task,pid,sched,dirtied_pages,write_kbps,task_ratelimit_kbps,pause_ms,state");
+            "time_s,task,pid,sched,dirtied_pages,write_kbps,task_ratelimit_kbps,pause_ms,state,"
+            "journal_wait_s,read_wait_s");
   const std::regex sched("other|fifo:[0-9]+|rr:[0-9]+");
   const std::set<std::string> states{"not_started", "running",  "runnable", "paused",
                                      "io_wait",     "thinking", "exited"};
   std::set<std::string> pidsSeen;
   for (std::size_t i = 1; i < rows.size(); ++i) {
     const auto f = split(rows[i]);
-    ASSERT_EQ(f.size(), 9u) << rows[i];
+    ASSERT_EQ(f.size(), 11u) << rows[i];
     EXPECT_TRUE(isNumber(f[0]) && isNumber(f[2]) && isNumber(f[4]) && isNumber(f[5]) &&
-                isNumber(f[6]) && isNumber(f[7]))
+                isNumber(f[6]) && isNumber(f[7]) && isNumber(f[9]) && isNumber(f[10]))
         << rows[i];
     EXPECT_TRUE(std::regex_match(f[3], sched)) << rows[i];
     EXPECT_EQ(states.count(f[8]), 1u) << rows[i];

@@ -304,7 +304,8 @@ TEST(TaskCsv, HeaderIsTheDocumentedColumns) {
   std::ostringstream out;
   te::writeTaskCsvHeader(out);
   EXPECT_EQ(out.str(),
-            "time_s,task,pid,sched,dirtied_pages,write_kbps,task_ratelimit_kbps,pause_ms,state\n");
+            "time_s,task,pid,sched,dirtied_pages,write_kbps,task_ratelimit_kbps,pause_ms,state,"
+            "journal_wait_s,read_wait_s\n");
 }
 
 TEST(TaskCsv, RowCarriesSchedWithPriorityAndTheStateName) {
@@ -317,9 +318,11 @@ TEST(TaskCsv, RowCarriesSchedWithPriorityAndTheStateName) {
                               .writeKBps = 5700.25,
                               .taskRatelimitKBps = 6000,
                               .pauseMs = 12,
-                              .state = te::TaskState::Paused};
+                              .state = te::TaskState::Paused,
+                              .journalWaitS = 1.5,
+                              .readWaitS = 0.25};
   te::writeTaskCsvRow(out, sample, info);
-  EXPECT_EQ(out.str(), "2.500,rt-dd,1234,fifo:50,4096,5700.25,6000,12,paused\n");
+  EXPECT_EQ(out.str(), "2.500,rt-dd,1234,fifo:50,4096,5700.25,6000,12,paused,1.5,0.25\n");
 }
 
 TEST(TaskCsv, QuotesANameWithACommaAndTruncatesLikeTheKernel) {
@@ -327,7 +330,7 @@ TEST(TaskCsv, QuotesANameWithACommaAndTruncatesLikeTheKernel) {
   const te::TaskInfo info{.pid = 1, .name = "a,b \"c\" and a very long tail"};
   te::writeTaskCsvRow(out, te::TaskSample{.state = te::TaskState::IoWait}, info);
   // TASK_COMM_LEN keeps 15 characters: `a,b "c" and a v`.
-  EXPECT_EQ(out.str(), "0.000,\"a,b \"\"c\"\" and a v\",1,other,0,0,0,0,io_wait\n");
+  EXPECT_EQ(out.str(), "0.000,\"a,b \"\"c\"\" and a v\",1,other,0,0,0,0,io_wait,0,0\n");
 }
 
 TEST(TaskState, NamesAreLowercaseAndDistinct) {

@@ -61,6 +61,8 @@ TEST(TaskTableModel, ShowsTheColumns) {
   t.writeKBps = 1000000.0 / 1024;  // 1 MB/s
   t.pauseMsP50 = 12.5;
   t.taskRatelimitKBps = 2000000.0 / 1024;
+  t.journalWaitS = 1.25;
+  t.readMsMax = 340.5;
   s->tasks.push_back(t);
   model.setSnapshot(s);
   auto cell = [&](int c) { return model.index(0, c).data().toString(); };
@@ -72,6 +74,8 @@ TEST(TaskTableModel, ShowsTheColumns) {
   EXPECT_EQ(cell(TaskTableModel::DirtiedMiB), QStringLiteral("10.0"));
   EXPECT_EQ(cell(TaskTableModel::PauseP50), QStringLiteral("12.5"));
   EXPECT_EQ(cell(TaskTableModel::TaskRatelimit), QStringLiteral("2.00"));
+  EXPECT_EQ(cell(TaskTableModel::JournalWait), QStringLiteral("1.25"));
+  EXPECT_EQ(cell(TaskTableModel::ReadMax), QStringLiteral("340.5"));
 }
 
 TEST(TaskTable, TenThousandRowsKeepTheirSelectionAcrossUpdates) {

@@ -4,13 +4,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fs/file_system.h"
+
 namespace throttlelab::engine {
 
 BlockDevice::BlockDevice(const DeviceConfig& config, std::uint64_t seed)
-    : m_config(config), m_rng(seed) {}
+    : m_config(config), m_rng(seed), m_deadline(config.elevator == "deadline") {}
 
 void BlockDevice::configure(const DeviceConfig& config) {
   m_config = config;
+  m_deadline = config.elevator == "deadline";
   updateCongestion();
 }
 
@@ -60,6 +63,47 @@ bool BlockDevice::submitSwap(std::int64_t slot, Pages pages, bool read, int owne
   return true;
 }
 
+void BlockDevice::submitOther(int file, std::int64_t lba, Pages pages, bool read, int owner,
+                              SimTime now) {
+  m_queue.push_back(
+      IoRequest{.file = file, .offset = lba, .pages = pages, .read = read, .owner = owner});
+  ++m_created;
+  updateCongestion();
+  if (!m_inService) startNext(now);
+}
+
+std::size_t BlockDevice::pickNext() {
+  if (!m_deadline) return 0;
+  // deadline-iosched.c defaults: fifo_batch 16, writes_starved 2. (read_expire and
+  // write_expire order requests within a direction, which here is arrival order anyway.)
+  constexpr int kFifoBatch = 16;
+  constexpr int kWritesStarved = 2;
+  std::size_t firstRead = m_queue.size(), firstWrite = m_queue.size();
+  for (std::size_t i = 0; i < m_queue.size(); ++i) {
+    if (m_queue[i].read) {
+      if (firstRead == m_queue.size()) firstRead = i;
+    } else if (firstWrite == m_queue.size()) {
+      firstWrite = i;
+    }
+    if (firstRead < m_queue.size() && firstWrite < m_queue.size()) break;
+  }
+  const bool haveRead = firstRead < m_queue.size();
+  const bool haveWrite = firstWrite < m_queue.size();
+  if (m_batchLeft > 0 && (m_batchRead ? haveRead : haveWrite)) {
+    --m_batchLeft;
+    return m_batchRead ? firstRead : firstWrite;
+  }
+  if (haveRead && (!haveWrite || m_starved < kWritesStarved)) {
+    if (haveWrite) ++m_starved;
+    m_batchRead = true;
+  } else {
+    m_starved = 0;
+    m_batchRead = false;
+  }
+  m_batchLeft = kFifoBatch - 1;
+  return m_batchRead ? firstRead : firstWrite;
+}
+
 SimDuration BlockDevice::serviceTime(const IoRequest& r) {
   const double bytes = static_cast<double>(r.pages * kPageBytes);
   const double mbps = r.read && m_config.readMBps > 0 ? m_config.readMBps : m_config.writeMBps;
@@ -70,11 +114,14 @@ SimDuration BlockDevice::serviceTime(const IoRequest& r) {
 
 void BlockDevice::startNext(SimTime now) {
   if (m_queue.empty()) return;
-  IoRequest r = m_queue.front();
-  m_queue.pop_front();
+  const std::size_t at = pickNext();
+  IoRequest r = m_queue[at];
+  m_queue.erase(m_queue.begin() + static_cast<std::ptrdiff_t>(at));
   // Positioning is needed unless this request starts where the last one ended on disk.
   r.seek = !(r.offset == m_lastEnd && !r.read && r.file != kSwapFile && m_lastFile != kSwapFile) &&
            !(r.file == kSwapFile && m_lastFile == kSwapFile && r.offset == m_lastEnd && !r.read);
+  // A task's uncached reads: one readahead window after another, contiguous on disk.
+  if (r.file == kReadFile && m_lastFile == kReadFile && r.offset == m_lastEnd) r.seek = false;
   m_serviceStart = now;
   m_serviceEnd = now + serviceTime(r);
   m_inService = r;

@@ -51,6 +51,9 @@ class BlockDevice {
   /// Queues a swap request (write: swap-out, read: swap-in) for `owner`'s pages.
   /// Returns false, queueing nothing, when no request slot is left.
   bool submitSwap(std::int64_t slot, Pages pages, bool read, int owner, SimTime now);
+  /// Queues a request that needs no write slot: an uncached read of task `owner` (reads have
+  /// their own request pool) or a journal write (file kJournalFile). `lba` is a disk address.
+  void submitOther(int file, std::int64_t lba, Pages pages, bool read, int owner, SimTime now);
   bool full() const { return allocated() >= m_config.nrRequests; }
   bool congested() const { return m_congested; }
   int allocated() const { return static_cast<int>(m_queue.size()) + (m_inService ? 1 : 0); }
@@ -69,6 +72,10 @@ class BlockDevice {
 
  private:
   void startNext(SimTime now);
+  /// The queued request the elevator dispatches next: the oldest under fifo; under deadline
+  /// (deadline_dispatch_requests()) reads first, in batches of fifo_batch, except that writes
+  /// get a batch once reads were preferred writes_starved times.
+  std::size_t pickNext();
   void updateCongestion();
   SimDuration serviceTime(const IoRequest& r);
 
@@ -78,6 +85,10 @@ class BlockDevice {
   std::optional<IoRequest> m_inService;
   SimTime m_serviceStart{};
   SimTime m_serviceEnd{};
+  bool m_deadline = false;
+  bool m_batchRead = false;  ///< deadline: the direction of the batch being dispatched
+  int m_batchLeft = 0;       ///< deadline: requests left in that batch
+  int m_starved = 0;         ///< deadline: read batches dispatched while writes waited
   int m_lastFile = -1;
   std::int64_t m_lastEnd = -1;
   bool m_congested = false;

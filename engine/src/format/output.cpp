@@ -378,9 +378,17 @@ std::vector<std::string> sampleCsvColumns(std::size_t deviceCount,
 }
 
 const std::vector<std::string>& taskCsvColumns() {
-  static const std::vector<std::string> kColumns{
-      "time_s",   "task", "pid", "sched", "dirtied_pages", "write_kbps", "task_ratelimit_kbps",
-      "pause_ms", "state"};
+  static const std::vector<std::string> kColumns{"time_s",
+                                                 "task",
+                                                 "pid",
+                                                 "sched",
+                                                 "dirtied_pages",
+                                                 "write_kbps",
+                                                 "task_ratelimit_kbps",
+                                                 "pause_ms",
+                                                 "state",
+                                                 "journal_wait_s",
+                                                 "read_wait_s"};
   return kColumns;
 }
 
@@ -490,6 +498,10 @@ void writeTaskCsvRow(std::ostream& out, const TaskSample& s, const TaskInfo& inf
   appendNumber(line, s.pauseMs);
   line += ',';
   line += toString(s.state);
+  line += ',';
+  appendNumber(line, s.journalWaitS);
+  line += ',';
+  appendNumber(line, s.readWaitS);
   line += '\n';
   out << line;
 }

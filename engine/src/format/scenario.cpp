@@ -21,6 +21,7 @@
 #include <unordered_set>
 #include <variant>
 
+#include "fs/file_system.h"
 #include "policies/policy.h"
 
 namespace throttlelab::engine {
@@ -105,6 +106,9 @@ struct Key {
   std::string_view allowed{};      // the doc's Allowed column, when a rule says more than range
   std::string_view defaultText{};  // the doc's Default column, when the value says too little
   bool omitWhenEmpty = false;      // left out of the written JSON when empty: "" or, integers, -1
+  // left out of the written JSON while it has its default value (keys added after files
+  // without them were written: those files and every output that quotes them stay as they were)
+  bool omitWhenDefault = false;
   FieldKind kind = FieldKind::Scalar;
   std::span<const Field> children{};
 };
@@ -210,6 +214,30 @@ constexpr Key<DeviceConfig> kDeviceKeys[] = {
     {.name = "strictLimit",
      .member = &DeviceConfig::strictLimit,
      .meaning = "`BDI_CAP_STRICTLIMIT` (as FUSE sets it)"},
+    {.name = "fileSystem",
+     .member = &DeviceConfig::fileSystem,
+     .meaning = "the file system on the device ([model.md, The file system]"
+                "(model.md#the-file-system)): `ext3` (blocks allocated at write time, the jbd "
+                "journal), `ext4` (delayed allocation, mballoc's 8 MiB mappings, jbd2), `xfs` "
+                "(delayed allocation of the whole dirty range, the XFS log); `none` or `\"\"`: "
+                "every file one preallocated region, no metadata, no journal",
+     .allowed = "`\"\"`, `\"none\"`, `\"ext3\"`, `\"ext4\"`, `\"xfs\"`",
+     .defaultText = "`\"\"` (none)",
+     .omitWhenEmpty = true},
+    {.name = "mountOptions",
+     .member = &DeviceConfig::mountOptions,
+     .meaning = "comma-separated mount options: `atime` (strictatime), `relatime`, `noatime`; "
+                "`data=ordered`, `data=writeback`; `commit=SECONDS` (journal commit interval)",
+     .allowed = "those options, each at most once per kind",
+     .defaultText = "`\"\"` (the file system's defaults)",
+     .omitWhenEmpty = true},
+    {.name = "elevator",
+     .member = &DeviceConfig::elevator,
+     .meaning = "the I/O scheduler: `fifo` (noop: one queue in arrival order) or `deadline` "
+                "(reads before writes, `write_expire` 5 s, `writes_starved` 2, `fifo_batch` 16)",
+     .allowed = "`\"\"`, `\"fifo\"`, `\"deadline\"`",
+     .defaultText = "`\"\"` (fifo)",
+     .omitWhenEmpty = true},
 };
 
 constexpr Key<VmConfig> kVmKeys[] = {
@@ -365,6 +393,18 @@ constexpr Key<TaskSpec> kTaskKeys[] = {
      .range = kSeconds,
      .unit = "s",
      .meaning = "allocator: how long the memory is held before it is freed"},
+    {.name = "readKiB",
+     .member = &TaskSpec::readKiB,
+     .range = {0, 1 << 30},
+     .unit = "KiB",
+     .meaning = "writer: read this much from a file of its device before each run, never "
+                "cached (a program paged in from disk); reported as read latency, and its "
+                "atime update joins the journal unless `noatime`",
+     .omitWhenDefault = true},
+    {.name = "fsync",
+     .member = &TaskSpec::fsync,
+     .meaning = "writer: `fsync()` the file at the end of each run (forces a journal commit)",
+     .omitWhenDefault = true},
     {.name = "lessThrottle",
      .member = &TaskSpec::lessThrottle,
      .meaning = "`PF_LESS_THROTTLE` (nfsd-like): the task gets the +¼ bonus on the dirty "
@@ -1260,6 +1300,15 @@ class Validator {
     for (std::size_t j = 0; j < i; ++j)
       if (s.devices[j].name == d.name)
         m_context.fail(path + ".name", "device name \"" + printable(d.name) + "\" is used twice");
+    if (!fsKindFromString(d.fileSystem))
+      m_context.fail(path + ".fileSystem", "unknown file system '" + printable(d.fileSystem) +
+                                               "' (known: none, ext3, ext4, xfs)");
+    std::string mountError;
+    if (!parseMountOptions(d.mountOptions, &mountError))
+      m_context.fail(path + ".mountOptions", printable(mountError, 200));
+    if (!knownElevator(d.elevator))
+      m_context.fail(path + ".elevator",
+                     "unknown elevator '" + printable(d.elevator) + "' (known: fifo, deadline)");
     if (d.minRatio > d.maxRatio)
       m_context.fail(path + ".minRatio", "must not exceed maxRatio (" + std::to_string(d.maxRatio) +
                                              "), got " + std::to_string(d.minRatio));
@@ -1525,6 +1574,8 @@ void writeKey(OrderedJson& j, const T& obj, const Key<T>& k) {
           } else if constexpr (std::is_same_v<V, int>) {
             if (!(k.omitWhenEmpty && v == -1)) j[std::string(k.name)] = v;
           } else {
+            static const T kDefaults{};
+            if (k.omitWhenDefault && v == kDefaults.*m) return;
             j[std::string(k.name)] = v;
           }
         }

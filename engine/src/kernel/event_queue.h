@@ -21,6 +21,7 @@ enum class EventKind : std::uint8_t {
   KswapdRun,     ///< kswapd's next reclaim batch
   OomExit,       ///< an OOM victim's memory is freed
   Sample,        ///< one sample interval ends
+  JournalTimer,  ///< a device's journal: the running transaction's commit is due (id = device)
 };
 
 struct Event {

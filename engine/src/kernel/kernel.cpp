@@ -43,6 +43,7 @@ Kernel::Kernel(Scenario scenario)
     if (interval.count() > 0) m_queue.push(m_now + interval, EventKind::FlusherTimer, d, 0);
   }
   m_queue.push(atSeconds(m_scenario.sampleIntervalS), EventKind::Sample);
+  fsInit();
 }
 
 std::int64_t Kernel::jiffies() const {
@@ -248,6 +249,9 @@ void Kernel::dispatch(const Event& e) {
       break;
     case EventKind::OomExit:
       m_pages.oomExited(*this);
+      break;
+    case EventKind::JournalTimer:
+      journalTimer(e.id);
       break;
     case EventKind::Sample:
       takeSample();

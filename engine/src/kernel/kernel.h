@@ -230,6 +230,26 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
     m_cpu.addKernelWork(thread, seconds, m_now);
   }
 
+  // fs/journal.cpp
+  void fsInit();
+  void journalTimer(int dev);
+  void startCommit(int dev);
+  /// Data written: a commit waiting for its ordered data may go on to the log.
+  void journalDataProgress(int dev);
+  /// A request of the journal (or the XFS log) completed.
+  void journalIoDone(int dev);
+  void xfsLogWrite(int dev);
+  /// Writeback allocated blocks for `file` (delayed allocation): a metadata update.
+  void noteAllocation(int dev, int file);
+  /// Starts the run's uncached read; false if there is none to do.
+  bool startRead(Task& t);
+  void submitReadahead(Task& t, int dev);
+  void readIoDone(Task& t);
+  /// Starts the run's fsync(); false if there is none to do.
+  bool startFsync(Task& t);
+  /// A journal wait (shadow buffer, fsync's commit) ended: the task goes on.
+  void fsWaitDone(Task& t);
+
   // sampling.cpp
   void takeSample();
   void prefetchTaskOf(const Event& next) const;

@@ -180,6 +180,8 @@ void Kernel::takeSample() {
         ts.taskRatelimitKBps = pagesToKBps(t.taskRatelimit);
         ts.pauseMs = t.intervalMaxPauseMs;
         ts.state = t.state;
+        ts.journalWaitS = t.journalWaitS;
+        ts.readWaitS = t.readWaitS;
         m_sink->onTaskSample(ts);
       }
     }
@@ -235,6 +237,11 @@ std::vector<TaskStats> Kernel::taskStats() const {
     s.rssPages = t.rss;
     s.swapPages = t.swapped;
     s.oomKilled = t.oomKilled;
+    s.journalWaitS = t.journalWaitS;
+    s.journalWaits = t.journalWaits;
+    s.readMsP50 = t.readLatency.quantile(0.5);
+    s.readMsMax = t.readLatency.max();
+    s.reads = t.readLatency.count();
     out.push_back(std::move(s));
   }
   return out;
@@ -244,11 +251,22 @@ Summary Kernel::summary() const {
   Summary s;
   s.simulatedS = toSeconds(m_now);
   std::int64_t bytes = 0, reqs = 0, seeks = 0;
+  double commitS = 0;
+  std::int64_t jbdCommits = 0;
   for (const auto& d : m_devices) {
+    const Journal& j = d->fs.journal();
+    s.journalCommits += j.commits;
+    s.journalLogKiB += static_cast<double>(j.logPages) * 4.0;
+    if (d->fs.jbd()) {
+      commitS += j.commitSTotal;
+      jbdCommits += j.commits;
+    }
+    s.fsExtents += d->fs.extentCount();
     bytes += d->device.counters().bytesWritten;
     reqs += d->device.counters().requests;
     seeks += d->device.counters().seeks;
   }
+  if (jbdCommits > 0) s.commitSMean = commitS / static_cast<double>(jbdCommits);
   if (s.simulatedS > 0) {
     s.deviceWriteKBps = static_cast<double>(bytes) / 1024.0 / s.simulatedS;
     s.seeksPerS = static_cast<double>(seeks) / s.simulatedS;

@@ -13,6 +13,7 @@
 #include "block_device.h"
 #include "dirty_limits.h"
 #include "flex_proportions.h"
+#include "fs/file_system.h"
 #include "page_cache.h"
 #include "pause_histogram.h"
 #include "throttlelab/engine/records.h"
@@ -126,7 +127,23 @@ struct alignas(64) Task {
   double lastRunS = 0;
   double startedS = -1;
   double exitedS = -1;
-  TaskSpec spec;  ///< copy of its group's spec (live-updated)
+
+  // the file system (engine/src/fs/journal.cpp): uncached reads, journal waits
+  enum class FsWait : std::uint8_t { None, Read, Shadow, Commit };
+  FsWait fsWait = FsWait::None;
+  bool readDoneThisRun = false;  ///< this run's read (and its atime update) is behind it
+  bool fsyncDone = false;        ///< this run's fsync() returned
+  Pages readLeft = 0;            ///< pages of the current read still to request
+  std::int64_t readLba = 0;      ///< disk address of its next readahead window
+  int readInode = -1;            ///< the file it reads (an inode number of its own)
+  InodeTimes readTimes;
+  SimTime readStart{};
+  SimTime journalWaitStart{};
+  PauseHistogram readLatency;     ///< ms per read (TaskSpec::readKiB), queueing included
+  double readWaitS = 0;           ///< total time in uncached reads
+  double journalWaitS = 0;        ///< total time in journal_start/get_write_access and fsync
+  std::int64_t journalWaits = 0;  ///< how many of those waits there were
+  TaskSpec spec;                  ///< copy of its group's spec (live-updated)
 };
 
 struct Flusher {
@@ -173,7 +190,9 @@ struct DeviceState {
   double lastPosRatio = 0;
   std::int64_t lastMaxPause = 0;
 
-  DeviceState(const DeviceConfig& c, std::uint64_t seed) : device(c, seed) {}
+  FileSystem fs;  ///< the file system on this device (engine/src/fs)
+
+  DeviceState(const DeviceConfig& c, std::uint64_t seed) : device(c, seed), fs(c) {}
 };
 
 struct Memory {

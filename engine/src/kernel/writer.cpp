@@ -57,6 +57,9 @@ void Kernel::beginRun(Task& t) {
   t.runLeft = size;
   t.blockLeft = blockPages(t.spec);
   if (t.info.kind == TaskKind::Writer) t.runStart = m_now;
+  t.readDoneThisRun = false;
+  t.fsyncDone = false;
+  if (startRead(t)) return;  // an uncached read first (engine/src/fs/journal.cpp)
   continueWriting(t);
 }
 
@@ -330,6 +333,7 @@ void Kernel::endRun(Task& t) {
     endAnonRun(t);
     return;
   }
+  if (startFsync(t)) return;  // it comes back here when the commit is done
   ++t.runs;
   t.lastRunS = toSeconds(m_now - t.runStart);
   if (t.spec.loop && (t.spec.runs == 0 || t.runs < t.spec.runs)) {

@@ -125,7 +125,10 @@ Pages Kernel::submitPages(int dev, int file, Pages pages, Task* batcher) {
     const Pages offset = (f.writebackOffset() + accepted) % f.size();
     const Pages len = std::min(want - accepted, f.size() - offset);
     Pages run = 0;
-    const std::int64_t lba = f.mapForWriteback(offset, len, &d.allocCursor, &run);
+    bool allocated = false;
+    const std::int64_t lba = d.fs.mapForWriteback(f, offset, len, f.dirty() - accepted,
+                                                  &d.allocCursor, &run, &allocated);
+    if (allocated) noteAllocation(dev, file);
     int extra = 0;
     if (batcher != nullptr && batcher->batchRequests > 0 && m_now <= batcher->batchUntil)
       extra = batcher->batchRequests;
@@ -297,7 +300,11 @@ void Kernel::deviceDone(int dev) {
   const IoRequest r = d.device.completeCurrent(m_now);
   d.scheduledCompletion = SimTime{};
   chargeKernel(kIoCompletionThread, static_cast<double>(r.pages) * cost::kIoCompletionPerPageS);
-  if (r.file == kSwapFile) {
+  if (r.file == kJournalFile) {
+    journalIoDone(dev);
+  } else if (r.file == kReadFile) {
+    if (r.owner >= 0) readIoDone(task(r.owner));
+  } else if (r.file == kSwapFile) {
     if (r.read) {
       if (r.owner >= 0) swapInDone(task(r.owner), r.pages);
     } else {
@@ -313,6 +320,7 @@ void Kernel::deviceDone(int dev) {
     d.written += r.pages;
     m_domain.completions.add(static_cast<std::size_t>(dev), r.pages, m_now);
     if (f.cgroup >= 0) memcgWritebackDone(f, r.pages, dev);
+    if (d.fs.journal().phase == CommitPhase::Data) journalDataProgress(dev);
   }
   scheduleDevice(dev);
   wakeSlotWaiter(dev);

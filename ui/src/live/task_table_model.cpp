@@ -133,6 +133,10 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
       const double v = kbpsToMBps(t.taskRatelimitKBps);
       return sort ? QVariant(v) : QVariant(QString::number(v, 'f', 2));
     }
+    case JournalWait:
+      return sort ? QVariant(t.journalWaitS) : QVariant(QString::number(t.journalWaitS, 'f', 2));
+    case ReadMax:
+      return sort ? QVariant(t.readMsMax) : QVariant(QString::number(t.readMsMax, 'f', 1));
     default:
       return {};
   }
@@ -162,6 +166,11 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
       {QT_TR_NOOP("max ms"), kPauses},
       {QT_TR_NOOP("task_ratelimit MB/s"),
        QT_TR_NOOP("task_ratelimit = dirty_ratelimit × pos_ratio, MB/s")},
+      {QT_TR_NOOP("Journal s"),
+       QT_TR_NOOP("Time waiting for the journal (an atime update while a commit writes the "
+                  "inode's block, or fsync's commit), seconds")},
+      {QT_TR_NOOP("Read max ms"),
+       QT_TR_NOOP("Longest uncached read, queueing behind writeback included, milliseconds")},
   };
   static_assert(std::size(kHeaders) == ColumnCount);
   if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};

@@ -26,6 +26,8 @@ class TaskTableModel : public QAbstractTableModel {
     PauseP99,
     PauseMax,
     TaskRatelimit,
+    JournalWait,
+    ReadMax,
     ColumnCount
   };
   static constexpr int kTaskIndexRole = Qt::UserRole;

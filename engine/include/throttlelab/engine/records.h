@@ -212,6 +212,8 @@ struct TaskSample {
   double taskRatelimitKBps = 0;  ///< last computed task_ratelimit
   double pauseMs = 0;            ///< longest pause that started in the interval
   TaskState state = TaskState::NotStarted;
+  double journalWaitS = 0;  ///< cumulative time waiting for the journal (docs/model.md)
+  double readWaitS = 0;     ///< cumulative time in uncached reads (TaskSpec::readKiB)
 };
 
 /// Cumulative per-task statistics (the task table and the summary).
@@ -242,6 +244,13 @@ struct TaskStats {
   Pages rssPages = 0;   ///< resident anonymous pages
   Pages swapPages = 0;  ///< anonymous pages in swap
   bool oomKilled = false;
+  /// Time waiting for the journal: a metadata buffer being written by a commit
+  /// (do_get_write_access() on BJ_Shadow, after an atime update) or fsync()'s commit.
+  double journalWaitS = 0;
+  std::int64_t journalWaits = 0;
+  double readMsP50 = 0;  ///< latency of the task's uncached reads (TaskSpec::readKiB)
+  double readMsMax = 0;
+  std::int64_t reads = 0;
 };
 
 /// What `--summary` prints and the benchmarks/tests read.
@@ -268,6 +277,11 @@ struct Summary {
   std::int64_t oomKills = 0;
   double swapOutKiB = 0;  ///< total written to swap
   double swapInKiB = 0;
+  // the file systems (docs/model.md, The file system), all devices
+  std::int64_t journalCommits = 0;  ///< jbd/jbd2 commits completed; XFS log buffer writes
+  double journalLogKiB = 0;         ///< written to journals and logs
+  double commitSMean = 0;           ///< jbd/jbd2: mean time from a commit's start to its end
+  std::int64_t fsExtents = 0;       ///< extents made by delayed allocation
   std::vector<TaskStats> tasks;
 };
 

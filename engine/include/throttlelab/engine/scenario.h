@@ -45,6 +45,15 @@ struct DeviceConfig {
   int minRatio = 0;          ///< /sys/class/bdi/<dev>/min_ratio, %
   int maxRatio = 100;        ///< /sys/class/bdi/<dev>/max_ratio, %
   bool strictLimit = false;  ///< BDI_CAP_STRICTLIMIT (FUSE-style)
+  /// The file system on the device (docs/model.md, The file system): "none" (each file one
+  /// preallocated region, no metadata, no journal; also ""), "ext3", "ext4" or "xfs".
+  std::string fileSystem{};
+  /// Mount options, comma-separated: `atime`/`relatime`/`noatime`, `data=ordered`/
+  /// `data=writeback`, `commit=SECONDS`. Empty = the file system's defaults.
+  std::string mountOptions{};
+  /// The I/O scheduler (/sys/block/<dev>/queue/scheduler): "fifo" (noop; also "") or
+  /// "deadline".
+  std::string elevator{};
   bool operator==(const DeviceConfig&) const = default;
 };
 
@@ -99,6 +108,10 @@ struct TaskSpec {
   bool lessThrottle = false;  ///< PF_LESS_THROTTLE (nfsd-like): +1/4 dirty limits
   int oomScoreAdj = 0;        ///< /proc/<pid>/oom_score_adj, -1000..1000
   std::string cgroup = {};    ///< name of its memory cgroup (Scenario::cgroups); empty = the root
+  /// Writer: KiB read from a file of the same device before each run, never cached (a
+  /// program's text paged in from disk); the read's latency and its atime update are counted.
+  std::int64_t readKiB = 0;
+  bool fsync = false;  ///< Writer: fsync() the file at the end of each run
   bool operator==(const TaskSpec&) const = default;
 };
 

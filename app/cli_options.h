@@ -37,6 +37,9 @@ struct CliOptions {
   std::string taskCsv;   ///< --task-csv FILE
   std::string traceOut;  ///< --trace-out FILE
   bool summary = false;  ///< --summary
+  std::string explain;   ///< --explain PID@SECONDS as given; empty if not asked
+  int explainPid = 0;
+  double explainS = 0;
 
   // Reports: policy comparison (headless) and seed experiments.
   std::vector<std::string> comparePolicies;  ///< --compare A,B[,C...]; non-empty = a comparison
@@ -67,7 +70,9 @@ struct CliOptions {
   std::vector<std::string> qtArguments;
 
   /// The headless run asked for no output at all, so the summary is printed.
-  bool summaryImplied() const { return csv.empty() && taskCsv.empty() && traceOut.empty(); }
+  bool summaryImplied() const {
+    return csv.empty() && taskCsv.empty() && traceOut.empty() && explain.empty();
+  }
   /// A window option that only makes sense with a window was given.
   bool hasWindowOnlyOptions() const;
   /// The scenario overrides with --duration, --seed and --policy folded in as `--set`s.

@@ -3,15 +3,19 @@
 // memory) into temporary files that replace the user's files only once everything succeeded.
 #include "headless.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "output_file.h"
 #include "reports.h"
+#include "throttlelab/engine/events.h"
+#include "throttlelab/engine/explain.h"
 #include "throttlelab/engine/output.h"
 #include "throttlelab/engine/simulator.h"
 #include "throttlelab/host/output_target.h"
@@ -30,19 +34,58 @@ struct WriteFailed {
   int error = 0;
 };
 
+/// Rows held in an unnamed temporary file until the run ends, so that the `# event:` lines of
+/// everything that happened in the run can come before them, in the header.
+class RowSpool {
+ public:
+  RowSpool() : m_file(std::tmpfile()) {}
+  ~RowSpool() {
+    if (m_file) std::fclose(m_file);
+  }
+  RowSpool(const RowSpool&) = delete;
+  RowSpool& operator=(const RowSpool&) = delete;
+
+  bool ok() const { return m_file != nullptr && !m_failed; }
+  std::ostream& stream() { return m_row; }
+  /// Moves what was written to stream() into the file.
+  void flush() {
+    const std::string& text = m_row.str();
+    if (m_file && !text.empty() && std::fwrite(text.data(), 1, text.size(), m_file) != text.size())
+      m_failed = true;
+    m_row.str(std::string());
+  }
+  bool copyTo(std::ostream& out) {
+    flush();
+    if (!ok() || std::fflush(m_file) != 0 || std::fseek(m_file, 0, SEEK_SET) != 0) return false;
+    std::vector<char> buffer(1 << 16);
+    for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), m_file)) > 0;)
+      out.write(buffer.data(), static_cast<std::streamsize>(n));
+    return !std::ferror(m_file) && static_cast<bool>(out);
+  }
+
+ private:
+  std::FILE* m_file;
+  std::ostringstream m_row;
+  bool m_failed = false;
+};
+
 /// Streams what the simulator reports into the open outputs, as it comes.
 class StreamingSink final : public te::RecordSink {
  public:
-  StreamingSink(OutputFile* csv, OutputFile* taskCsv, OutputFile* trace, std::size_t devices)
+  StreamingSink(RowSpool* csv, RowSpool* taskCsv, OutputFile* trace, std::size_t devices)
       : m_csv(csv), m_taskCsv(taskCsv), m_trace(trace), m_devices(devices) {}
 
   void onSample(const te::Sample& s) override {
     if (m_csv) {
       te::writeSampleCsvRow(m_csv->stream(), s, m_devices);
-      check(*m_csv);
+      m_csv->flush();
+      if (!m_csv->ok()) throw WriteFailed{"a temporary file", errno};
+    }
+    if (m_taskCsv) {
+      m_taskCsv->flush();
+      if (!m_taskCsv->ok()) throw WriteFailed{"a temporary file", errno};
     }
     // Once per sample is often enough to stop a run whose disk is full.
-    if (m_taskCsv) check(*m_taskCsv);
     if (m_trace) check(*m_trace);
   }
 
@@ -81,8 +124,8 @@ class StreamingSink final : public te::RecordSink {
           f.writeError()};
   }
 
-  OutputFile* m_csv;
-  OutputFile* m_taskCsv;
+  RowSpool* m_csv;
+  RowSpool* m_taskCsv;
   OutputFile* m_trace;
   std::size_t m_devices;
   std::vector<te::TaskInfo> m_tasks;
@@ -306,6 +349,7 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
   for (const auto& f : files)
     if (f->isStdout()) toStdout.push_back(f->option() + " -");
   if (summary) toStdout.emplace_back("--summary");
+  if (!options.explain.empty()) toStdout.emplace_back("--explain");
   if (toStdout.size() > 1) {
     err << "throttlelab: " << toStdout[0] << " and " << toStdout[1]
         << " would both write to standard output; send one of them to a file\n";
@@ -327,6 +371,11 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
   const auto loaded = loadScenarioFor(options, err);
   if (!loaded) return kExitBadInput;
   const te::Scenario& scenario = *loaded;
+  if (!options.explain.empty() && options.explainS > scenario.durationS) {
+    err << "throttlelab: --explain " << options.explain << ": " << options.explainS
+        << " s is after the end of the run (" << scenario.durationS << " s)\n";
+    return kExitBadInput;
+  }
   // Open everything before the run: an unwritable path should not cost a long simulation.
   for (const auto& f : files)
     if (const auto reason = f->open()) {
@@ -338,25 +387,55 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
     te::Simulator simulator(scenario);
     const std::size_t devices = scenario.devices.size();
     const te::Provenance provenance = te::provenanceOf(scenario);
-    if (csv) {
-      te::writeCsvProvenance(csv->stream(), provenance);
-      te::writeSampleCsvHeader(csv->stream(), devices);
-    }
-    if (taskCsv) {
-      te::writeCsvProvenance(taskCsv->stream(), provenance);
-      te::writeTaskCsvHeader(taskCsv->stream());
+    // The rows wait in temporary files: the header's `# event:` lines need the whole run.
+    std::optional<RowSpool> csvRows, taskRows;
+    if (csv) csvRows.emplace();
+    if (taskCsv) taskRows.emplace();
+    if ((csvRows && !csvRows->ok()) || (taskRows && !taskRows->ok())) {
+      err << "throttlelab: cannot create a temporary file: " << std::strerror(errno) << '\n';
+      return kExitBadInput;
     }
     if (trace) te::writeTraceHeader(trace->stream());
 
-    StreamingSink sink(csv, taskCsv, trace, devices);
+    StreamingSink sink(csvRows ? &*csvRows : nullptr, taskRows ? &*taskRows : nullptr, trace,
+                       devices);
     te::OutputOptions outputOptions;
     outputOptions.taskSamples = taskCsv != nullptr;
     outputOptions.traces = trace != nullptr;
     simulator.setSink(&sink, outputOptions);
+    std::string explained;
+    if (!options.explain.empty()) {
+      simulator.runUntil(te::atSeconds(options.explainS));
+      const auto& tasks = simulator.tasks();
+      const auto it = std::find_if(tasks.begin(), tasks.end(), [&](const te::TaskInfo& t) {
+        return t.pid == options.explainPid;
+      });
+      if (it == tasks.end()) {
+        std::string pids;
+        for (const auto& t : tasks) pids += (pids.empty() ? "" : ", ") + std::to_string(t.pid);
+        err << "throttlelab: --explain " << options.explain << ": no task has pid "
+            << options.explainPid << " at " << options.explainS
+            << " s (pids then: " << (pids.empty() ? std::string("none") : pids) << ")\n";
+        return kExitBadInput;
+      }
+      explained = te::formatExplain(simulator.lastExplain(it->index), it->name, options.explainS);
+    }
     simulator.run();
     simulator.setSink(nullptr);
+    const auto writeCsv = [&](OutputFile* file, RowSpool& rows, bool tasksCsv) {
+      te::writeCsvProvenance(file->stream(), provenance);
+      te::writeCsvEvents(file->stream(), simulator.events());
+      if (tasksCsv)
+        te::writeTaskCsvHeader(file->stream());
+      else
+        te::writeSampleCsvHeader(file->stream(), devices);
+      if (!rows.copyTo(file->stream())) throw WriteFailed{file->label() + ": cannot write", errno};
+    };
+    if (csv) writeCsv(csv, *csvRows, false);
+    if (taskCsv) writeCsv(taskCsv, *taskRows, true);
 
     if (!commitAll(files, err)) return kExitWriteFailed;
+    if (!explained.empty()) out << explained;
     if (summary) te::writeSummary(out, simulator.summary(), simulator.scenario());
   } catch (const te::ScenarioError& e) {
     err << "throttlelab: " << e.what() << '\n';

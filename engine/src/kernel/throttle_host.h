@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "kernel_era.h"
+#include "throttlelab/engine/explain.h"
 #include "throttlelab/engine/records.h"
 #include "world.h"
 
@@ -48,6 +49,9 @@ class ThrottleHost {
   virtual void trace(const TraceRecord& r) = 0;
   virtual TraceHeader traceHeader(const Task& t) const = 0;
   virtual std::string_view deviceName(int device) const = 0;
+  /// The breakdown of `t`'s last throttle call, for the policy to fill (docs/model.md,
+  /// Outputs). The reference is valid until the next task is added; never keep it.
+  virtual ThrottleExplain& explainOf(const Task& t) = 0;
 };
 
 /// True for tasks whose effective priority is real-time (rt_or_dl_task()).

@@ -73,8 +73,8 @@ class IolessPolicy final : public ThrottlePolicy {
     wb.lastPosRatio = static_cast<double>(pos.posRatio) / kPosRatioOne;
 
     // 4.2+: the 200 ms update runs with this pass's pos_ratio: Eq. 8, Eq. 22–25, then Eq. 20–21.
-    if (now > wb.bw.bwTimeStampJiffies + std::max(hz / 5, 1))
-      updateBandwidth(host, task, g, w, pos);
+    const bool updated = now > wb.bw.bwTimeStampJiffies + std::max(hz / 5, 1);
+    if (updated) updateBandwidth(host, task, g, w, pos);
 
     const std::int64_t dirtyRatelimit = wb.bw.dirtyRatelimit;
     const std::int64_t taskRatelimit = (dirtyRatelimit * pos.posRatio) >> kRatelimitCalcShift;
@@ -85,17 +85,23 @@ class IolessPolicy final : public ThrottlePolicy {
 
     std::int64_t period = 0;
     std::int64_t pause = 0;
+    PassDetail detail{.posRatio = pos.posRatio,
+                      .minPause = mp.minPause,
+                      .maxPause = maxPause,
+                      .bandwidthUpdated = updated};
     if (taskRatelimit == 0) {
       period = maxPause;
       pause = maxPause;
+      detail.clamp = PauseClamp::OverLimit;
     } else {
       period = hz * pagesDirtied / taskRatelimit;
       pause = period;
       // Subtract the think time since the last pause ended (or would have ended).
       if (task.dirtyPausedWhen) pause -= now - task.dirtyPausedWhen;
       if (pause < mp.minPause) {
+        detail.clamp = PauseClamp::MinPause;
         emitTrace(host, task, g, w, dirtyRatelimit, taskRatelimit, pagesDirtied, period,
-                  std::min<std::int64_t>(pause, 0));
+                  std::min<std::int64_t>(pause, 0), detail);
         if (pause < -hz) {
           task.dirtyPausedWhen = now;  // a long think: start afresh
           task.nrDirtied = 0;
@@ -112,10 +118,11 @@ class IolessPolicy final : public ThrottlePolicy {
         // An occasional dip of task_ratelimit: move the virtual clock instead of sleeping long.
         now += std::min(pause - maxPause, maxPause);
         pause = maxPause;
+        detail.clamp = PauseClamp::MaxPause;
       }
     }
 
-    emitTrace(host, task, g, w, dirtyRatelimit, taskRatelimit, pagesDirtied, period, pause);
+    emitTrace(host, task, g, w, dirtyRatelimit, taskRatelimit, pagesDirtied, period, pause, detail);
     task.dirtyPausedWhen = now + pause;
     task.nrDirtied = 0;
     task.nrDirtiedPause = mp.nrDirtiedPause;
@@ -174,10 +181,11 @@ class IolessPolicy final : public ThrottlePolicy {
 
   static void emitTrace(ThrottleHost& host, const Task& task, const GlobalView& g, const WbView& w,
                         std::int64_t dirtyRatelimit, std::int64_t taskRatelimit, Pages pagesDirtied,
-                        std::int64_t period, std::int64_t pause) {
-    if (host.tracing())
-      host.trace(balanceTrace(host, task, g, w, dirtyRatelimit, taskRatelimit, pagesDirtied, period,
-                              pause, /*withThink=*/true));
+                        std::int64_t period, std::int64_t pause, const PassDetail& detail) {
+    traceAndExplain(host, task, g, w,
+                    balanceTrace(host, task, g, w, dirtyRatelimit, taskRatelimit, pagesDirtied,
+                                 period, pause, /*withThink=*/true),
+                    detail);
   }
 };
 

@@ -23,6 +23,8 @@ class CentralViewPart;
 class CompareView;
 class Dashboard;
 class ExperimentPanel;
+class ExplainPanel;
+class TimelinePanel;
 class HostView;
 class TraceView;
 class LiveController;
@@ -120,6 +122,10 @@ class MainWindow : public QMainWindow {
  private:
   void buildMenus();
   void wire();
+  /// The "Why this pause" and "Timeline" docks, and what feeds them.
+  void buildExplainAndTimeline();
+  /// --export-png with --explain: the whole window, the task's breakdown in its panel.
+  QString exportExplained(const QString& path) const;
   void restoreSettings();
   void loadInitialScenario();
   void updateRecentMenu();
@@ -171,6 +177,10 @@ class MainWindow : public QMainWindow {
   CompareView* m_compareView = nullptr;
   ExperimentPanel* m_experimentPanel = nullptr;
   QDockWidget* m_experimentDock = nullptr;
+  ExplainPanel* m_explainPanel = nullptr;
+  QDockWidget* m_explainDock = nullptr;
+  TimelinePanel* m_timelinePanel = nullptr;
+  QDockWidget* m_timelineDock = nullptr;
   /// The central views' parts, by CentralView.
   std::array<std::unique_ptr<CentralViewPart>, 4> m_parts;
   std::unique_ptr<WindowSession> m_session;

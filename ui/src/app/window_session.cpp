@@ -26,12 +26,15 @@ SessionState WindowSession::capture() const {
   s.dashboardLayout = p.dashboard.saveLayoutState();
   s.windowGeometry = p.window.saveGeometry();
   s.windowState = p.window.saveState();
+  s.events = p.controller.timeline();
   return s;
 }
 
 void WindowSession::apply(const SessionState& s) const {
   const Parts& p = m_parts;
   p.controller.load(s.scenario);
+  // The run starts again and makes its own events; the user's notes come back.
+  p.controller.setNotes(s.events);
   p.controller.setHistoryWindow(s.historyWindow);
   p.runControls.setHistoryWindow(s.historyWindow);
   p.controller.setSpeed(s.speed);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dirty_pages_plot.h"
 
+#include <cmath>
+
 #include "log2_ticker.h"
 #include "qcp.h"
 #include "sample_fields.h"
@@ -14,6 +16,13 @@ DirtyPagesPlot::DirtyPagesPlot(QWidget* parentWidget) : TimePlot(PlotId::DirtyPa
   auto mem = [](engine::Pages Sample::*field) {
     return [field](const Sample& s, const DisplayUnits& u) {
       return u.memory(static_cast<double>(s.*field));
+    };
+  };
+  // setpoint and freerun are lines of position control: under a policy without it (the
+  // IO-ful ones, none) they mean nothing, and the curve has a gap for that stretch of time.
+  auto onlyWithPositionControl = [](auto value) {
+    return [value](const Sample& s, const DisplayUnits& u) {
+      return s.positionControl ? value(s, u) : std::nan("");
     };
   };
   addSeries({.name = "dirty+writeback",
@@ -40,13 +49,13 @@ DirtyPagesPlot::DirtyPagesPlot(QWidget* parentWidget) : TimePlot(PlotId::DirtyPa
              .width = 1.5});
   addSeries({.name = "setpoint",
              .memoryUnit = true,
-             .value = mem(&Sample::setpointPages),
+             .value = onlyWithPositionControl(mem(&Sample::setpointPages)),
              .colour = SeriesColour::Blue,
              .style = Qt::DashLine,
              .width = 1.5});
   addSeries({.name = "freerun",
              .memoryUnit = true,
-             .value = mem(&Sample::freerunPages),
+             .value = onlyWithPositionControl(mem(&Sample::freerunPages)),
              .colour = SeriesColour::Green,
              .style = Qt::DashLine,
              .width = 1.5});
@@ -59,7 +68,8 @@ DirtyPagesPlot::DirtyPagesPlot(QWidget* parentWidget) : TimePlot(PlotId::DirtyPa
              .unit = "MB/s",
              .value =
                  [](const Sample& s, const DisplayUnits&) {
-                   return deviceMBps(s, &DeviceSample::taskRatelimitKBps, true);
+                   return s.positionControl ? deviceMBps(s, &DeviceSample::taskRatelimitKBps, true)
+                                            : std::nan("");
                  },
              .colour = SeriesColour::Purple,
              .style = Qt::DotLine,
@@ -68,7 +78,8 @@ DirtyPagesPlot::DirtyPagesPlot(QWidget* parentWidget) : TimePlot(PlotId::DirtyPa
              .unit = "MB/s",
              .value =
                  [](const Sample& s, const DisplayUnits&) {
-                   return deviceMBps(s, &DeviceSample::dirtyRatelimitKBps, true);
+                   return s.positionControl ? deviceMBps(s, &DeviceSample::dirtyRatelimitKBps, true)
+                                            : std::nan("");
                  },
              .colour = SeriesColour::Blue,
              .rightAxis = true,
@@ -77,7 +88,9 @@ DirtyPagesPlot::DirtyPagesPlot(QWidget* parentWidget) : TimePlot(PlotId::DirtyPa
              .unit = "MB/s",
              .value =
                  [](const Sample& s, const DisplayUnits&) {
-                   return deviceMBps(s, &DeviceSample::balancedDirtyRatelimitKBps, true);
+                   return s.positionControl
+                              ? deviceMBps(s, &DeviceSample::balancedDirtyRatelimitKBps, true)
+                              : std::nan("");
                  },
              .colour = SeriesColour::Green,
              .style = Qt::DotLine,

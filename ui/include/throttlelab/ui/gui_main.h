@@ -25,6 +25,8 @@ struct GuiLaunchOptions {
   bool presenter = false;                   ///< --presenter
   std::string importTrace;                  ///< --import-trace FILE: opens the real-kernel view
   bool watchHost = false;                   ///< --watch-host: opens live host mode
+  int explainPid = 0;                       ///< --explain PID@SECONDS: 0 if not given; the
+  double explainS = 0;                      ///< PNG export is then the whole window
 
   /// A scripted run: --run-for, --quit or an export. It starts paused, runs only as the job
   /// says, prints its messages instead of showing dialogs, and exits with a status (--quit).

@@ -429,7 +429,10 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
         te::writeTaskCsvHeader(file->stream());
       else
         te::writeSampleCsvHeader(file->stream(), devices);
-      if (!rows.copyTo(file->stream())) throw WriteFailed{file->label() + ": cannot write", errno};
+      if (!rows.copyTo(file->stream()))
+        throw WriteFailed{file->label() + (file->isStdout() ? ": cannot write to standard output"
+                                                            : ": cannot write"),
+                          errno};
     };
     if (csv) writeCsv(csv, *csvRows, false);
     if (taskCsv) writeCsv(taskCsv, *taskRows, true);

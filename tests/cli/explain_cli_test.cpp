@@ -82,9 +82,8 @@ TEST_F(Explain, EqualsTheBalanceDirtyPagesRecordOfThatMoment) {
              {"pause", "task_ratelimit", "dirty_ratelimit", "setpoint", "limit", "dirty"}) {
           ASSERT_TRUE(got.contains(key)) << policy << " " << at << " lacks " << key << "\n"
                                          << r.out;
-          EXPECT_EQ(got.at(key), want->fields.at(key))
-              << policy << " " << at << " " << key << "\n"
-              << r.out;
+          EXPECT_EQ(got.at(key), want->fields.at(key)) << policy << " " << at << " " << key << "\n"
+                                                       << r.out;
         }
       }
     }
@@ -143,8 +142,8 @@ TEST_F(Explain, BadRequestsAreRefusedWithExitStatus2) {
 // The default scenario's writers that join at 15 s and 30 s are events of the run: both CSVs
 // carry them as `# event:` header lines, before the column names.
 TEST_F(Explain, CsvsCarryTheRunsEventsInTheirHeader) {
-  const Result r = run({"--headless", "--scenario", "default", "--duration", "40", "--csv",
-                        "s.csv", "--task-csv", "t.csv"});
+  const Result r = run({"--headless", "--scenario", "default", "--duration", "40", "--csv", "s.csv",
+                        "--task-csv", "t.csv"});
   ASSERT_EQ(r.status, 0) << r.err;
   for (const char* file : {"s.csv", "t.csv"}) {
     const auto all = lines(readFile(m_dir / file));

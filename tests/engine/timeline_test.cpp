@@ -30,9 +30,8 @@ TEST(Timeline, TaskGroupsStartingAndStoppingAreEvents) {
   EXPECT_TRUE(hasEvent(e, RunEvent::Kind::TaskStart, "tasks[0] dd ×2 start", 0, 0.01));
   EXPECT_TRUE(hasEvent(e, RunEvent::Kind::TaskStart, "tasks[1] dd ×1 start", 15, 15.01));
   EXPECT_TRUE(hasEvent(e, RunEvent::Kind::TaskStart, "tasks[2] rt-dd ×1 start", 30, 30.01));
-  EXPECT_TRUE(std::is_sorted(e.begin(), e.end(), [](const RunEvent& a, const RunEvent& b) {
-    return a.timeS < b.timeS;
-  }));
+  EXPECT_TRUE(std::is_sorted(
+      e.begin(), e.end(), [](const RunEvent& a, const RunEvent& b) { return a.timeS < b.timeS; }));
 
   // A live change says what changed; a policy change is an event of its own; a group taken to
   // zero tasks stops.

@@ -97,9 +97,9 @@ TEST(Timeline, EngineEventsAndNotesAreMarkedListedSavedAndExported) {
   for (PlotId id : {PlotId::DirtyPages, PlotId::Pauses, PlotId::Bandwidth, PlotId::Memory}) {
     const QStringList labels = w.dashboard().timePlot(id)->eventLabels();
     EXPECT_TRUE(labels.contains("just before the third writer")) << plotKey(id).toStdString();
-    EXPECT_TRUE(std::any_of(labels.begin(), labels.end(),
-                            [](const QString& l) { return l.contains("tasks[2] rt-dd"); }))
-        << labels.join('|').toStdString();
+    EXPECT_TRUE(std::any_of(labels.begin(), labels.end(), [](const QString& l) {
+      return l.contains("tasks[2] rt-dd");
+    })) << labels.join('|').toStdString();
     EXPECT_FALSE(labels.contains("to be deleted"));
   }
   // A row in the list.
@@ -118,7 +118,8 @@ TEST(Timeline, EngineEventsAndNotesAreMarkedListedSavedAndExported) {
   QStringList texts;
   for (const QString& l : lines)
     if (const auto m = event.match(l); m.hasMatch()) texts << m.captured(1) + " " + m.captured(2);
-  EXPECT_TRUE(texts.contains("12.250 just before the third writer")) << texts.join('\n').toStdString();
+  EXPECT_TRUE(texts.contains("12.250 just before the third writer"))
+      << texts.join('\n').toStdString();
   EXPECT_TRUE(std::any_of(texts.begin(), texts.end(),
                           [](const QString& t) { return t.startsWith("15.00"); }));
 

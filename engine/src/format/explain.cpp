@@ -75,8 +75,8 @@ void ioless(std::ostringstream& out, const ThrottleExplain& e) {
        "the-slowly-following-dirty-limit", "Eq. 8");
   line(out, "setpoint", pages(e.setpoint), "(limit + freerun)/2 (traced)",
        "the-slowly-following-dirty-limit", "Eq. 11");
-  const char* where = e.dirty <= e.freerun  ? "at or below freerun"
-                      : e.dirty < e.setpoint ? "between freerun and setpoint"
+  const char* where = e.dirty <= e.freerun    ? "at or below freerun"
+                      : e.dirty < e.setpoint  ? "between freerun and setpoint"
                       : e.dirty < e.hardLimit ? "between setpoint and the hard limit"
                                               : "at or over the hard limit";
   out << "   dirty is " << where << " (hard limit max(thresh, dirty_limit) = " << e.hardLimit

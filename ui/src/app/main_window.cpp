@@ -769,13 +769,16 @@ QString MainWindow::exportExplained(const QString& path) const {
   m_dashboard->setMarker(m_options.explainS, false);
   m_explainDock->show();
   m_explainDock->raise();
+  // Tall enough for the whole breakdown (about 30 lines); the plots keep the rest.
+  auto* self = const_cast<MainWindow*>(this);
+  self->resizeDocks({m_explainDock}, {std::max(height() / 2, 300)}, Qt::Vertical);
   QCoreApplication::processEvents();
   m_controller->frame(true, true);
   QCoreApplication::processEvents();
   SaveFile file(path);
   if (!file.open(QIODevice::WriteOnly))
     return tr("Cannot write %1: %2.").arg(path, file.errorString());
-  if (!const_cast<MainWindow*>(this)->grab().save(&file, "PNG")) {
+  if (!self->grab().save(&file, "PNG")) {
     file.cancelWriting();
     return tr("Cannot write %1: the PNG could not be made.").arg(path);
   }

@@ -67,26 +67,27 @@ QString ExplainPanel::text() const {
 void ExplainPanel::refresh() {
   m_now->setEnabled(m_moment.has_value());
   if (m_task < 0) {
-    m_heading->setText(tr("Click a task (its row in the table or its curve in the delay plot) "
-                          "to see why it waited."));
+    m_heading->setText(
+        tr("Click a task (its row in the table or its curve in the delay plot) "
+           "to see why it waited."));
     m_text->clear();
     return;
   }
   const auto& infos = m_controller.taskInfos();
   const auto info = infos.find(m_task);
   const std::string name = info != infos.end() ? info->second.name : "task";
-  const QString who = info != infos.end()
-                          ? QStringLiteral("%1 (pid %2)")
-                                .arg(QString::fromStdString(name))
-                                .arg(info->second.pid)
-                          : tr("task %1").arg(m_task);
+  const QString who =
+      info != infos.end()
+          ? QStringLiteral("%1 (pid %2)").arg(QString::fromStdString(name)).arg(info->second.pid)
+          : tr("task %1").arg(m_task);
   const double at = m_moment.value_or(std::numeric_limits<double>::infinity());
   const auto e = m_controller.explainAt(m_task, at);
   if (!e) {
     const double oldest = m_controller.oldestExplainS();
     m_heading->setText(
-        m_moment ? tr("%1: no throttle call kept at or before %2 s").arg(who).arg(*m_moment, 0, 'f', 3)
-                 : tr("%1: not throttled yet").arg(who));
+        m_moment
+            ? tr("%1: no throttle call kept at or before %2 s").arg(who).arg(*m_moment, 0, 'f', 3)
+            : tr("%1: not throttled yet").arg(who));
     m_text->setPlainText(
         std::isnan(oldest)
             ? tr("No breakdown kept yet.")

@@ -29,8 +29,9 @@ TimelinePanel::TimelinePanel(LiveController& controller, std::function<double()>
   m_table->verticalHeader()->hide();
   m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
   m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-  m_table->setToolTip(tr("What changed in the run, and your notes (double-click a note's time "
-                         "or text to edit it)"));
+  m_table->setToolTip(
+      tr("What changed in the run, and your notes (double-click a note's time "
+         "or text to edit it)"));
   layout->addWidget(m_table, 1);
   auto* buttons = new QHBoxLayout;
   m_add = new QPushButton(tr("Add note"), this);
@@ -71,7 +72,8 @@ void TimelinePanel::refresh() {
     const bool editable = note >= 0 && e.kind == engine::RunEvent::Kind::Note;
     const auto kind = engine::toString(e.kind);
     auto* time = new QTableWidgetItem(QString::number(e.timeS, 'f', 3));
-    auto* what = new QTableWidgetItem(QString::fromUtf8(kind.data(), static_cast<int>(kind.size())));
+    auto* what =
+        new QTableWidgetItem(QString::fromUtf8(kind.data(), static_cast<int>(kind.size())));
     auto* text = new QTableWidgetItem(QString::fromStdString(e.text));
     for (auto* item : {time, what, text}) {
       item->setData(kNoteRole, editable ? note : -1);

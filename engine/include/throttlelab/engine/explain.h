@@ -6,9 +6,9 @@
 /// made of, so the pause, task_ratelimit, dirty_ratelimit, setpoint, limit and dirty here equal
 /// the traced ones. A plain value: others add fields (e.g. which dirty domain set the pause).
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <cstddef>
 #include <string>
 
 #include "throttlelab/engine/sim_time.h"
@@ -18,10 +18,10 @@ namespace throttlelab::engine {
 
 /// Which bound shaped the IO-less pause (docs/model.md, Pause control, Eq. 27–28).
 enum class PauseClamp : std::uint8_t {
-  None,        ///< period − think, between min_pause and max_pause
-  MinPause,    ///< below min_pause: no sleep now, the debt is carried to the next call
-  MaxPause,    ///< cut to max_pause (the rest moves the task's virtual clock)
-  OverLimit,   ///< task_ratelimit = 0 (dirty at or over the hard limit): sleep max_pause, re-check
+  None,       ///< period − think, between min_pause and max_pause
+  MinPause,   ///< below min_pause: no sleep now, the debt is carried to the next call
+  MaxPause,   ///< cut to max_pause (the rest moves the task's virtual clock)
+  OverLimit,  ///< task_ratelimit = 0 (dirty at or over the hard limit): sleep max_pause, re-check
 };
 
 /// What one step of an IO-ful balance_dirty_pages() loop did (docs/model.md, The IO-ful
@@ -39,7 +39,8 @@ struct LoopStep {
   Pages dirty = 0;    ///< Check: global nr_dirty + nr_writeback
   Pages thresh = 0;   ///< Check: dirty_thresh as the task sees it
   Pages wbDirty = 0;  ///< Check: the device's dirty + writeback (perbdi)
-  Pages wbThresh = 0; ///< Check: the task's share of the device threshold (perbdi: task_dirty_limit)
+  Pages wbThresh =
+      0;  ///< Check: the task's share of the device threshold (perbdi: task_dirty_limit)
   bool over = false;  ///< Check: over the threshold
   Pages pages = 0;    ///< Writeback: pages asked for, then pages actually written
   double ms = 0;      ///< Sleep / CongestionWait: the bound or length of the sleep
@@ -50,27 +51,27 @@ struct ThrottleExplain {
   enum class Kind : std::uint8_t { None, IoLess, IoFul };
   Kind kind = Kind::None;
   SimTime time{};  ///< when the pass (IO-less) or the call (IO-ful) began
-  int task = -1;     ///< task index
+  int task = -1;   ///< task index
   int pid = 0;
   std::array<char, 24> policy{};  ///< the policy's name, NUL-terminated
   bool realTime = false;
   bool strictLimit = false;
 
   // --- IO-less: the 6.x (or 3.2) balance_dirty_pages() pass ---
-  Pages dirty = 0;          ///< global_dirty_state dirty + writeback (as traced: `dirty`)
-  Pages thresh = 0;         ///< dirty_thresh as the task sees it (Eq. 4–7, the RT bonus included)
-  Pages bgThresh = 0;       ///< background_thresh as the task sees it
-  Pages normalThresh = 0;   ///< dirty_thresh of a normal task (differs only with the RT bonus)
-  Pages freerun = 0;        ///< (thresh + bg_thresh)/2 (Eq. 10)
-  Pages hardLimit = 0;      ///< max(thresh, dirty_limit), what position control uses (Eq. 9)
-  Pages limit = 0;          ///< the stored global dirty_limit, as traced (Eq. 8)
-  Pages setpoint = 0;       ///< (limit + freerun)/2, as traced (Eq. 11)
-  Pages wbDirty = 0;        ///< this device's dirty + writeback
-  Pages wbThresh = 0;       ///< the device's share of thresh (Eq. 13)
-  Pages wbSetpoint = 0;     ///< as traced: setpoint · wb_thresh / (thresh + 1)
-  double posRatioGlobal = 0;  ///< pos_ratio_polynom() (Eq. 16)
-  double posRatioWb = 0;      ///< the device's factor (Eq. 17–19): pos_ratio / global part
-  double posRatio = 0;        ///< the whole pos_ratio
+  Pages dirty = 0;         ///< global_dirty_state dirty + writeback (as traced: `dirty`)
+  Pages thresh = 0;        ///< dirty_thresh as the task sees it (Eq. 4–7, the RT bonus included)
+  Pages bgThresh = 0;      ///< background_thresh as the task sees it
+  Pages normalThresh = 0;  ///< dirty_thresh of a normal task (differs only with the RT bonus)
+  Pages freerun = 0;       ///< (thresh + bg_thresh)/2 (Eq. 10)
+  Pages hardLimit = 0;     ///< max(thresh, dirty_limit), what position control uses (Eq. 9)
+  Pages limit = 0;         ///< the stored global dirty_limit, as traced (Eq. 8)
+  Pages setpoint = 0;      ///< (limit + freerun)/2, as traced (Eq. 11)
+  Pages wbDirty = 0;       ///< this device's dirty + writeback
+  Pages wbThresh = 0;      ///< the device's share of thresh (Eq. 13)
+  Pages wbSetpoint = 0;    ///< as traced: setpoint · wb_thresh / (thresh + 1)
+  double posRatioGlobal = 0;      ///< pos_ratio_polynom() (Eq. 16)
+  double posRatioWb = 0;          ///< the device's factor (Eq. 17–19): pos_ratio / global part
+  double posRatio = 0;            ///< the whole pos_ratio
   bool bandwidthUpdated = false;  ///< the 200 ms update ran in this pass (Eq. 20–25)
   std::int64_t dirtyRatelimitKBps = 0;  ///< wb->dirty_ratelimit, as traced
   std::int64_t taskRatelimitKBps = 0;   ///< dirty_ratelimit × pos_ratio, as traced
@@ -88,9 +89,9 @@ struct ThrottleExplain {
   // --- IO-ful: the loop as it ran ---
   static constexpr int kMaxSteps = 8;
   std::array<LoopStep, kMaxSteps> steps{};
-  int stepCount = 0;   ///< steps kept (the first kMaxSteps − 1 and the last)
-  int stepsTotal = 0;  ///< steps the loop took
-  double callMs = 0;   ///< the whole call, writing back and waiting (once finished)
+  int stepCount = 0;      ///< steps kept (the first kMaxSteps − 1 and the last)
+  int stepsTotal = 0;     ///< steps the loop took
+  double callMs = 0;      ///< the whole call, writing back and waiting (once finished)
   bool finished = false;  ///< the call has returned (an IO-less pass always has)
   Pages writtenByTask = 0;
 

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "throttlelab/engine/compare.h"
+#include "throttlelab/engine/explain.h"
 #include "throttlelab/engine/spelling.h"
 
 namespace throttlelab::cli {
@@ -46,6 +47,7 @@ constexpr std::array kOptions{
     OptionSpec{"--task-csv", true, Scope::Headless},
     OptionSpec{"--trace-out", true, Scope::Headless},
     OptionSpec{"--summary", false, Scope::Headless},
+    OptionSpec{"--explain", true, Scope::Any},
     OptionSpec{"--compare", true, Scope::Headless},
     OptionSpec{"--branch-at", true, Scope::Headless},
     OptionSpec{"--branch-set", true, Scope::Branch},
@@ -187,7 +189,7 @@ class Parser {
         return CliError{std::string(name) +
                         " belongs to --compare (with --headless) or --experiment NAME"};
       if (comparing && (name == "--policy" || name == "--csv" || name == "--task-csv" ||
-                        name == "--trace-out" || name == "--summary"))
+                        name == "--trace-out" || name == "--summary" || name == "--explain"))
         return CliError{std::string(name) +
                         " cannot be combined with --compare, which runs the scenario once per "
                         "policy and seed and writes one report (--report)"};
@@ -198,6 +200,11 @@ class Parser {
       if (!headless && scope == Scope::Headless)
         return CliError{std::string(name) + " writes the output of a headless run; add --headless"};
     }
+    if (!headless && !m_options.explain.empty() &&
+        (!m_options.runForS || m_options.exportPng.empty()))
+      return CliError{
+          "--explain needs --headless, or in the window --run-for S and --export-png "
+          "FILE (the figure is then the whole window with the explain panel)"};
     if (headless && !m_options.qtArguments.empty())
       return CliError{m_options.qtArguments.front() +
                       " is an option of the window (Qt); it cannot be combined with --headless"};
@@ -305,6 +312,13 @@ class Parser {
       o.traceOut = value;
     } else if (name == "--summary") {
       o.summary = true;
+    } else if (name == "--explain") {
+      std::string error;
+      const auto request = engine::parseExplainRequest(value, error);
+      if (!request) return CliError{"--explain needs PID@SECONDS: " + error};
+      o.explain = value;
+      o.explainPid = request->pid;
+      o.explainS = request->seconds;
     } else if (name == "--compare") {
       std::vector<std::string> policies;
       std::size_t start = 0;
@@ -555,6 +569,11 @@ Headless outputs (FILE "-" means standard output; see "Output files" below):
                          dirtied_pages, write_kbps, task_ratelimit_kbps, pause_ms, state)
   --trace-out FILE       global_dirty_state, bdi_dirty_ratelimit and balance_dirty_pages
                          records in the text format of /sys/kernel/tracing/trace
+  --explain PID@SECONDS  print why task PID waited: its last balance_dirty_pages() call
+                         at or before SECONDS, step by step with the policy's numbers
+                         (the run still goes to its end for the other outputs). In the
+                         window, with --run-for and --export-png: the PNG is the whole
+                         window with that task's breakdown in the "Why this pause" panel
   --summary              print a table at the end: per-task throughput, pauses and CPU
                          time, device throughput, request size, time above freerun and
                          limit, %system/%user, and allocation stalls, swap and OOM kills

@@ -41,6 +41,9 @@ struct CliOptions {
   std::string taskCsv;   ///< --task-csv FILE
   std::string traceOut;  ///< --trace-out FILE
   bool summary = false;  ///< --summary
+  std::string explain;   ///< --explain PID@SECONDS as given; empty if not asked
+  int explainPid = 0;
+  double explainS = 0;
 
   // Reports: policy comparison (headless) and seed experiments.
   std::vector<std::string> comparePolicies;  ///< --compare A,B[,C...]; non-empty = a comparison
@@ -78,7 +81,7 @@ struct CliOptions {
 
   /// The headless run asked for no output at all, so the summary is printed.
   bool summaryImplied() const {
-    return csv.empty() && taskCsv.empty() && traceOut.empty() && !branching();
+    return csv.empty() && taskCsv.empty() && traceOut.empty() && explain.empty() && !branching();
   }
   /// A branched run (--branch-at).
   bool branching() const { return branchAtS.has_value(); }

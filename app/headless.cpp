@@ -3,6 +3,7 @@
 // memory) into temporary files that replace the user's files only once everything succeeded.
 #include "headless.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +16,8 @@
 #include "reports.h"
 #include "throttlelab/engine/compare.h"
 #include "throttlelab/engine/lesson.h"
+#include "throttlelab/engine/events.h"
+#include "throttlelab/engine/explain.h"
 #include "throttlelab/engine/output.h"
 #include "throttlelab/engine/simulator.h"
 #include "throttlelab/host/output_target.h"
@@ -33,20 +36,59 @@ struct WriteFailed {
   int error = 0;
 };
 
+/// Rows held in an unnamed temporary file until the run ends, so that the `# event:` lines of
+/// everything that happened in the run can come before them, in the header.
+class RowSpool {
+ public:
+  RowSpool() : m_file(std::tmpfile()) {}
+  ~RowSpool() {
+    if (m_file) std::fclose(m_file);
+  }
+  RowSpool(const RowSpool&) = delete;
+  RowSpool& operator=(const RowSpool&) = delete;
+
+  bool ok() const { return m_file != nullptr && !m_failed; }
+  std::ostream& stream() { return m_row; }
+  /// Moves what was written to stream() into the file.
+  void flush() {
+    const std::string& text = m_row.str();
+    if (m_file && !text.empty() && std::fwrite(text.data(), 1, text.size(), m_file) != text.size())
+      m_failed = true;
+    m_row.str(std::string());
+  }
+  bool copyTo(std::ostream& out) {
+    flush();
+    if (!ok() || std::fflush(m_file) != 0 || std::fseek(m_file, 0, SEEK_SET) != 0) return false;
+    std::vector<char> buffer(1 << 16);
+    for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), m_file)) > 0;)
+      out.write(buffer.data(), static_cast<std::streamsize>(n));
+    return !std::ferror(m_file) && static_cast<bool>(out);
+  }
+
+ private:
+  std::FILE* m_file;
+  std::ostringstream m_row;
+  bool m_failed = false;
+};
+
 /// Streams what the simulator reports into the open outputs, as it comes.
 class StreamingSink final : public te::RecordSink {
  public:
-  StreamingSink(OutputFile* csv, OutputFile* taskCsv, OutputFile* trace, std::size_t devices,
+  StreamingSink(RowSpool* csv, RowSpool* taskCsv, OutputFile* trace, std::size_t devices,
                 std::size_t cgroups = 0)
       : m_csv(csv), m_taskCsv(taskCsv), m_trace(trace), m_devices(devices), m_cgroups(cgroups) {}
 
   void onSample(const te::Sample& s) override {
     if (m_csv) {
       te::writeSampleCsvRow(m_csv->stream(), s, m_devices, m_cgroups);
-      check(*m_csv);
+      m_csv->flush();
+      if (!m_csv->ok()) throw WriteFailed{"a temporary file", errno};
+    }
+    if (m_taskCsv) {
+      m_taskCsv->flush();
+      if (!m_taskCsv->ok()) throw WriteFailed{"a temporary file", errno};
     }
     // Once per sample is often enough to stop a run whose disk is full.
-    if (m_taskCsv) check(*m_taskCsv);
     if (m_trace) check(*m_trace);
   }
 
@@ -85,8 +127,8 @@ class StreamingSink final : public te::RecordSink {
           f.writeError()};
   }
 
-  OutputFile* m_csv;
-  OutputFile* m_taskCsv;
+  RowSpool* m_csv;
+  RowSpool* m_taskCsv;
   OutputFile* m_trace;
   std::size_t m_devices;
   std::size_t m_cgroups;
@@ -366,6 +408,7 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
   for (const auto& f : files)
     if (f->isStdout()) toStdout.push_back(f->option() + " -");
   if (summary) toStdout.emplace_back("--summary");
+  if (!options.explain.empty()) toStdout.emplace_back("--explain");
   if (toStdout.size() > 1) {
     err << "throttlelab: " << toStdout[0] << " and " << toStdout[1]
         << " would both write to standard output; send one of them to a file\n";
@@ -389,6 +432,11 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
   const te::Scenario& scenario = *loaded;
   std::optional<te::Scenario> branched;
   if (options.branching()) {
+    if (!options.explain.empty()) {
+      err << "throttlelab: --explain and --branch-at cannot be combined; explain the run, or the "
+             "branch's scenario, in a run of its own\n";
+      return kExitBadInput;
+    }
     if (!(*options.branchAtS < scenario.durationS)) {
       err << "throttlelab: --branch-at " << *options.branchAtS
           << " is not before the end of the run (durationS " << scenario.durationS << " s)\n";
@@ -401,6 +449,11 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
       return kExitBadInput;
     }
   }
+  if (!options.explain.empty() && options.explainS > scenario.durationS) {
+    err << "throttlelab: --explain " << options.explain << ": " << options.explainS
+        << " s is after the end of the run (" << scenario.durationS << " s)\n";
+    return kExitBadInput;
+  }
   // Open everything before the run: an unwritable path should not cost a long simulation.
   for (const auto& f : files)
     if (const auto reason = f->open()) {
@@ -412,69 +465,110 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
     te::Simulator simulator(scenario);
     const std::size_t devices = scenario.devices.size();
     const te::Provenance provenance = te::provenanceOf(scenario);
-    if (csv) {
-      te::writeCsvProvenance(csv->stream(), provenance);
-      std::vector<std::string> cgroupNames;
-      for (const auto& c : scenario.cgroups) cgroupNames.push_back(c.name);
-      te::writeSampleCsvHeader(csv->stream(), devices, cgroupNames);
-    }
-    if (taskCsv) {
-      te::writeCsvProvenance(taskCsv->stream(), provenance);
-      te::writeTaskCsvHeader(taskCsv->stream());
-    }
+    // The rows wait in temporary files: the header's `# event:` lines need the whole run.
+    std::optional<RowSpool> csvRows, taskRows, branchRows;
+    if (csv) csvRows.emplace();
+    if (taskCsv) taskRows.emplace();
+    if (branchCsv) branchRows.emplace();
+    for (const auto* rows : {&csvRows, &taskRows, &branchRows})
+      if (*rows && !(*rows)->ok()) {
+        err << "throttlelab: cannot create a temporary file: " << std::strerror(errno) << '\n';
+        return kExitBadInput;
+      }
     if (trace) te::writeTraceHeader(trace->stream());
 
-    StreamingSink sink(csv, taskCsv, trace, devices, scenario.cgroups.size());
+    const auto spool = [](std::optional<RowSpool>& rows) { return rows ? &*rows : nullptr; };
+    const std::size_t cgroups = scenario.cgroups.size();
+    StreamingSink sink(spool(csvRows), spool(taskRows), trace, devices, cgroups);
     te::OutputOptions outputOptions;
     outputOptions.taskSamples = taskCsv != nullptr;
     outputOptions.traces = trace != nullptr;
+    std::string explained;
+    std::optional<te::Simulator> branch;
+    StreamingSink branchSink(spool(branchRows), nullptr, nullptr, devices, cgroups);
     if (!branched) {
       simulator.setSink(&sink, outputOptions);
+      if (!options.explain.empty()) {
+        simulator.runUntil(te::atSeconds(options.explainS));
+        const auto& tasks = simulator.tasks();
+        const auto it = std::find_if(tasks.begin(), tasks.end(), [&](const te::TaskInfo& t) {
+          return t.pid == options.explainPid;
+        });
+        if (it == tasks.end()) {
+          std::string pids;
+          for (const auto& t : tasks) pids += (pids.empty() ? "" : ", ") + std::to_string(t.pid);
+          err << "throttlelab: --explain " << options.explain << ": no task has pid "
+              << options.explainPid << " at " << options.explainS
+              << " s (pids then: " << (pids.empty() ? std::string("none") : pids) << ")\n";
+          return kExitBadInput;
+        }
+        explained =
+            te::formatExplain(simulator.lastExplain(it->index), it->name, options.explainS);
+      }
       simulator.run();
       simulator.setSink(nullptr);
     } else {
       // The branch shares the run's rows up to the branch time, then goes on from a snapshot
       // of that moment with the changes.
-      if (branchCsv) {
-        te::writeCsvProvenance(branchCsv->stream(), te::provenanceOf(*branched));
-        branchCsv->stream() << "# branch_of: " << headerText(scenario.name) << '\n'
-                            << "# branch_at_s: " << *options.branchAtS << '\n';
-        for (const auto& o : options.branchOverrides)
-          branchCsv->stream() << "# branch_set: " << headerText(o.path + "=" + o.value) << '\n';
-        te::writeSampleCsvHeader(branchCsv->stream(), devices);
-      }
-      StreamingSink branchSink(branchCsv, nullptr, nullptr, devices);
       TeeSink both(sink, branchSink);
       simulator.setSink(&both, outputOptions);
       simulator.runUntil(te::atSeconds(*options.branchAtS));
-      te::Simulator branch(simulator.snapshot());
-      branch.reconfigure(*branched);
+      branch.emplace(simulator.snapshot());
+      branch->reconfigure(*branched);
       simulator.setSink(&sink, outputOptions);
       simulator.run();
       simulator.setSink(nullptr);
-      branch.setSink(&branchSink);
-      branch.runUntil(te::atSeconds(branched->durationS));
-      branch.setSink(nullptr);
-      if (report) {
-        te::CompareResult result = te::compareSummaries(
-            scenario.name, {{"original", simulator.summary()}, {"branch", branch.summary()}});
-        for (auto& run : result.runs) run.seed = scenario.seed;
-        result.heading = "Branch comparison";
-        std::string changes;
-        for (const auto& o : options.branchOverrides)
-          changes += (changes.empty() ? "`" : ", `") + headerText(o.path + "=" + o.value) + "`";
-        std::ostringstream at;
-        at << *options.branchAtS;
-        result.note = "The branch is the run itself up to " + at.str() +
-                      " s, then goes on from that state with " + changes +
-                      ". Both columns cover the whole of each run, the shared part included.";
-        const bool json = reportFormatOf(report->path()) == ReportFormat::Json;
-        report->stream() << (json ? te::compareReportJson(result)
-                                  : te::compareReportMarkdown(result));
-      }
+      branch->setSink(&branchSink);
+      branch->runUntil(te::atSeconds(branched->durationS));
+      branch->setSink(nullptr);
+    }
+    std::vector<std::string> cgroupNames;
+    for (const auto& c : scenario.cgroups) cgroupNames.push_back(c.name);
+    const auto writeCsv = [&](OutputFile* file, RowSpool& rows, bool tasksCsv,
+                              const te::Simulator& run, const te::Provenance& origin,
+                              const std::string& branchLines) {
+      te::writeCsvProvenance(file->stream(), origin);
+      file->stream() << branchLines;
+      te::writeCsvEvents(file->stream(), run.events());
+      if (tasksCsv)
+        te::writeTaskCsvHeader(file->stream());
+      else
+        te::writeSampleCsvHeader(file->stream(), devices, cgroupNames);
+      if (!rows.copyTo(file->stream()))
+        throw WriteFailed{file->label() + (file->isStdout() ? ": cannot write to standard output"
+                                                            : ": cannot write"),
+                          errno};
+    };
+    if (csv) writeCsv(csv, *csvRows, false, simulator, provenance, {});
+    if (taskCsv) writeCsv(taskCsv, *taskRows, true, simulator, provenance, {});
+    if (branch && branchCsv) {
+      std::ostringstream lines;
+      lines << "# branch_of: " << headerText(scenario.name) << '\n'
+            << "# branch_at_s: " << *options.branchAtS << '\n';
+      for (const auto& o : options.branchOverrides)
+        lines << "# branch_set: " << headerText(o.path + "=" + o.value) << '\n';
+      writeCsv(branchCsv, *branchRows, false, *branch, te::provenanceOf(*branched), lines.str());
+    }
+    if (branch && report) {
+      te::CompareResult result = te::compareSummaries(
+          scenario.name, {{"original", simulator.summary()}, {"branch", branch->summary()}});
+      for (auto& run : result.runs) run.seed = scenario.seed;
+      result.heading = "Branch comparison";
+      std::string changes;
+      for (const auto& o : options.branchOverrides)
+        changes += (changes.empty() ? "`" : ", `") + headerText(o.path + "=" + o.value) + "`";
+      std::ostringstream at;
+      at << *options.branchAtS;
+      result.note = "The branch is the run itself up to " + at.str() +
+                    " s, then goes on from that state with " + changes +
+                    ". Both columns cover the whole of each run, the shared part included.";
+      const bool json = reportFormatOf(report->path()) == ReportFormat::Json;
+      report->stream() << (json ? te::compareReportJson(result)
+                                : te::compareReportMarkdown(result));
     }
 
     if (!commitAll(files, err)) return kExitWriteFailed;
+    if (!explained.empty()) out << explained;
     if (summary) te::writeSummary(out, simulator.summary(), simulator.scenario());
   } catch (const te::ScenarioError& e) {
     err << "throttlelab: " << e.what() << '\n';

@@ -42,6 +42,8 @@ throttlelab::ui::GuiLaunchOptions toGuiOptions(const cli::CliOptions& o) {
   g.seed = o.seed;
   g.runForS = o.runForS;
   g.exportPng = o.exportPng;
+  g.explainPid = o.explainPid;
+  g.explainS = o.explainS;
   g.exportSvg = o.exportSvg;
   g.exportPdf = o.exportPdf;
   g.exportCsv = o.exportCsv;

@@ -154,6 +154,7 @@ void Kernel::endAnonRun(Task& t) {
     beginAnonRun(t);
     return;
   }
+  noteTaskExiting(t);
   t.state = TaskState::Exited;
   t.exitedS = toSeconds(m_now);
 }

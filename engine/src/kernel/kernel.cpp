@@ -74,7 +74,9 @@ void Kernel::addTask(std::size_t group, const TaskSpec& spec) {
     t = &m_tasks.back();
     t->info.index = static_cast<int>(m_tasks.size()) - 1;
     m_infos.emplace_back();
+    m_explains.emplace_back();
   } else {
+    m_explains[static_cast<std::size_t>(t->info.index)] = ThrottleExplain{};
     Task fresh;
     fresh.info.index = t->info.index;
     fresh.generation = t->generation + 1;
@@ -99,8 +101,43 @@ void Kernel::addTask(std::size_t group, const TaskSpec& spec) {
   if (m_sink) m_sink->onTaskCreated(t->info);
 }
 
+void Kernel::addRunEvent(RunEvent::Kind kind, std::string text) {
+  m_runEvents.push_back(RunEvent{toSeconds(m_now), kind, std::move(text)});
+}
+
+namespace {
+std::string groupName(const Scenario& s, int g) {
+  const std::string name = g >= 0 && static_cast<std::size_t>(g) < s.tasks.size()
+                               ? s.tasks[static_cast<std::size_t>(g)].name
+                               : std::string("task");
+  return "tasks[" + std::to_string(g) + "] " + name;
+}
+}  // namespace
+
+void Kernel::noteTaskStarted(const Task& t) {
+  const auto g = static_cast<std::size_t>(std::max(t.info.group, 0));
+  if (g >= m_groupAlive.size()) m_groupAlive.resize(g + 1, 0);
+  if (m_groupAlive[g]++ == 0) {
+    const int count = g < m_scenario.tasks.size() ? m_scenario.tasks[g].count : 1;
+    addRunEvent(RunEvent::Kind::TaskStart,
+                groupName(m_scenario, t.info.group) + " ×" + std::to_string(count) + " start");
+  }
+}
+
+void Kernel::noteTaskExiting(const Task& t) {
+  if (t.startedS < 0 || t.state == TaskState::Exited || t.state == TaskState::NotStarted) return;
+  const auto g = static_cast<std::size_t>(std::max(t.info.group, 0));
+  if (g >= m_groupAlive.size() || m_groupAlive[g] <= 0) return;
+  if (t.oomKilled)
+    addRunEvent(RunEvent::Kind::OomKill,
+                "OOM killer: " + t.info.name + " (pid " + std::to_string(t.info.pid) + ") killed");
+  if (--m_groupAlive[g] == 0)
+    addRunEvent(RunEvent::Kind::TaskStop, groupName(m_scenario, t.info.group) + " stop");
+}
+
 void Kernel::removeTask(Task& t) {
   if (t.removed) return;
+  noteTaskExiting(t);
   if (m_cpu.isRunning(t.info.index)) {
     const double used = m_cpu.cancel(t.info.index, m_now);
     t.cpuS += used;
@@ -505,6 +542,9 @@ void Kernel::reconfigure(const Scenario& in) {
 
   const Scenario old = std::exchange(m_scenario, std::move(changed));
   const Scenario& cur = m_scenario;
+  if (std::string what = describeChange(old, cur); !what.empty())
+    addRunEvent(RunEvent::Kind::Reconfigure, std::move(what));
+  if (policy) addRunEvent(RunEvent::Kind::Policy, "policy " + old.policy + " → " + cur.policy);
   ++m_configVersion;  // thresholds remembered by globalViewFor() are stale
   m_pages.configure(cur);
   // Policy: its era brings the flusher's style.
@@ -513,6 +553,9 @@ void Kernel::reconfigure(const Scenario& in) {
     const FlusherStyle oldFlusher = m_era.flusher;
     m_policy = std::move(policy);
     m_era = m_policy->era();
+    // A task_ratelimit of the old policy means nothing under the new one (and the IO-ful
+    // policies compute none): the task table and rows must not show it.
+    for (auto& t : m_tasks) t.taskRatelimit = 0;
     if (oldFlusher != m_era.flusher) adoptFlusherStyle();
   }
   // Memory: the node's size, swap and watermarks.

@@ -33,6 +33,7 @@
 #include "rng.h"
 #include "run_statistics.h"
 #include "throttle_host.h"
+#include "throttlelab/engine/events.h"
 #include "throttlelab/engine/simulator.h"
 #include "value_ptr.h"
 #include "world.h"
@@ -79,6 +80,15 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   WbView memcgWbView(int cg, int device, const MemcgView& m) const override;
   Pages cgroupWbDirty(int device) const override;
   std::uint64_t traceCgroupIno(const Task& task) const override;
+  ThrottleExplain& explainOf(const Task& t) override {
+    return m_explains[static_cast<std::size_t>(t.info.index)];
+  }
+  /// What happened in the run so far (task groups, OOM kills, reconfigurations, policy).
+  const std::vector<RunEvent>& runEvents() const { return m_runEvents; }
+  /// The last throttle call of task `index` (Kind::None if it has not been throttled).
+  const ThrottleExplain& lastExplain(int index) const {
+    return m_explains.at(static_cast<std::size_t>(index));
+  }
 
   // --- driving the run ---
   void setSink(RecordSink* sink, OutputOptions options);
@@ -136,6 +146,9 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   void enterBalance(Task& t, Pages pages);
   void callBalance(Task& t, Pages pages);
   void balanceDone(Task& t);
+  /// The IO-ful loop's step `out` into the task's explain breakdown.
+  void explainLoopStep(Task& t, const BalanceOutcome& out);
+  void setExplainPolicy(ThrottleExplain& e) const;
   void taskWake(Task& t);
   void endRun(Task& t);
   void proceed(Task& t);
@@ -293,6 +306,17 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   std::vector<CgroupState> m_cgroups;  ///< Scenario::cgroups, by index
   std::vector<Task, HugePageAllocator<Task>> m_tasks;
   std::vector<TaskInfo> m_infos;
+  /// Per task, its last throttle call step by step (indexed like m_tasks; kept apart from the
+  /// task table so the hot task lines stay as they are).
+  std::vector<ThrottleExplain> m_explains;
+  SimTime m_explainsSentUntil{};  ///< breakdowns up to here went to the sink
+  std::vector<RunEvent> m_runEvents;
+  std::vector<int> m_groupAlive;  ///< per task group: started tasks not yet exited
+  void addRunEvent(RunEvent::Kind kind, std::string text);
+  /// Counts `t` as started (a task group whose first task starts is an event).
+  void noteTaskStarted(const Task& t);
+  /// Counts `t` as gone, before its state becomes Exited (its group's last one: an event).
+  void noteTaskExiting(const Task& t);
   int m_removedTasks = 0;  ///< tasks with `removed` set, which addTask() may reuse
   CpuScheduler m_cpu;
   std::uint64_t m_cpuGeneration = 0;

@@ -64,6 +64,7 @@ Sample Kernel::makeSample(CpuTotals* totals) const {
   const GlobalView g = globalViewFor(LimitBonus::None);
   Sample s;
   s.time = m_now;
+  s.positionControl = m_policy->hasPositionControl();
   s.dirtyPages = m_mem.nrDirty;
   s.writebackPages = m_mem.nrWriteback;
   s.bgThreshPages = g.bgThresh;
@@ -183,7 +184,13 @@ void Kernel::takeSample() {
         ts.journalWaitS = t.journalWaitS;
         ts.readWaitS = t.readWaitS;
         m_sink->onTaskSample(ts);
+        if (m_options.explains) {
+          const ThrottleExplain& e = m_explains[static_cast<std::size_t>(t.info.index)];
+          if (e.kind != ThrottleExplain::Kind::None && e.time > m_explainsSentUntil)
+            m_sink->onTaskExplain(e);
+        }
       }
+      m_explainsSentUntil = m_now;
     }
   }
   m_stats.snapshotTasks(taskTable(), m_now);

@@ -88,6 +88,12 @@ Summary Simulator::summary() const {
 ThrottleCurve Simulator::throttleCurve(int device, int points) const {
   return m_impl->kernel.throttleCurve(device, points);
 }
+const std::vector<RunEvent>& Simulator::events() const {
+  return m_impl->kernel.runEvents();
+}
+const ThrottleExplain& Simulator::lastExplain(int index) const {
+  return m_impl->kernel.lastExplain(index);
+}
 std::int64_t Simulator::eventsProcessed() const {
   return m_impl->kernel.events();
 }

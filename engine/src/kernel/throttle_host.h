@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "kernel_era.h"
+#include "throttlelab/engine/explain.h"
 #include "throttlelab/engine/records.h"
 #include "world.h"
 
@@ -61,6 +62,9 @@ class ThrottleHost {
   virtual void trace(const TraceRecord& r) = 0;
   virtual TraceHeader traceHeader(const Task& t) const = 0;
   virtual std::string_view deviceName(int device) const = 0;
+  /// The breakdown of `t`'s last throttle call, for the policy to fill (docs/model.md,
+  /// Outputs). The reference is valid until the next task is added; never keep it.
+  virtual ThrottleExplain& explainOf(const Task& t) = 0;
 
  protected:
   ThrottleHost() = default;

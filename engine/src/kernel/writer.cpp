@@ -27,6 +27,7 @@ Pages filePages(const TaskSpec& s) {
 void Kernel::taskStart(Task& t) {
   t.startedS = toSeconds(m_now);
   t.state = TaskState::Runnable;
+  noteTaskStarted(t);
   if (t.info.kind == TaskKind::Writer)
     beginRun(t);
   else
@@ -257,6 +258,15 @@ void Kernel::callBalance(Task& t, Pages pages) {
   t.owedSystemS += cost::kThrottleCallS;  // taken with the next piece of CPU work
   const BalanceOutcome out = m_policy->balance(*this, t, pages);
   using A = BalanceOutcome::Action;
+  if (m_policy->hasPositionControl()) {
+    ThrottleExplain& e = m_explains[static_cast<std::size_t>(t.info.index)];
+    if (e.kind == ThrottleExplain::Kind::IoLess && e.time == m_now) {
+      e.nextDirtiedPause = t.nrDirtiedPause;
+      setExplainPolicy(e);
+    }
+  } else {
+    explainLoopStep(t, out);
+  }
   switch (out.action) {
     case A::Run:
       balanceDone(t);
@@ -289,12 +299,75 @@ void Kernel::callBalance(Task& t, Pages pages) {
   }
 }
 
+void Kernel::setExplainPolicy(ThrottleExplain& e) const {
+  const std::string_view name = m_policy->name();
+  const std::size_t n = std::min(name.size(), e.policy.size() - 1);
+  std::copy_n(name.data(), n, e.policy.data());
+  e.policy[n] = '\0';
+}
+
+void Kernel::explainLoopStep(Task& t, const BalanceOutcome& out) {
+  using A = BalanceOutcome::Action;
+  ThrottleExplain& e = m_explains[static_cast<std::size_t>(t.info.index)];
+  // A call is kept from its first step on unless it leaves at once: the last call that wrote
+  // back or waited stays the one to explain.
+  const bool thisCall = e.kind == ThrottleExplain::Kind::IoFul && e.time == t.balanceCallStart;
+  if (!thisCall) {
+    if (out.action == A::Run || (out.action == A::Sleep && out.sleep.count() <= 0)) return;
+    e = ThrottleExplain{};
+    e.kind = ThrottleExplain::Kind::IoFul;
+    e.time = t.balanceCallStart;
+    e.task = t.info.index;
+    e.pid = t.info.pid;
+    e.realTime = isRealTime(t);
+    setExplainPolicy(e);
+  } else if (LoopStep* last = e.lastStep(); last && last->kind == LoopStep::Kind::Writeback) {
+    last->pages = t.lastWriteback;  // what it did write, not what it was asked to
+    e.writtenByTask += t.lastWriteback;
+  }
+  const double now = toSeconds(m_now);
+  if (out.hasCheck) {
+    LoopStep c = out.check;
+    c.timeS = now;
+    e.addStep(c);
+  }
+  LoopStep s;
+  s.timeS = now;
+  switch (out.action) {
+    case A::Run:
+      s.kind = LoopStep::Kind::Leave;
+      break;
+    case A::Sleep:
+      s.kind = out.sleep.count() > 0 ? LoopStep::Kind::Sleep : LoopStep::Kind::Leave;
+      s.ms = toMs(out.sleep);
+      break;
+    case A::Writeback:
+      s.kind = LoopStep::Kind::Writeback;
+      s.pages = out.writebackPages;
+      break;
+    case A::CongestionWait:
+      s.kind = LoopStep::Kind::CongestionWait;
+      s.ms = toMs(out.sleep);
+      break;
+  }
+  e.addStep(s);
+  if (s.kind == LoopStep::Kind::Leave) {
+    e.callMs = toMs(m_now - t.balanceCallStart);
+    e.finished = true;
+  }
+}
+
 void Kernel::balanceDone(Task& t) {
   // Under IO-ful policies (or an over-limit loop) the delay is the whole time spent in
   // balance_dirty_pages(): writing back and waiting.
   if (t.balanceBlocked) {
     const double ms = toMs(m_now - t.balanceCallStart);
     recordPause(t, ms);
+    if (ThrottleExplain& e = m_explains[static_cast<std::size_t>(t.info.index)];
+        e.kind == ThrottleExplain::Kind::IoFul && e.time == t.balanceCallStart) {
+      e.callMs = ms;
+      e.finished = true;
+    }
     t.balanceBlocked = false;
   }
   t.balancePages = 0;
@@ -340,6 +413,7 @@ void Kernel::endRun(Task& t) {
     beginRun(t);
     return;
   }
+  noteTaskExiting(t);
   t.state = TaskState::Exited;
   t.exitedS = toSeconds(m_now);
 }

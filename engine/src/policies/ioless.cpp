@@ -134,8 +134,8 @@ class IolessPolicy final : public ThrottlePolicy {
     const std::int64_t posRatio = memcgSets ? mpos.posRatio : pos.posRatio;
 
     // 4.2+: the 200 ms update runs with this pass's pos_ratio: Eq. 8, Eq. 22–25, then Eq. 20–21.
-    if (now > bw.bwTimeStampJiffies + std::max(hz / 5, 1))
-      updateBandwidth(host, task, g, w, pos, cg, m, mw, mpos);
+    const bool updated = now > bw.bwTimeStampJiffies + std::max(hz / 5, 1);
+    if (updated) updateBandwidth(host, task, g, w, pos, cg, m, mw, mpos);
 
     // The record describes the domain that set the pause, as the kernel traces its sdtc.
     GlobalView sg = g;
@@ -158,17 +158,24 @@ class IolessPolicy final : public ThrottlePolicy {
 
     std::int64_t period = 0;
     std::int64_t pause = 0;
+    PassDetail detail{.posRatio = posRatio,
+                      .minPause = mp.minPause,
+                      .maxPause = maxPause,
+                      .bandwidthUpdated = updated,
+                      .domain = domain};
     if (taskRatelimit == 0) {
       period = maxPause;
       pause = maxPause;
+      detail.clamp = PauseClamp::OverLimit;
     } else {
       period = hz * pagesDirtied / taskRatelimit;
       pause = period;
       // Subtract the think time since the last pause ended (or would have ended).
       if (task.dirtyPausedWhen) pause -= now - task.dirtyPausedWhen;
       if (pause < mp.minPause) {
+        detail.clamp = PauseClamp::MinPause;
         emitTrace(host, task, sg, sw, dirtyRatelimit, taskRatelimit, pagesDirtied, period,
-                  std::min<std::int64_t>(pause, 0), domain);
+                  std::min<std::int64_t>(pause, 0), detail);
         if (pause < -hz) {
           task.dirtyPausedWhen = now;  // a long think: start afresh
           task.nrDirtied = 0;
@@ -185,11 +192,11 @@ class IolessPolicy final : public ThrottlePolicy {
         // An occasional dip of task_ratelimit: move the virtual clock instead of sleeping long.
         now += std::min(pause - maxPause, maxPause);
         pause = maxPause;
+        detail.clamp = PauseClamp::MaxPause;
       }
     }
 
-    emitTrace(host, task, sg, sw, dirtyRatelimit, taskRatelimit, pagesDirtied, period, pause,
-              domain);
+    emitTrace(host, task, sg, sw, dirtyRatelimit, taskRatelimit, pagesDirtied, period, pause, detail);
     task.dirtyPausedWhen = now + pause;
     task.nrDirtied = 0;
     task.nrDirtiedPause = mp.nrDirtiedPause;
@@ -266,13 +273,11 @@ class IolessPolicy final : public ThrottlePolicy {
 
   static void emitTrace(ThrottleHost& host, const Task& task, const GlobalView& g, const WbView& w,
                         std::int64_t dirtyRatelimit, std::int64_t taskRatelimit, Pages pagesDirtied,
-                        std::int64_t period, std::int64_t pause, ThrottleDomain domain) {
-    if (host.tracing()) {
-      BalanceDirtyPages r = balanceTrace(host, task, g, w, dirtyRatelimit, taskRatelimit,
-                                         pagesDirtied, period, pause, /*withThink=*/true);
-      r.domain = domain;
-      host.trace(r);
-    }
+                        std::int64_t period, std::int64_t pause, const PassDetail& detail) {
+    BalanceDirtyPages r = balanceTrace(host, task, g, w, dirtyRatelimit, taskRatelimit,
+                                       pagesDirtied, period, pause, /*withThink=*/true);
+    r.domain = detail.domain;
+    traceAndExplain(host, task, g, w, r, detail);
   }
 };
 

@@ -63,7 +63,8 @@ class Ioless32Policy final : public ThrottlePolicy {
     const WbView w = host.wbView(dev, g);
     const bool exceeded = w.wbDirty > w.wbThresh || g.dirty > g.thresh;  // 3.2: "or"
     if (exceeded) wb.dirtyExceeded = true;
-    if (now > wb.bw.bwTimeStampJiffies + std::max(hz / 5, 1)) update(host, task, g, w);
+    const bool updated = now > wb.bw.bwTimeStampJiffies + std::max(hz / 5, 1);
+    if (updated) update(host, task, g, w);
     PositionInputs pin{.thresh = g.thresh,
                        .bgThresh = g.bgThresh,
                        .limit = g.limit,
@@ -81,15 +82,18 @@ class Ioless32Policy final : public ThrottlePolicy {
     wb.lastMaxPause = maxPause;
 
     std::int64_t pause = maxPause;
+    PassDetail detail{.posRatio = pos.posRatio, .maxPause = maxPause, .bandwidthUpdated = updated};
+    if (taskRl == 0) detail.clamp = PauseClamp::OverLimit;
     if (taskRl > 0) {
       pause = hz * pagesDirtied / (taskRl | 1);
       if (pause <= 0) {  // leave without sleeping; the poll-interval rules see a short pause
         setPollInterval(task, rate, 1, maxPause, pagesDirtied, hz);
         return after(host, task, g, exceeded);
       }
+      if (pause > maxPause) detail.clamp = PauseClamp::MaxPause;
       pause = std::min(pause, maxPause);
     }
-    trace(host, task, g, w, rate, taskRl, pagesDirtied, pause);
+    trace(host, task, g, w, rate, taskRl, pagesDirtied, pause, detail);
     setPollInterval(task, rate, pause, maxPause, pagesDirtied, hz);
     BalanceOutcome out;
     out.action = BalanceOutcome::Action::Sleep;
@@ -159,11 +163,13 @@ class Ioless32Policy final : public ThrottlePolicy {
   }
 
   static void trace(ThrottleHost& host, const Task& task, const GlobalView& g, const WbView& w,
-                    std::int64_t rate, std::int64_t taskRl, Pages pages, std::int64_t pause) {
+                    std::int64_t rate, std::int64_t taskRl, Pages pages, std::int64_t pause,
+                    const PassDetail& detail) {
     // 3.2's tracepoint had no period or think fields: they stay 0.
-    if (host.tracing())
-      host.trace(
-          balanceTrace(host, task, g, w, rate, taskRl, pages, 0, pause, /*withThink=*/false));
+    traceAndExplain(host, task, g, w,
+                    balanceTrace(host, task, g, w, rate, taskRl, pages, 0, pause,
+                                 /*withThink=*/false),
+                    detail);
   }
 };
 

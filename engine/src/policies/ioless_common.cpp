@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "dirty_limits.h"
+#include "kernel_math.h"
+#include "position_control.h"
 
 namespace throttlelab::engine {
 
@@ -63,6 +65,51 @@ BalanceDirtyPages balanceTrace(ThrottleHost& host, const Task& task, const Globa
     r.think = task.dirtyPausedWhen == 0 ? 0 : ms(now - task.dirtyPausedWhen);
   }
   return r;
+}
+
+void traceAndExplain(ThrottleHost& host, const Task& task, const GlobalView& g, const WbView& w,
+                     const BalanceDirtyPages& r, const PassDetail& d) {
+  if (host.tracing()) host.trace(r);
+  ThrottleExplain& e = host.explainOf(task);
+  const int hz = host.hz();
+  const auto ms = [hz](std::int64_t jiffies) { return jiffies * 1000 / hz; };
+  e.kind = ThrottleExplain::Kind::IoLess;
+  e.time = host.now();
+  e.task = task.info.index;
+  e.pid = task.info.pid;
+  e.realTime = isRealTime(task);
+  e.strictLimit = host.device(task.info.device).device.config().strictLimit;
+  e.cgroupDomain = d.domain == ThrottleDomain::Cgroup;
+  e.dirty = r.dirty;
+  e.thresh = g.thresh;
+  e.bgThresh = g.bgThresh;
+  e.normalThresh = e.realTime ? host.globalView(nullptr, false).thresh : g.thresh;
+  e.freerun = g.freerun;
+  e.hardLimit = g.limit;
+  e.limit = r.limit;
+  e.setpoint = r.setpoint;
+  e.wbDirty = r.wbDirty;
+  e.wbThresh = w.wbThresh;
+  e.wbSetpoint = r.wbSetpoint;
+  const std::int64_t global = globalPosRatio(g.setpoint, g.dirty, g.limit);
+  e.posRatioGlobal = static_cast<double>(global) / kPosRatioOne;
+  e.posRatio = static_cast<double>(d.posRatio) / kPosRatioOne;
+  e.posRatioWb = global > 0 ? static_cast<double>(d.posRatio) / static_cast<double>(global) : 0;
+  e.bandwidthUpdated = d.bandwidthUpdated;
+  e.dirtyRatelimitKBps = r.dirtyRatelimit;
+  e.taskRatelimitKBps = r.taskRatelimit;
+  e.pagesDirtied = r.dirtied;
+  e.dirtiedPause = r.dirtiedPause;
+  e.nextDirtiedPause = task.nrDirtiedPause;  // the kernel updates it once the pass is done
+  e.periodMs = r.period;
+  e.thinkMs = r.think;
+  e.pauseMs = r.pause;
+  e.pausedMs = r.paused;
+  e.minPauseMs = ms(d.minPause);
+  e.maxPauseMs = ms(d.maxPause);
+  e.clamp = d.clamp;
+  e.stepCount = e.stepsTotal = 0;
+  e.finished = true;
 }
 
 }  // namespace throttlelab::engine

@@ -4,6 +4,7 @@
 // dirty_limit step, and the balance_dirty_pages tracepoint record.
 #include <cstdint>
 
+#include "position_control.h"
 #include "throttle_host.h"
 
 namespace throttlelab::engine {
@@ -24,5 +25,20 @@ BalanceDirtyPages balanceTrace(ThrottleHost& host, const Task& task, const Globa
                                const WbView& w, std::int64_t dirtyRatelimit,
                                std::int64_t taskRatelimit, Pages pagesDirtied, std::int64_t period,
                                std::int64_t pause, bool withThink);
+
+/// What a pass computed besides its tracepoint record, for the explain breakdown.
+struct PassDetail {
+  std::int64_t posRatio = 0;  ///< fixed point, 1.0 = 1024
+  std::int64_t minPause = 0;  ///< jiffies; 0 where the era has none
+  std::int64_t maxPause = 0;  ///< jiffies
+  PauseClamp clamp = PauseClamp::None;
+  bool bandwidthUpdated = false;
+  ThrottleDomain domain = ThrottleDomain::Global;  ///< whose pos_ratio set the pause
+};
+
+/// Emits the balance_dirty_pages record `r` if tracing, and records the pass as the task's
+/// last throttle (ThrottleHost::explainOf) from the same numbers.
+void traceAndExplain(ThrottleHost& host, const Task& task, const GlobalView& g, const WbView& w,
+                     const BalanceDirtyPages& r, const PassDetail& d);
 
 }  // namespace throttlelab::engine

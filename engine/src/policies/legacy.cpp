@@ -124,22 +124,24 @@ class LegacyPolicy final : public ThrottlePolicy {
       g = host.globalView(&task, true);
       under = g.nrReclaimable + (g.dirty - g.nrReclaimable) <= g.thresh;
       task.balanceWritten += task.lastWriteback;
-      if (under || task.balanceWritten >= writeChunk) return done(host, task, g, under);
+      if (under || task.balanceWritten >= writeChunk)
+        return done(host, task, g, under).withCheck(g.dirty, g.thresh, !under);
       task.balancePhase = kAfterWait;
-      return congestionWait();
+      return congestionWait().withCheck(g.dirty, g.thresh, true);
     }
     // The top of the loop.
     g = host.globalView(&task, true);
     under = g.dirty <= g.thresh;
-    if (under) return done(host, task, g, true);
+    if (under) return done(host, task, g, true).withCheck(g.dirty, g.thresh, false);
     wb.dirtyExceeded = true;
-    if (m_variant == RtVariant::Break && isRealTime(task)) return done(host, task, g, false);
+    if (m_variant == RtVariant::Break && isRealTime(task))
+      return done(host, task, g, false).withCheck(g.dirty, g.thresh, true);
     if (g.nrReclaimable > 0) {
       task.balancePhase = kAfterWriteback;
-      return BalanceOutcome::writebackThenRecheck(writeChunk);
+      return BalanceOutcome::writebackThenRecheck(writeChunk).withCheck(g.dirty, g.thresh, true);
     }
     task.balancePhase = kAfterWait;
-    return congestionWait();
+    return congestionWait().withCheck(g.dirty, g.thresh, true);
   }
 
  private:

@@ -76,7 +76,9 @@ class PerBdiPolicy final : public ThrottlePolicy {
     }
     const GlobalView g = host.globalView(&task, true);
     // Throttle only when background writeback cannot keep up.
-    if (g.dirty <= (g.bgThresh + g.thresh) / 2) return done(host, task, task.balanceExceeded, &g);
+    if (g.dirty <= (g.bgThresh + g.thresh) / 2)
+      return done(host, task, task.balanceExceeded, &g)
+          .withCheck(g.dirty, (g.bgThresh + g.thresh) / 2, false);
     const WbView w = host.wbView(dev, g);
     // task_dirty_limit() (docs/model.md, Eq. 15): a task's limit shrinks by its share of recent
     // dirtying.
@@ -86,13 +88,15 @@ class PerBdiPolicy final : public ThrottlePolicy {
     tth = std::max(tth, bth / 2);
     const bool exceeded = w.wbDirty > tth || g.dirty > g.thresh;
     task.balanceExceeded = exceeded;
-    if (!exceeded) return done(host, task, false, &g);
+    if (!exceeded)
+      return done(host, task, false, &g).withCheck(g.dirty, g.thresh, false, w.wbDirty, tth);
     wb.dirtyExceeded = true;
     if (wb.reclaimable > tth) {
       task.balancePhase = kAfterWriteback;
-      return BalanceOutcome::writebackThenRecheck(writeChunk);
+      return BalanceOutcome::writebackThenRecheck(writeChunk)
+          .withCheck(g.dirty, g.thresh, true, w.wbDirty, tth);
     }
-    return sleep(host, task);
+    return sleep(host, task).withCheck(g.dirty, g.thresh, true, w.wbDirty, tth);
   }
 
  private:

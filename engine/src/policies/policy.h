@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernel_era.h"
+#include "throttlelab/engine/explain.h"
 #include "throttlelab/engine/sim_time.h"
 #include "throttlelab/engine/units.h"
 
@@ -29,6 +30,24 @@ struct BalanceOutcome {
   SimDuration sleep{};
   Pages writebackPages = 0;
   bool recheck = false;  ///< afterwards call balance() again: the loop goes on
+  /// IO-ful policies: the threshold comparison this step made, for the explain breakdown
+  /// (LoopStep::Kind::Check; `hasCheck` false if the step compared nothing).
+  LoopStep check{};
+  bool hasCheck = false;
+
+  /// This outcome with the comparison `over` of dirty against thresh (and, for per-device
+  /// policies, wbDirty against wbThresh) attached.
+  BalanceOutcome& withCheck(Pages dirty, Pages thresh, bool over, Pages wbDirty = 0,
+                            Pages wbThresh = 0) {
+    check.kind = LoopStep::Kind::Check;
+    check.dirty = dirty;
+    check.thresh = thresh;
+    check.wbDirty = wbDirty;
+    check.wbThresh = wbThresh;
+    check.over = over;
+    hasCheck = true;
+    return *this;
+  }
 
   /// Write back `pages` of the device's dirty pages, then call balance() again.
   static BalanceOutcome writebackThenRecheck(Pages pages) {

@@ -32,6 +32,7 @@
 #include "dashboard.h"
 #include "experiment_panel.h"
 #include "experiment_report_model.h"
+#include "explain_panel.h"
 #include "exporter.h"
 #include "host_view.h"
 #include "lesson_panel.h"
@@ -46,6 +47,7 @@
 #include "task_table.h"
 #include "task_table_model.h"
 #include "throttlelab/engine/lesson.h"
+#include "timeline_panel.h"
 #include "trace_view.h"
 #include "user_notifier.h"
 #include "window_session.h"
@@ -145,6 +147,7 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   addDockWidget(Qt::BottomDockWidgetArea, m_experimentDock);
   tabifyDockWidget(m_taskDock, m_experimentDock);
   m_experimentDock->hide();
+  buildExplainAndTimeline();
 
   m_lessonPanel = new LessonPanel(*m_controller);
   m_lessonDock = new QDockWidget(tr("Lesson"), this);
@@ -468,6 +471,45 @@ void MainWindow::wire() {
           });
 }
 
+void MainWindow::buildExplainAndTimeline() {
+  m_explainPanel = new ExplainPanel(*m_controller);
+  m_explainDock = new QDockWidget(tr("Why this pause"), this);
+  m_explainDock->setObjectName(QStringLiteral("explainDock"));
+  m_explainDock->setWidget(m_explainPanel);
+  addDockWidget(Qt::BottomDockWidgetArea, m_explainDock);
+  tabifyDockWidget(m_taskDock, m_explainDock);
+
+  // A new note goes to marker A if there is one, else to the run's current time.
+  m_timelinePanel = new TimelinePanel(*m_controller, [this] {
+    return m_dashboard->markerA().value_or(m_controller->status().simTimeS);
+  });
+  m_timelineDock = new QDockWidget(tr("Timeline"), this);
+  m_timelineDock->setObjectName(QStringLiteral("timelineDock"));
+  m_timelineDock->setWidget(m_timelinePanel);
+  addDockWidget(Qt::BottomDockWidgetArea, m_timelineDock);
+  tabifyDockWidget(m_taskDock, m_timelineDock);
+  m_taskDock->raise();
+
+  connect(m_controller, &LiveController::timelineChanged, this,
+          [this] { m_dashboard->setEvents(m_controller->timeline()); });
+  connect(m_controller, &LiveController::dataReset, m_explainPanel, &ExplainPanel::refresh);
+  connect(m_taskTable, &TaskTable::selectedTaskChanged, m_explainPanel, &ExplainPanel::setTask);
+  connect(m_dashboard, &Dashboard::markerPlaced, this, [this](double t, bool markerB) {
+    if (!markerB) m_explainPanel->setMoment(t);
+  });
+  connect(m_dashboard, &Dashboard::taskClicked, this, [this](int task, double t) {
+    m_taskTable->selectTask(task);
+    m_explainPanel->setTask(task);
+    m_explainPanel->setMoment(t);
+    m_explainDock->show();
+    m_explainDock->raise();
+  });
+  connect(m_timelinePanel, &TimelinePanel::timeActivated, this, [this](double t) {
+    m_dashboard->setMarker(t, false);
+    m_explainPanel->setMoment(t);
+  });
+}
+
 void MainWindow::setCompareMode(bool on) {
   if (on)
     showCentralView(CentralView::Compare);
@@ -753,6 +795,9 @@ bool MainWindow::presenterMode() const {
 }
 
 QString MainWindow::exportTo(const QString& path, const ExportChoice& choice) const {
+  if (m_options.explainPid > 0 && !choice.plot &&
+      (choice.format == ExportFormat::Png1x || choice.format == ExportFormat::Png2x))
+    return exportExplained(path);
   // A lesson's step is its caption and question beside the plots: the PNG of the whole
   // dashboard is then the window as the class sees it.
   if (choice.format == ExportFormat::Png1x && !choice.plot && m_lessonPanel->hasLesson() &&
@@ -785,6 +830,38 @@ QString MainWindow::exportTo(const QString& path, const ExportChoice& choice) co
       return exporter.exportCsv(path, CsvRange::VisibleRange);
   }
   return tr("Unknown export format.");
+}
+
+QString MainWindow::exportExplained(const QString& path) const {
+  const auto& infos = m_controller->taskInfos();
+  const auto it = std::find_if(infos.begin(), infos.end(), [this](const auto& i) {
+    return i.second.pid == m_options.explainPid;
+  });
+  if (it == infos.end())
+    return tr("--explain: no task has pid %1 at %2 s")
+        .arg(m_options.explainPid)
+        .arg(m_options.explainS);
+  m_taskTable->selectTask(it->first);
+  m_explainPanel->setTask(it->first);
+  m_explainPanel->setMoment(m_options.explainS);
+  m_dashboard->setMarker(m_options.explainS, false);
+  m_explainDock->show();
+  m_explainDock->raise();
+  // Tall enough for the whole breakdown (about 30 lines); the plots keep the rest.
+  auto* self = const_cast<MainWindow*>(this);
+  self->resizeDocks({m_explainDock}, {std::max(height() / 2, 300)}, Qt::Vertical);
+  QCoreApplication::processEvents();
+  m_controller->frame(true, true);
+  QCoreApplication::processEvents();
+  SaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly))
+    return tr("Cannot write %1: %2.").arg(path, file.errorString());
+  if (!self->grab().save(&file, "PNG")) {
+    file.cancelWriting();
+    return tr("Cannot write %1: the PNG could not be made.").arg(path);
+  }
+  if (!file.commit()) return tr("Cannot write %1: %2.").arg(path, file.errorString());
+  return {};
 }
 
 void MainWindow::exportInteractive(std::optional<PlotId> plot) {

@@ -23,6 +23,8 @@ class CentralViewPart;
 class CompareView;
 class Dashboard;
 class ExperimentPanel;
+class ExplainPanel;
+class TimelinePanel;
 class HostView;
 class LessonPanel;
 class TraceView;
@@ -113,6 +115,10 @@ class MainWindow : public QMainWindow {
  private:
   void buildMenus();
   void wire();
+  /// The "Why this pause" and "Timeline" docks, and what feeds them.
+  void buildExplainAndTimeline();
+  /// --export-png with --explain: the whole window, the task's breakdown in its panel.
+  QString exportExplained(const QString& path) const;
   void restoreSettings();
   void loadInitialScenario();
   void updateRecentMenu();
@@ -170,6 +176,10 @@ class MainWindow : public QMainWindow {
   LessonPanel* m_lessonPanel = nullptr;
   QDockWidget* m_lessonDock = nullptr;
   QDockWidget* m_experimentDock = nullptr;
+  ExplainPanel* m_explainPanel = nullptr;
+  QDockWidget* m_explainDock = nullptr;
+  TimelinePanel* m_timelinePanel = nullptr;
+  QDockWidget* m_timelineDock = nullptr;
   /// The central views' parts, by CentralView.
   std::array<std::unique_ptr<CentralViewPart>, 4> m_parts;
   std::unique_ptr<WindowSession> m_session;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "series_spec.h"
 
+#include <limits>
+
 #include <cmath>
 
 #include "sample_fields.h"
@@ -20,6 +22,12 @@ double dirtyAndWritebackMemory(const engine::Sample& s, const DisplayUnits& u) {
 SeriesValue deviceMBpsOf(double engine::DeviceSample::*field, bool positive) {
   return [field, positive](const engine::Sample& s, const DisplayUnits&) {
     return deviceMBps(s, field, positive);
+  };
+}
+
+SeriesValue onlyWithPositionControl(SeriesValue value) {
+  return [value = std::move(value)](const engine::Sample& s, const DisplayUnits& u) {
+    return s.positionControl ? value(s, u) : std::numeric_limits<double>::quiet_NaN();
   };
 }
 

@@ -40,6 +40,11 @@ double dirtyAndWritebackMemory(const engine::Sample& s, const DisplayUnits& u);
 /// Reads a bandwidth of the first device in MB/s (deviceMBps).
 SeriesValue deviceMBpsOf(double engine::DeviceSample::*field, bool positive = false);
 
+/// The value only under a policy with position control (Sample::positionControl): setpoint,
+/// freerun and the ratelimits mean nothing under the IO-ful policies, so their curves have a gap
+/// for that stretch of time.
+SeriesValue onlyWithPositionControl(SeriesValue value);
+
 /// A curve of one page count of the sample, in the display's memory unit.
 SeriesSpec memorySeries(const QString& name, engine::Pages engine::Sample::*field,
                         SeriesColour colour, Qt::PenStyle style = Qt::SolidLine, double width = 1);
@@ -51,6 +56,7 @@ struct MemoryLevel {
   SeriesColour colour;
   Qt::PenStyle style = Qt::SolidLine;
   double width = 1;
+  bool positionControlOnly = false;  ///< a line of position control (onlyWithPositionControl)
 };
 
 /// Readable number with a precision suited to its size.

@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLocale>
+#include <cmath>
 
 #include "save_file.h"
 
@@ -56,6 +57,16 @@ QJsonObject SessionFile::toJson(const SessionState& state) {
   window["dashboardLayout"] = QString::fromLatin1(state.dashboardLayout.toBase64());
   window["geometry"] = QString::fromLatin1(state.windowGeometry.toBase64());
   window["state"] = QString::fromLatin1(state.windowState.toBase64());
+  QJsonArray events;
+  for (const auto& e : state.events) {
+    QJsonObject o;
+    o["timeS"] = e.timeS;
+    o["kind"] = QString::fromUtf8(engine::toString(e.kind).data(),
+                                  static_cast<qsizetype>(engine::toString(e.kind).size()));
+    o["text"] = QString::fromStdString(e.text);
+    events.append(o);
+  }
+  window["events"] = events;
 
   const auto scenarioJson = engine::scenarioToJson(state.scenario);
   const QJsonDocument scenarioDoc =
@@ -147,6 +158,28 @@ SessionFile::ReadResult SessionFile::fromJson(const QByteArray& json, const QStr
     state.dashboardLayout = decodeBlob(w, "dashboardLayout");
     state.windowGeometry = decodeBlob(w, "geometry");
     state.windowState = decodeBlob(w, "state");
+    const QJsonValue events = w.value("events");
+    if (!events.isUndefined() && !events.isArray())
+      throw Invalid{QStringLiteral("\"window.events\" must be an array")};
+    const QJsonArray list = events.toArray();
+    for (qsizetype i = 0; i < list.size(); ++i) {
+      const QString at = QStringLiteral("window.events[%1]").arg(i);
+      if (!list[i].isObject()) throw Invalid{QStringLiteral("\"%1\" must be an object").arg(at)};
+      const QJsonObject o = list[i].toObject();
+      engine::RunEvent e;
+      e.timeS = require(o, "timeS", QJsonValue::Double, at + ".timeS").toDouble();
+      if (!std::isfinite(e.timeS) || e.timeS < 0)
+        throw Invalid{QStringLiteral("\"%1.timeS\" must be a time >= 0").arg(at)};
+      const QString kind = require(o, "kind", QJsonValue::String, at + ".kind").toString();
+      const auto k = engine::runEventKindFromString(kind.toStdString());
+      if (!k)
+        throw Invalid{QStringLiteral("\"%1.kind\" must be start, stop, oom, reconfigure, "
+                                     "policy, reset or note, not \"%2\"")
+                          .arg(at, kind)};
+      e.kind = *k;
+      e.text = require(o, "text", QJsonValue::String, at + ".text").toString().toStdString();
+      state.events.push_back(std::move(e));
+    }
     return {std::move(state), {}};
   } catch (const Invalid& e) {
     return {std::nullopt, QStringLiteral("%1 cannot be used: %2.").arg(origin, e.message)};

@@ -6,6 +6,7 @@
 
 #include "history_window.h"
 #include "plot_id.h"
+#include "throttlelab/engine/events.h"
 #include "throttlelab/engine/scenario.h"
 
 namespace throttlelab::ui {
@@ -23,6 +24,9 @@ struct SessionState {
   QByteArray dashboardLayout;  ///< Dashboard::saveLayoutState
   QByteArray windowGeometry;   ///< QMainWindow::saveGeometry
   QByteArray windowState;      ///< QMainWindow::saveState (docks, toolbars)
+  /// The run's timeline when it was saved: the engine's events and the user's notes. The
+  /// notes come back into the window; the run starts again, so its events come again.
+  std::vector<engine::RunEvent> events;
   bool operator==(const SessionState&) const = default;
 };
 

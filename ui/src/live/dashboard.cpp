@@ -65,8 +65,11 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent) {
     const PlotId id = plot->id();
     connect(plot, &TimePlot::hovered, this, [this](double t) { onHover(t); });
     connect(plot, &TimePlot::hoverLeft, this, [this] { setCursorTime(std::nullopt); });
-    connect(plot, &TimePlot::clicked, this,
-            [this, id](double t, bool shift) { setMarker(t, shift, id); });
+    connect(plot, &TimePlot::clicked, this, [this, id](double t, bool shift) {
+      setMarker(t, shift, id);
+      Q_EMIT markerPlaced(t, shift);
+    });
+    connect(plot, &TimePlot::taskClicked, this, &Dashboard::taskClicked);
     connect(plot, &TimePlot::userRangeChanged, this,
             [this, plot](double lo, double hi) { onUserRange(plot, lo, hi); });
     connect(plot, &TimePlot::contextMenuRequested, this,
@@ -273,6 +276,7 @@ void Dashboard::setUnitsPages(bool pages) {
 void Dashboard::applyTheme() {
   m_theme = Theme::fromPalette(palette(), QApplication::font(), m_presenter);
   for (TimePlot* plot : m_timePlots) plot->applyTheme(m_theme);
+  for (TimePlot* plot : m_timePlots) plot->setEvents(m_events);  // in the theme's colours
   m_curve->applyTheme(m_theme);
   QFont f = m_theme.font;
   m_markerLabel->setFont(f);
@@ -308,6 +312,11 @@ void Dashboard::setMarker(double timeS, bool markerB, PlotId plot) {
   (markerB ? m_markerB : m_markerA) = timeS;
   m_markerPlot = plot;
   updateMarkers();
+}
+
+void Dashboard::setEvents(const std::vector<engine::RunEvent>& events) {
+  m_events = events;
+  for (TimePlot* plot : m_timePlots) plot->setEvents(m_events);
 }
 
 void Dashboard::clearMarkers() {

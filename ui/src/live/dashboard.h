@@ -76,6 +76,9 @@ class Dashboard : public QWidget {
   /// A click: marker A, or B with Shift. `plot` names the plot whose values the Δ lists.
   void setMarker(double timeS, bool markerB, PlotId plot = PlotId::DirtyPages);
   void clearMarkers();
+  /// The run's timeline, drawn as labelled marks on every time plot.
+  void setEvents(const std::vector<engine::RunEvent>& events);
+  const std::vector<engine::RunEvent>& events() const { return m_events; }
   std::optional<double> markerA() const { return m_markerA; }
   std::optional<double> markerB() const { return m_markerB; }
   QString markerText() const;
@@ -96,6 +99,10 @@ class Dashboard : public QWidget {
   void followLiveChanged(bool follow);
   void exportPlotRequested(throttlelab::ui::PlotId id);
   void plotVisibilityChanged(throttlelab::ui::PlotId id, bool visible);
+  /// A click put marker A (or B) at this time.
+  void markerPlaced(double timeS, bool markerB);
+  /// A click on a task's curve in the delay plot.
+  void taskClicked(int task, double timeS);
 
  protected:
   void changeEvent(QEvent* event) override;
@@ -127,6 +134,7 @@ class Dashboard : public QWidget {
   std::optional<double> m_markerA;
   std::optional<double> m_markerB;
   PlotId m_markerPlot = PlotId::DirtyPages;
+  std::vector<engine::RunEvent> m_events;
 };
 
 }  // namespace throttlelab::ui

@@ -14,6 +14,7 @@
 #include "qcp.h"
 #include "sample_history.h"
 #include "save_file.h"
+#include "throttlelab/engine/events.h"
 
 namespace throttlelab::ui {
 
@@ -308,15 +309,33 @@ QString Exporter::exportPdf(const QString& path, std::optional<PlotId> plot) con
 
 std::string Exporter::csvText(CsvRange range) const {
   std::ostringstream out;
+  const auto& events = m_dashboard.events();
   engine::writeCsvProvenance(out, m_provenance);
-  engine::writeSampleCsvHeader(out, m_devices);
+  engine::writeCsvEvents(out, events);
+  // A run whose policy changed says which policy each row ran under, in a last column.
+  const bool byPolicy = engine::policyChanged(events);
+  const std::string initial = engine::initialPolicy(events, m_provenance.policy);
+  std::ostringstream header;
+  engine::writeSampleCsvHeader(header, m_devices);
+  std::string text = header.str();
+  if (byPolicy && !text.empty() && text.back() == '\n') text.insert(text.size() - 1, ",policy");
+  out << text;
   double lo = -std::numeric_limits<double>::infinity();
   double hi = std::numeric_limits<double>::infinity();
   if (range == CsvRange::VisibleRange) std::tie(lo, hi) = m_dashboard.timeRange();
+  std::ostringstream row;
   for (std::size_t i = m_history.lowerBound(lo); i < m_history.size(); ++i) {
     const auto& s = m_history[i];
     if (engine::toSeconds(s.time) > hi) break;
-    engine::writeSampleCsvRow(out, s, m_devices);
+    if (!byPolicy) {
+      engine::writeSampleCsvRow(out, s, m_devices);
+      continue;
+    }
+    row.str(std::string());
+    engine::writeSampleCsvRow(row, s, m_devices);
+    std::string line = row.str();
+    if (!line.empty() && line.back() == '\n') line.pop_back();
+    out << line << ',' << engine::policyAt(events, initial, engine::toSeconds(s.time)) << '\n';
   }
   return out.str();
 }

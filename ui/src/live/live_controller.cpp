@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "live_controller.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "dashboard.h"
 #include "live_sink.h"
 #include "task_table_model.h"
@@ -58,6 +61,12 @@ void LiveController::load(const engine::Scenario& scenario) {
 void LiveController::reset() {
   m_pendingReconfigure.reset();
   clearSelection();
+  // The run starts again at 0: the last reset is an event of it; the notes stay.
+  std::erase_if(m_userEvents,
+                [](const engine::RunEvent& e) { return e.kind == engine::RunEvent::Kind::Reset; });
+  m_userEvents.push_back(engine::RunEvent{0, engine::RunEvent::Kind::Reset,
+                                          "reset (seed " + std::to_string(m_scenario.seed) + ")"});
+  Q_EMIT timelineChanged();
   post(command::Reset{m_scenario});
   if (m_runForSeq == 0) post(command::SetRunning{m_running});
 }
@@ -141,8 +150,64 @@ void LiveController::stop() {
   m_timer.stop();
 }
 
+std::vector<engine::RunEvent> LiveController::timeline() const {
+  std::vector<engine::RunEvent> all = m_engineEvents;
+  all.insert(all.end(), m_userEvents.begin(), m_userEvents.end());
+  std::stable_sort(
+      all.begin(), all.end(),
+      [](const engine::RunEvent& a, const engine::RunEvent& b) { return a.timeS < b.timeS; });
+  return all;
+}
+
+std::size_t LiveController::addNote(double timeS, const std::string& text) {
+  m_userEvents.push_back(
+      engine::RunEvent{std::max(timeS, 0.0), engine::RunEvent::Kind::Note, text});
+  Q_EMIT timelineChanged();
+  return m_userEvents.size() - 1;
+}
+
+bool LiveController::editNote(std::size_t index, double timeS, const std::string& text) {
+  if (index >= m_userEvents.size()) return false;
+  m_userEvents[index].timeS = std::max(timeS, 0.0);
+  m_userEvents[index].text = text;
+  Q_EMIT timelineChanged();
+  return true;
+}
+
+bool LiveController::removeNote(std::size_t index) {
+  if (index >= m_userEvents.size()) return false;
+  m_userEvents.erase(m_userEvents.begin() + static_cast<std::ptrdiff_t>(index));
+  Q_EMIT timelineChanged();
+  return true;
+}
+
+void LiveController::setNotes(const std::vector<engine::RunEvent>& events) {
+  m_userEvents.clear();
+  for (const auto& e : events)
+    if (e.kind == engine::RunEvent::Kind::Note) m_userEvents.push_back(e);
+  Q_EMIT timelineChanged();
+}
+
+std::optional<engine::ThrottleExplain> LiveController::explainAt(int task, double timeS) const {
+  for (auto it = m_explains.rbegin(); it != m_explains.rend(); ++it)
+    if (it->task == task && engine::toSeconds(it->time) <= timeS + 1e-9) return *it;
+  return std::nullopt;
+}
+
+double LiveController::oldestExplainS() const {
+  return m_explains.empty() ? std::nan("") : engine::toSeconds(m_explains.front().time);
+}
+
 void LiveController::takeSnapshot(std::shared_ptr<const WorkerSnapshot> snapshot) {
   m_snapshot = std::move(snapshot);
+  if (m_snapshot->events != m_engineEvents) {
+    m_engineEvents = m_snapshot->events;
+    Q_EMIT timelineChanged();
+  }
+  if (!m_snapshot->explains.empty()) {
+    for (const auto& e : m_snapshot->explains) m_explains.push_back(e);
+    Q_EMIT explainsArrived();
+  }
   bool namesChanged = false;
   for (const auto& t : m_snapshot->tasks) {
     auto [it, inserted] = m_taskInfos.try_emplace(t.info.index, t.info);
@@ -167,6 +232,11 @@ FrameStats LiveController::frame(bool immediateReplot, bool forceReplot) {
     m_taskHistory.clear();
     m_taskInfos.clear();
     m_snapshot.reset();
+    m_explains.clear();
+    if (!m_engineEvents.empty()) {
+      m_engineEvents.clear();
+      Q_EMIT timelineChanged();
+    }
     if (m_dashboard) m_dashboard->clearData();
     if (m_taskModel) m_taskModel->clear();
     stats.reset = true;
@@ -219,10 +289,13 @@ void LiveController::captureSession(SessionState& session) const {
   session.historyWindow = historyWindow();
   session.speed = speed();
   session.running = isRunning();
+  session.events = timeline();
 }
 
 void LiveController::applySession(const SessionState& session, bool keepPaused) {
   load(session.scenario);
+  // The run starts again and makes its own events; the user's notes come back.
+  setNotes(session.events);
   setHistoryWindow(session.historyWindow);
   setSpeed(session.speed);
   setRunning(session.running && !keepPaused);

@@ -6,6 +6,7 @@
 /// commands. frame() is public so benchmarks and tests can drive it directly.
 #include <QObject>
 #include <QTimer>
+#include <boost/circular_buffer.hpp>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -85,6 +86,28 @@ class LiveController : public QObject {
   const WorkerStatus& status() const { return m_status; }
   std::shared_ptr<const WorkerSnapshot> snapshot() const { return m_snapshot; }
   const std::map<int, engine::TaskInfo>& taskInfos() const { return m_taskInfos; }
+  // --- the timeline (docs/model.md, Outputs): the engine's events, resets and notes ---
+  /// Every event of the run, in time order.
+  std::vector<engine::RunEvent> timeline() const;
+  /// The user's notes (and the reset that started this run), in the order added.
+  const std::vector<engine::RunEvent>& userEvents() const { return m_userEvents; }
+  /// Adds a note at `timeS`; returns its index in userEvents().
+  std::size_t addNote(double timeS, const std::string& text);
+  /// Changes or removes entry `index` of userEvents() (false if there is none).
+  bool editNote(std::size_t index, double timeS, const std::string& text);
+  bool removeNote(std::size_t index);
+  /// The notes of a session: they replace the current notes.
+  void setNotes(const std::vector<engine::RunEvent>& events);
+
+  // --- why a task waited ---
+  /// Breakdowns kept: the last one per drawn or selected task per sample interval, the
+  /// newest kExplainHistory of them (about ~100 s of 16 writers at 10 samples/s, ~6 MB).
+  static constexpr std::size_t kExplainHistory = 16384;
+  /// Task `task`'s last throttle call at or before `timeS` among those kept.
+  std::optional<engine::ThrottleExplain> explainAt(int task, double timeS) const;
+  /// The oldest time a breakdown is kept for (NaN if none).
+  double oldestExplainS() const;
+
   /// Sequence number of the last command sent to the worker.
   std::uint64_t lastPostedSeq() const { return m_lastSeq; }
 
@@ -110,6 +133,10 @@ class LiveController : public QObject {
   void samplesArrived(const throttlelab::ui::SampleBuffer& samples);
   /// The history was decimated or trimmed in a way that needs a full refill.
   void historyRebuilt();
+  /// The timeline changed: an engine event arrived, or a note was added, edited or removed.
+  void timelineChanged();
+  /// New breakdowns arrived (an explain panel showing "now" redraws).
+  void explainsArrived();
 
  private:
   std::uint64_t post(WorkerCommand command);
@@ -136,6 +163,9 @@ class LiveController : public QObject {
   bool m_running = true;
   double m_speed = 1;
   int m_selected = -1;
+  std::vector<engine::RunEvent> m_engineEvents;
+  std::vector<engine::RunEvent> m_userEvents;
+  boost::circular_buffer<engine::ThrottleExplain> m_explains{kExplainHistory};
 };
 
 }  // namespace throttlelab::ui

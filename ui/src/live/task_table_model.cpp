@@ -7,6 +7,7 @@
 
 #include "display_units.h"
 #include "throttlelab/engine/simulator.h"
+#include "throttlelab/engine/events.h"
 
 namespace throttlelab::ui {
 
@@ -130,6 +131,9 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const {
     case PauseMax:
       return sort ? QVariant(t.pauseMsMax) : QVariant(QString::number(t.pauseMsMax, 'f', 1));
     case TaskRatelimit: {
+      // Policies without position control compute none: a dash, not a stale number.
+      if (!engine::policyHasPositionControl(m_snapshot->scenario.policy))
+        return sort ? QVariant(-1.0) : QVariant(QStringLiteral("—"));
       const double v = kbpsToMBps(t.taskRatelimitKBps);
       return sort ? QVariant(v) : QVariant(QString::number(v, 'f', 2));
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bandwidth_plot.h"
 
+#include <cmath>
+
 #include <algorithm>
 
 #include "qcp.h"
@@ -31,7 +33,9 @@ BandwidthPlot::BandwidthPlot(QWidget* parentWidget) : TimePlot(PlotId::Bandwidth
              .value =
                  [](const Sample& s, const DisplayUnits&) {
                    // N: the writers alive, the count the rate control divides write_bw among.
-                   return deviceMBps(s, &DeviceSample::dirtyRatelimitKBps) * s.tasks;
+                   return s.positionControl
+                              ? deviceMBps(s, &DeviceSample::dirtyRatelimitKBps) * s.tasks
+                              : std::nan("");
                  },
              .colour = SeriesColour::Purple,
              .style = Qt::DashLine,

@@ -19,7 +19,7 @@ DirtyPagesPlot::DirtyPagesPlot(QWidget* parentWidget) : TimePlot(PlotId::DirtyPa
                                 Qt::PenStyle style, bool step) {
     addSeries({.name = name,
                .unit = "MB/s",
-               .value = deviceMBpsOf(field, true),
+               .value = onlyWithPositionControl(deviceMBpsOf(field, true)),
                .colour = colour,
                .style = style,
                .rightAxis = true,

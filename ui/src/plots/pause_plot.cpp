@@ -118,6 +118,21 @@ QCPGraph* PausePlot::ensureTaskGraph(int task) {
   return g;
 }
 
+int PausePlot::taskAtPixel(QPoint pos) const {
+  // The nearest visible task curve within a few pixels.
+  int best = -1;
+  double bestDistance = 6;
+  for (const auto& [task, g] : m_taskGraphs) {
+    if (!g->visible()) continue;
+    const double d = g->selectTest(QPointF(pos), false);
+    if (d >= 0 && d < bestDistance) {
+      bestDistance = d;
+      best = task;
+    }
+  }
+  return best;
+}
+
 QCPGraph* PausePlot::taskGraph(int task) const {
   auto it = m_taskGraphs.find(task);
   return it == m_taskGraphs.end() ? nullptr : it->second;

@@ -35,6 +35,7 @@ class PausePlot final : public TimePlot {
 
  protected:
   void updateAxisTitles() override;
+  int taskAtPixel(QPoint pos) const override;
   QStringList extraReadout(double timeS, const engine::Sample& nearest,
                            const TaskTraceHistory* tasks) const override;
 

@@ -182,14 +182,19 @@ void ThrottleCurvePlot::setLive(const SampleHistory& history) {
   const auto* dev = firstDevice(now);
   const double dirty = static_cast<double>(now.dirtyPages + now.writebackPages);
   const double ratio = dev ? dev->posRatio : 0;
-  m_point->setData({m_units.memory(dirty)}, {ratio}, true);
+  // Without position control there is no operating point on the curve (and no trail for the
+  // stretch of time such a policy ran).
+  if (now.positionControl)
+    m_point->setData({m_units.memory(dirty)}, {ratio}, true);
+  else
+    m_point->data()->clear();
 
   QVector<double> tx, ty;
   const double from = engine::toSeconds(now.time) - kTrailSeconds;
   for (std::size_t i = history.lowerBound(from); i < history.size(); ++i) {
     const auto& s = history[i];
     const auto* d = firstDevice(s);
-    if (!d) continue;
+    if (!d || !s.positionControl) continue;
     tx.append(m_units.memory(static_cast<double>(s.dirtyPages + s.writebackPages)));
     ty.append(d->posRatio);
   }
@@ -226,7 +231,7 @@ void ThrottleCurvePlot::setLive(const SampleHistory& history) {
 }
 
 void ThrottleCurvePlot::setCursorSample(const engine::Sample* sample) {
-  const auto* dev = sample ? firstDevice(*sample) : nullptr;
+  const auto* dev = sample && sample->positionControl ? firstDevice(*sample) : nullptr;
   if (!dev) {
     m_cursorPoint->data()->clear();
     return;

@@ -194,12 +194,15 @@ void TimePlot::addDirtySeries(const QString& limitName, engine::Pages engine::Sa
       {"dirty", &Sample::dirtyPages, SeriesColour::Orange},
       {"writeback", &Sample::writebackPages, SeriesColour::SkyBlue},
       {limitName, limit, SeriesColour::Vermillion, Qt::DashLine, 1.5},
-      {"setpoint", &Sample::setpointPages, SeriesColour::Blue, Qt::DashLine, 1.5},
-      {"freerun", &Sample::freerunPages, SeriesColour::Green, Qt::DashLine, 1.5},
+      {"setpoint", &Sample::setpointPages, SeriesColour::Blue, Qt::DashLine, 1.5, true},
+      {"freerun", &Sample::freerunPages, SeriesColour::Green, Qt::DashLine, 1.5, true},
       {"bg_thresh", &Sample::bgThreshPages, SeriesColour::Grey, Qt::DashDotLine},
   };
-  for (const MemoryLevel& l : levels)
-    addSeries(memorySeries(l.name, l.field, l.colour, l.style, l.width));
+  for (const MemoryLevel& l : levels) {
+    SeriesSpec spec = memorySeries(l.name, l.field, l.colour, l.style, l.width);
+    if (l.positionControlOnly) spec.value = onlyWithPositionControl(std::move(spec.value));
+    addSeries(std::move(spec));
+  }
 }
 
 void TimePlot::appendSourceSamples(int source, const SampleBuffer& samples) {
@@ -370,6 +373,53 @@ void TimePlot::setMarkers(std::optional<double> a, std::optional<double> b) {
   place(m_markerB, m_labelB, b);
 }
 
+void TimePlot::setEvents(const std::vector<engine::RunEvent>& events) {
+  for (QCPAbstractItem* item : m_eventItems) m_plot->removeItem(item);
+  m_eventItems.clear();
+  QColor colour = m_theme.foreground;
+  colour.setAlpha(150);
+  QFont font = m_plot->font();
+  font.setPointSizeF(font.pointSizeF() * 0.8);
+  int row = 0;
+  for (const auto& e : events) {
+    auto* line = new QCPItemStraightLine(m_plot);
+    line->setLayer(kOverlay);
+    line->point1->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    line->point2->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    line->point1->setCoords(e.timeS, 0);
+    line->point2->setCoords(e.timeS, 1);
+    line->setPen(QPen(colour, 1, Qt::DashLine));
+    line->setSelectable(false);
+    auto* label = new QCPItemText(m_plot);
+    label->setLayer(kOverlay);
+    label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    // Three rows, so that marks close together do not write over each other.
+    label->position->setCoords(e.timeS, 0.02 + 0.07 * (row++ % 3));
+    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    label->setClipToAxisRect(true);
+    QString text = QString::fromStdString(e.text);
+    if (text.size() > 36) text = text.left(35) + QChar(0x2026);
+    label->setText(text);
+    label->setFont(font);
+    label->setColor(m_theme.foreground);
+    label->setPadding(QMargins(3, 1, 3, 1));
+    QColor back = m_theme.background;
+    back.setAlpha(190);
+    label->setBrush(back);
+    label->setSelectable(false);
+    m_eventItems.push_back(line);
+    m_eventItems.push_back(label);
+  }
+  m_dirty = true;
+}
+
+QStringList TimePlot::eventLabels() const {
+  QStringList out;
+  for (QCPAbstractItem* item : m_eventItems)
+    if (auto* text = qobject_cast<QCPItemText*>(item)) out << text->text();
+  return out;
+}
+
 QStringList TimePlot::deltaLines(const engine::Sample& a, const engine::Sample& b) const {
   QStringList out;
   for (std::size_t i = 0; i < m_specs.size(); ++i) {
@@ -530,6 +580,8 @@ void TimePlot::onMouseRelease(QMouseEvent* event) {
   if (!m_plot->axisRect()->rect().contains(pos)) return;
   Q_EMIT clicked(m_plot->xAxis->pixelToCoord(pos.x()),
                  event->modifiers().testFlag(Qt::ShiftModifier));
+  if (const int task = taskAtPixel(pos); task >= 0)
+    Q_EMIT taskClicked(task, m_plot->xAxis->pixelToCoord(pos.x()));
 }
 
 }  // namespace throttlelab::ui

@@ -16,10 +16,12 @@
 #include "sample_history.h"
 #include "series_spec.h"
 #include "theme.h"
+#include "throttlelab/engine/events.h"
 
 class QCustomPlot;
 class QCPGraph;
 class QCPAxis;
+class QCPAbstractItem;
 class QCPItemStraightLine;
 class QCPItemText;
 class QCPTextElement;
@@ -68,6 +70,10 @@ class TimePlot : public QObject {
   /// The hover readout's text ("" when hidden).
   QString readoutText() const;
   void setMarkers(std::optional<double> a, std::optional<double> b);
+  /// The run's timeline as labelled vertical marks (drawn in exports too).
+  void setEvents(const std::vector<engine::RunEvent>& events);
+  /// The labels of the marks drawn (for tests).
+  QStringList eventLabels() const;
   /// "name: a → b (Δ d unit)" for every series, for the marker readout.
   QStringList deltaLines(const engine::Sample& a, const engine::Sample& b) const;
 
@@ -91,6 +97,8 @@ class TimePlot : public QObject {
   void hovered(double timeS);
   void hoverLeft();
   void clicked(double timeS, bool shift);
+  /// A click on the curve of task `task` (plots with per-task curves).
+  void taskClicked(int task, double timeS);
   void userRangeChanged(double lower, double upper);
   void contextMenuRequested(QPoint globalPos);
 
@@ -115,6 +123,8 @@ class TimePlot : public QObject {
   virtual QStringList extraReadout(double timeS, const engine::Sample& nearest,
                                    const TaskTraceHistory* tasks) const;
   QString unitOf(const SeriesSpec& s) const;
+  /// The task whose curve is at `pos` (pixels), -1 if none: plots with per-task curves.
+  virtual int taskAtPixel(QPoint) const { return -1; }
   void styleGraph(QCPGraph* graph, QColor colour, Qt::PenStyle style, double width, bool dots);
   void setLegendColumns();
 
@@ -148,6 +158,7 @@ class TimePlot : public QObject {
   QCPItemStraightLine* m_markerB = nullptr;
   QCPItemText* m_labelA = nullptr;
   QCPItemText* m_labelB = nullptr;
+  std::vector<QCPAbstractItem*> m_eventItems;
   QPoint m_pressPos;
   bool m_settingRange = false;
   bool m_dirty = true;

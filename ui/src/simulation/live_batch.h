@@ -42,6 +42,11 @@ struct WorkerSnapshot {
   engine::Scenario scenario;  ///< as the engine has it, after any reconfigure
   /// The whole run so far, if the worker was asked to publish it (Options::publishSummary).
   std::optional<engine::Summary> summary;
+  /// The run's timeline so far (Simulator::events()).
+  std::vector<engine::RunEvent> events;
+  /// The drawn and selected tasks' last throttle calls, at most one per task per sample
+  /// interval, since the previous snapshot (LiveSink::kExplainCap at most).
+  std::vector<engine::ThrottleExplain> explains;
 };
 
 /// What one GUI frame drains. Kept by the GUI and swapped with the worker's buffers, so a

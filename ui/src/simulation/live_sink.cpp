@@ -19,6 +19,16 @@ void LiveSink::onTaskCreated(const engine::TaskInfo& info) {
   m_tasks.push_back(info);
 }
 
+void LiveSink::onTaskExplain(const engine::ThrottleExplain& e) {
+  if (wanted(e.task)) m_explains.push_back(e);
+}
+
+std::vector<engine::ThrottleExplain> LiveSink::takeExplains() {
+  std::vector<engine::ThrottleExplain> out(m_explains.begin(), m_explains.end());
+  m_explains.clear();
+  return out;
+}
+
 void LiveSink::setExtraTasks(std::vector<int> extra) {
   std::sort(extra.begin(), extra.end());
   extra.erase(std::unique(extra.begin(), extra.end()), extra.end());
@@ -30,7 +40,8 @@ engine::OutputOptions LiveSink::outputOptions() const {
   // The engine can only limit task samples by index; selected tasks further down the table
   // raise the limit and the sink filters out the ones in between.
   const int limit = m_extra.empty() ? kDrawnTasks : std::max(kDrawnTasks, m_extra.back() + 1);
-  return engine::OutputOptions{.taskSamples = true, .taskSampleLimit = limit, .traces = false};
+  return engine::OutputOptions{
+      .taskSamples = true, .taskSampleLimit = limit, .traces = false, .explains = true};
 }
 
 bool LiveSink::wanted(int task) const {
@@ -54,6 +65,7 @@ void LiveSink::clear() {
   m_samples.clear();
   m_taskSamples.clear();
   m_tasks.clear();
+  m_explains.clear();
 }
 
 }  // namespace throttlelab::ui

@@ -3,6 +3,7 @@
 /// The RecordSink the worker attaches to its Simulator. Runs on the worker thread only: it
 /// stages records without locking, filters task samples to the tasks the GUI draws, folds
 /// samples when decimating, and hands everything to the SampleExchange once per slice.
+#include <boost/circular_buffer.hpp>
 #include <vector>
 
 #include "sample_decimator.h"
@@ -21,6 +22,12 @@ class LiveSink final : public engine::RecordSink {
   void onSample(const engine::Sample& s) override;
   void onTaskSample(const engine::TaskSample& s) override;
   void onTaskCreated(const engine::TaskInfo& info) override;
+  void onTaskExplain(const engine::ThrottleExplain& e) override;
+
+  /// Breakdowns staged between two snapshots at most (the oldest go first).
+  static constexpr std::size_t kExplainCap = 4096;
+  /// The staged breakdowns, oldest first; the stage is empty afterwards.
+  std::vector<engine::ThrottleExplain> takeExplains();
 
   /// Extra task indices (the selection) whose samples pass besides the first kDrawnTasks.
   void setExtraTasks(std::vector<int> extra);
@@ -45,6 +52,7 @@ class LiveSink final : public engine::RecordSink {
   std::vector<engine::Sample> m_samples;
   std::vector<engine::TaskSample> m_taskSamples;
   std::vector<engine::TaskInfo> m_tasks;
+  boost::circular_buffer<engine::ThrottleExplain> m_explains{kExplainCap};
 };
 
 }  // namespace throttlelab::ui

@@ -37,6 +37,14 @@ void SampleExchange::publish(std::vector<engine::Sample>& samples,
 
 void SampleExchange::publishSnapshot(std::shared_ptr<const WorkerSnapshot> snapshot) {
   std::lock_guard lock(m_mutex);
+  // The GUI has not taken the last one: its breakdowns are not to be lost with it.
+  if (m_snapshotFresh && m_snapshot && !m_snapshot->explains.empty() && snapshot &&
+      snapshot->generation == m_snapshot->generation) {
+    auto merged = std::make_shared<WorkerSnapshot>(*snapshot);
+    merged->explains.insert(merged->explains.begin(), m_snapshot->explains.begin(),
+                            m_snapshot->explains.end());
+    snapshot = std::move(merged);
+  }
   m_snapshot = std::move(snapshot);
   m_snapshotFresh = true;
 }

@@ -179,6 +179,8 @@ void SimulationWorker::publish(bool withSnapshot) {
     snapshot->tasks = m_sim->taskStats();
     snapshot->curve = m_sim->throttleCurve(0, 200);
     snapshot->scenario = m_sim->scenario();
+    snapshot->events = m_sim->events();
+    snapshot->explains = m_sink.takeExplains();
     if (m_options.publishSummary) snapshot->summary = m_sim->summary();
     m_exchange.publishSnapshot(std::move(snapshot));
     m_lastSnapshot = Clock::now();

@@ -182,6 +182,9 @@ struct Sample {
                                ///< ended in it, and one still going counted up to the sample
   bool kswapdActive = false;
   std::int64_t oomKills = 0;  ///< cumulative
+  /// The policy at the sample time has position and rate control (pos_ratio, setpoint,
+  /// task_ratelimit mean something); false under the IO-ful policies and `none`.
+  bool positionControl = true;
   std::vector<DeviceSample> devices;
   std::vector<CgroupSample> cgroups;  ///< one per Scenario::cgroups entry
 };

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "throttlelab/engine/events.h"
+#include "throttlelab/engine/explain.h"
 #include "throttlelab/engine/records.h"
 #include "throttlelab/engine/scenario.h"
 #include "throttlelab/engine/sim_time.h"
@@ -24,6 +26,9 @@ class RecordSink {
   virtual void onTrace(const TraceRecord&) {}
   /// A task was created (at start or by a live reconfiguration).
   virtual void onTaskCreated(const TaskInfo&) {}
+  /// With OutputOptions::explains: at each sample, the last throttle call of every sampled
+  /// task that throttled in the interval (at most one per task per interval).
+  virtual void onTaskExplain(const ThrottleExplain&) {}
 };
 
 /// Which of the costly outputs the sink wants.
@@ -32,6 +37,7 @@ struct OutputOptions {
   int taskSampleLimit = -1;            ///< only tasks with index < limit (-1: all)
   std::vector<int> taskSampleIndices;  ///< also sample these tasks, whatever the limit
   bool traces = false;                 ///< the three tracepoint records
+  bool explains = false;               ///< onTaskExplain() for the sampled tasks
 };
 
 /// The throttle curve (plot 5): pos_ratio as a function of dirty pages, for the current state.
@@ -133,6 +139,12 @@ class Simulator {
   Summary summary() const;
   ThrottleCurve throttleCurve(int device = 0, int points = 200) const;
   std::int64_t eventsProcessed() const;
+  /// The run's timeline so far: task groups starting and stopping, OOM kills, live
+  /// reconfigurations and policy changes, in time order.
+  const std::vector<RunEvent>& events() const;
+  /// The last throttle call of task `index` at or before now(), step by step (Kind::None if
+  /// it has not been throttled). Throws std::out_of_range for an unknown index.
+  const ThrottleExplain& lastExplain(int index) const;
   /// True once every task has exited (finished its runs or was OOM-killed) and none is
   /// waiting to start: a run of finite jobs (make -jN) can stop here.
   bool allTasksExited() const;

@@ -27,6 +27,8 @@ struct GuiLaunchOptions {
   bool watchHost = false;                   ///< --watch-host: opens live host mode
   std::string lesson;                       ///< --lesson NAME|FILE (loaded once already)
   int lessonStep = 1;                       ///< --step K, 1-based
+  int explainPid = 0;                       ///< --explain PID@SECONDS: 0 if not given; the
+  double explainS = 0;                      ///< PNG export is then the whole window
 
   /// A scripted run: --run-for, --quit or an export. It starts paused, runs only as the job
   /// says, prints its messages instead of showing dialogs, and exits with a status (--quit).

@@ -15,9 +15,9 @@
 #include "output_file.h"
 #include "reports.h"
 #include "throttlelab/engine/compare.h"
-#include "throttlelab/engine/lesson.h"
 #include "throttlelab/engine/events.h"
 #include "throttlelab/engine/explain.h"
+#include "throttlelab/engine/lesson.h"
 #include "throttlelab/engine/output.h"
 #include "throttlelab/engine/simulator.h"
 #include "throttlelab/host/output_target.h"
@@ -502,8 +502,7 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
               << " s (pids then: " << (pids.empty() ? std::string("none") : pids) << ")\n";
           return kExitBadInput;
         }
-        explained =
-            te::formatExplain(simulator.lastExplain(it->index), it->name, options.explainS);
+        explained = te::formatExplain(simulator.lastExplain(it->index), it->name, options.explainS);
       }
       simulator.run();
       simulator.setSink(nullptr);

@@ -28,7 +28,9 @@ Scenario writers(int n) {
 }
 
 /// Resident memory now, in MiB (every page a snapshot copies is touched, so it is resident).
-double rssMiB() { return throttlelab::test::procStatusKiB("VmRSS", 0) / 1024.0; }
+double rssMiB() {
+  return throttlelab::test::procStatusKiB("VmRSS", 0) / 1024.0;
+}
 
 double msSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();

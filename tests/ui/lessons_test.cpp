@@ -109,7 +109,8 @@ TEST(Lessons, PageDownAndPageUpMoveBetweenSteps) {
 
 TEST(Lessons, ABadLessonFileNamesTheStepAndKeyAndChangesNothing) {
   test::WindowRig rig;
-  const engine::Scenario before = throttlelab::ui::test::part<LiveController>(*rig.window, "liveController").scenario();
+  const engine::Scenario before =
+      throttlelab::ui::test::part<LiveController>(*rig.window, "liveController").scenario();
   const QString path = rig.path(QStringLiteral("bad.json"));
   QFile f(path);
   ASSERT_TRUE(f.open(QIODevice::WriteOnly));
@@ -121,7 +122,8 @@ TEST(Lessons, ABadLessonFileNamesTheStepAndKeyAndChangesNothing) {
   ASSERT_EQ(rig.notifier.messages.size(), 1);
   EXPECT_TRUE(rig.notifier.messages.front().contains(QStringLiteral("step 2")));
   EXPECT_TRUE(rig.notifier.messages.front().contains(QStringLiteral("question.answer")));
-  EXPECT_EQ(throttlelab::ui::test::part<LiveController>(*rig.window, "liveController").scenario(), before);
+  EXPECT_EQ(throttlelab::ui::test::part<LiveController>(*rig.window, "liveController").scenario(),
+            before);
   auto* panel = rig.window->findChild<LessonPanel*>(QStringLiteral("lessonPanel"));
   ASSERT_NE(panel, nullptr);
   EXPECT_FALSE(panel->hasLesson());

@@ -23,6 +23,7 @@
 #include "throttlelab/engine/simulator.h"
 #include "time_plot.h"
 #include "timeline_panel.h"
+#include "window_parts.h"
 #include "window_rig.h"
 
 namespace throttlelab::ui {
@@ -75,7 +76,7 @@ TEST(TimelineSession, EventsAndNotesRoundTripThroughTheFile) {
 TEST(Timeline, EngineEventsAndNotesAreMarkedListedSavedAndExported) {
   WindowRig a;
   MainWindow& w = *a.window;
-  LiveController& c = w.controller();
+  LiveController& c = test::part<LiveController>(w, "liveController");
   c.load(test::builtin("default"));
   ASSERT_TRUE(runTo(c, 32));
   // The writers joining at 15 s and 30 s are events of the run.
@@ -95,7 +96,7 @@ TEST(Timeline, EngineEventsAndNotesAreMarkedListedSavedAndExported) {
 
   // Marks with labels on every time plot.
   for (PlotId id : {PlotId::DirtyPages, PlotId::Pauses, PlotId::Bandwidth, PlotId::Memory}) {
-    const QStringList labels = w.dashboard().timePlot(id)->eventLabels();
+    const QStringList labels = test::part<Dashboard>(w, "dashboard").timePlot(id)->eventLabels();
     EXPECT_TRUE(labels.contains("just before the third writer")) << plotKey(id).toStdString();
     EXPECT_TRUE(std::any_of(labels.begin(), labels.end(), [](const QString& l) {
       return l.contains("tasks[2] rt-dd");
@@ -128,7 +129,7 @@ TEST(Timeline, EngineEventsAndNotesAreMarkedListedSavedAndExported) {
   ASSERT_TRUE(w.saveSession(session));
   WindowRig b;
   ASSERT_TRUE(b.window->openSession(session));
-  const auto notes = b.window->controller().userEvents();
+  const auto notes = test::part<LiveController>(*b.window, "liveController").userEvents();
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_EQ(notes[0].text, "just before the third writer");
   EXPECT_DOUBLE_EQ(notes[0].timeS, 12.25);
@@ -139,7 +140,7 @@ TEST(Timeline, EngineEventsAndNotesAreMarkedListedSavedAndExported) {
 TEST(Timeline, APolicyWithoutPositionControlShowsNone) {
   WindowRig a;
   MainWindow& w = *a.window;
-  LiveController& c = w.controller();
+  LiveController& c = test::part<LiveController>(w, "liveController");
   c.load(test::builtin("ten-dd"));
   ASSERT_TRUE(runTo(c, 5));
   engine::Scenario changed = c.scenario();
@@ -151,8 +152,8 @@ TEST(Timeline, APolicyWithoutPositionControlShowsNone) {
   EXPECT_TRUE(std::any_of(timeline.begin(), timeline.end(), [](const engine::RunEvent& e) {
     return e.kind == engine::RunEvent::Kind::Policy && e.text == "policy ioless → legacy-2.6.0";
   }));
-  w.dashboard().refresh(true, true);
-  QCustomPlot* dirty = w.dashboard().plotWidget(PlotId::DirtyPages);
+  test::part<Dashboard>(w, "dashboard").refresh(true, true);
+  QCustomPlot* dirty = test::part<Dashboard>(w, "dashboard").plotWidget(PlotId::DirtyPages);
   for (const char* name : {"setpoint", "freerun", "task_ratelimit"}) {
     QCPGraph* g = nullptr;
     for (int i = 0; i < dirty->graphCount(); ++i)
@@ -205,15 +206,15 @@ long long explained(const QString& text, const QString& name) {
 TEST(ExplainPanel, ShowsTheTraceRecordOfTheMarkedMoment) {
   WindowRig a;
   MainWindow& w = *a.window;
-  LiveController& c = w.controller();
+  LiveController& c = test::part<LiveController>(w, "liveController");
   c.load(test::builtin("default"));
   ASSERT_TRUE(runTo(c, 20));
   auto* panel = w.findChild<ExplainPanel*>(QStringLiteral("explainPanel"));
   ASSERT_NE(panel, nullptr);
-  w.taskTable().selectTask(1);
+  test::part<TaskTable>(w, "taskTable").selectTask(1);
   const double t = 19.0;
-  w.dashboard().setMarker(t, false);
-  Q_EMIT w.dashboard().markerPlaced(t, false);
+  test::part<Dashboard>(w, "dashboard").setMarker(t, false);
+  Q_EMIT test::part<Dashboard>(w, "dashboard").markerPlaced(t, false);
   EXPECT_EQ(panel->task(), 1);
   ASSERT_TRUE(panel->moment());
   const QString text = panel->text();

@@ -196,7 +196,8 @@ class IolessPolicy final : public ThrottlePolicy {
       }
     }
 
-    emitTrace(host, task, sg, sw, dirtyRatelimit, taskRatelimit, pagesDirtied, period, pause, detail);
+    emitTrace(host, task, sg, sw, dirtyRatelimit, taskRatelimit, pagesDirtied, period, pause,
+              detail);
     task.dirtyPausedWhen = now + pause;
     task.nrDirtied = 0;
     task.nrDirtiedPause = mp.nrDirtiedPause;

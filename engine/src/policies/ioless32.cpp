@@ -35,7 +35,7 @@ class Ioless32Policy final : public ThrottlePolicy {
   bool hasPositionControl() const override { return true; }
   KernelEra era() const override {
     KernelEra e;
-    e.memcg = false;  // cgroup writeback arrived in 4.2
+    e.memcg = false;      // cgroup writeback arrived in 4.2
     e.maxFolioOrder = 0;  // 4 KiB pages: large page-cache folios came with 5.18+
     e.dirtyable = DirtyableStyle::FreePlusLru;
     e.rtBonus = RtLimitBonus::Quarter;

@@ -94,7 +94,7 @@ class LegacyPolicy final : public ThrottlePolicy {
 
   KernelEra era() const override {
     KernelEra e;
-    e.memcg = false;  // cgroup writeback arrived in 4.2
+    e.memcg = false;      // cgroup writeback arrived in 4.2
     e.maxFolioOrder = 0;  // 4 KiB pages: large page-cache folios came with 5.18+
     e.dirtyable = DirtyableStyle::TotalPages;
     e.unmappedClamp = true;

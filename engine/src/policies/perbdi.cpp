@@ -36,7 +36,7 @@ class PerBdiPolicy final : public ThrottlePolicy {
   }
   KernelEra era() const override {
     KernelEra e;
-    e.memcg = false;  // cgroup writeback arrived in 4.2
+    e.memcg = false;      // cgroup writeback arrived in 4.2
     e.maxFolioOrder = 0;  // 4 KiB pages: large page-cache folios came with 5.18+
     e.dirtyable = DirtyableStyle::FreePlusLru;
     e.fivePercentFloor = true;

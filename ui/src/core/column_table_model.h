@@ -48,8 +48,7 @@ class ColumnTableModel : public QAbstractTableModel {
     return parent.isValid() ? 0 : static_cast<int>(m_columns.size());
   }
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override {
-    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
-      return {};
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount()) return {};
     const Row& r = m_rows[static_cast<std::size_t>(index.row())];
     const Column& c = m_columns[static_cast<std::size_t>(index.column())];
     if (role == Qt::TextAlignmentRole)

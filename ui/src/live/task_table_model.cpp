@@ -6,8 +6,8 @@
 #include <QColor>
 
 #include "display_units.h"
-#include "throttlelab/engine/simulator.h"
 #include "throttlelab/engine/events.h"
+#include "throttlelab/engine/simulator.h"
 
 namespace throttlelab::ui {
 

@@ -568,7 +568,8 @@ Headless outputs (FILE "-" means standard output; see "Output files" below):
   --task-csv FILE        one row per task per interval (time_s, task, pid, sched,
                          dirtied_pages, write_kbps, task_ratelimit_kbps, pause_ms, state)
   --trace-out FILE       global_dirty_state, bdi_dirty_ratelimit and balance_dirty_pages
-                         records in the text format of /sys/kernel/tracing/trace
+                         records, and block_rq_issue/complete and jbd2_start/end_commit,
+                         in the text format of /sys/kernel/tracing/trace
   --explain PID@SECONDS  print why task PID waited: its last balance_dirty_pages() call
                          at or before SECONDS, step by step with the policy's numbers
                          (the run still goes to its end for the other outputs). In the

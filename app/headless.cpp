@@ -112,6 +112,13 @@ class StreamingSink final : public te::RecordSink {
     m_trace->stream().write(line.data(), static_cast<std::streamsize>(line.size()));
   }
 
+  void onFsTrace(const te::FsTraceRecord& r) override {
+    if (!m_trace) return;
+    std::string line = te::formatTraceLine(r);
+    line += '\n';
+    m_trace->stream().write(line.data(), static_cast<std::streamsize>(line.size()));
+  }
+
   void onTaskCreated(const te::TaskInfo& info) override {
     if (info.index < 0) return;
     const auto index = static_cast<std::size_t>(info.index);

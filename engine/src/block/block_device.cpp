@@ -125,6 +125,7 @@ void BlockDevice::startNext(SimTime now) {
   m_serviceStart = now;
   m_serviceEnd = now + serviceTime(r);
   m_inService = r;
+  ++m_issued;
 }
 
 std::optional<SimTime> BlockDevice::nextCompletion() const {

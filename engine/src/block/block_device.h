@@ -65,6 +65,10 @@ class BlockDevice {
   IoRequest completeCurrent(SimTime now);
 
   const DeviceCounters& counters() const { return m_counters; }
+  /// The request in service, if any, and how many requests have started service so far
+  /// (the block_rq_issue tracepoint reads them).
+  const IoRequest* inService() const { return m_inService ? &*m_inService : nullptr; }
+  std::int64_t issued() const { return m_issued; }
   /// Requests created by submit() so far (merges excluded).
   std::int64_t requestsCreated() const { return m_created; }
   /// Busy time including the part of the current request served so far.
@@ -93,6 +97,7 @@ class BlockDevice {
   std::int64_t m_lastEnd = -1;
   bool m_congested = false;
   std::int64_t m_created = 0;
+  std::int64_t m_issued = 0;
   DeviceCounters m_counters;
 };
 

@@ -526,6 +526,55 @@ std::string formatTraceLine(const TraceRecord& r) {
   return out;
 }
 
+std::string formatTraceLine(const FsTraceRecord& r) {
+  std::string out;
+  out.reserve(160);
+  auto dev = [&](std::uint32_t major, std::uint32_t minor) {
+    appendUnsigned(out, major);
+    out += ',';
+    appendUnsigned(out, minor);
+  };
+  if (const auto* b = std::get_if<BlockRq>(&r)) {
+    // 3.x-5.x TP_printk: issue "%d,%d %s %u (%s) %llu + %u [%s]" (rwbs, bytes, the SCSI
+    // command, empty for a file system request, sector + nr_sector, comm); complete
+    // "%d,%d %s (%s) %llu + %u [%d]" (the last is the error, 0).
+    appendTraceHeader(out, b->header, b->complete ? "block_rq_complete" : "block_rq_issue");
+    dev(b->major, b->minor);
+    out += ' ';
+    out += std::string_view(b->rwbs.data(),
+                            std::find(b->rwbs.begin(), b->rwbs.end(), '\0') - b->rwbs.begin());
+    out += ' ';
+    if (!b->complete) {
+      appendUnsigned(out, static_cast<std::uint64_t>(b->nrSector) * 512);
+      out += ' ';
+    }
+    out += "() ";
+    appendUnsigned(out, b->sector);
+    out += " + ";
+    appendUnsigned(out, b->nrSector);
+    out += " [";
+    if (b->complete)
+      out += '0';
+    else
+      out += commView(b->header.comm);
+    out += ']';
+  } else if (const auto* j = std::get_if<Jbd2Commit>(&r)) {
+    // "dev %d,%d transaction %d sync %d", jbd2_end_commit adding " head %d".
+    appendTraceHeader(out, j->header, j->end ? "jbd2_end_commit" : "jbd2_start_commit");
+    out += "dev ";
+    dev(j->major, j->minor);
+    out += " transaction ";
+    appendInt(out, j->transaction);
+    out += " sync ";
+    appendInt(out, j->sync);
+    if (j->end) {
+      out += " head ";
+      appendInt(out, j->head);
+    }
+  }
+  return out;
+}
+
 namespace {
 // As print_func_help_header_irq() prints it on a 6.x kernel.
 void writeTraceColumnLegend(std::ostream& out) {

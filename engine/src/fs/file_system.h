@@ -77,6 +77,7 @@ struct Journal {
   std::vector<int> shadowWaiters;  ///< tasks in do_get_write_access() on a BJ_Shadow buffer
   std::vector<std::pair<int, std::int64_t>> commitWaiters;  ///< (task, tid) in log_wait_commit
   SimTime commitStart{};
+  bool committingSync = false;  ///< an fsync() waited for the committing transaction at start
   // statistics
   std::int64_t commits = 0;
   Pages logPages = 0;

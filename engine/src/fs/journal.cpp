@@ -54,6 +54,8 @@ void Kernel::startCommit(int dev) {
   j.running.tid = j.committing.tid + 1;
   j.commitStart = m_now;
   j.phase = CommitPhase::Data;
+  j.committingSync = !j.commitWaiters.empty();
+  if (tracing()) traceJbd2Commit(dev, false, j.committing.tid, j.committingSync ? 1 : 0);
   if (fs.options().data == DataMode::Ordered) {
     Pages write = 0;
     if (fs.kind() == FsKind::Ext3) {
@@ -119,6 +121,7 @@ void Kernel::journalIoDone(int dev) {
   ++j.commits;
   j.commitSTotal += toSeconds(m_now - j.commitStart);
   const std::int64_t done = j.committing.tid;
+  if (tracing()) traceJbd2Commit(dev, true, done, j.committingSync ? 1 : 0);
   std::vector<std::pair<int, std::int64_t>> waiting;
   waiting.swap(j.commitWaiters);
   for (const auto& w : waiting) {

@@ -452,6 +452,48 @@ void Kernel::trace(const TraceRecord& r) {
   if (m_sink) m_sink->onTrace(r);
 }
 
+namespace {
+// The model does not track which task a request was issued or completed in the context of:
+// the block lines carry the idle task, as an issue from the completion interrupt shows.
+TraceHeader kernelContext(SimTime now, std::string_view comm) {
+  TraceHeader h;
+  h.time = now;
+  h.comm = makeComm(comm);
+  return h;
+}
+}  // namespace
+
+void Kernel::traceBlockIssue(int dev) {
+  DeviceState& d = device(dev);
+  if (d.tracedIssues == d.device.issued()) return;
+  d.tracedIssues = d.device.issued();
+  if (const IoRequest* r = d.device.inService()) traceBlockRq(dev, *r, false);
+}
+
+void Kernel::traceBlockRq(int dev, const IoRequest& r, bool complete) {
+  BlockRq b;
+  b.header = kernelContext(m_now, "<idle>");
+  b.complete = complete;
+  b.minor = static_cast<std::uint32_t>(16 * dev);
+  const std::string_view rwbs = r.read ? "R" : (r.file == kJournalFile ? "WS" : "W");
+  std::copy(rwbs.begin(), rwbs.end(), b.rwbs.begin());
+  b.sector = static_cast<std::uint64_t>(std::max<std::int64_t>(r.offset, 0)) * (kPageBytes / 512);
+  b.nrSector = static_cast<std::uint32_t>(r.pages * (kPageBytes / 512));
+  m_sink->onFsTrace(b);
+}
+
+void Kernel::traceJbd2Commit(int dev, bool end, std::int64_t tid, int sync) {
+  Jbd2Commit j;
+  // kjournald2's thread is named after the device and the journal's inode (8).
+  j.header = kernelContext(m_now, "jbd2/" + std::string(deviceName(dev)) + "-8");
+  j.end = end;
+  j.minor = static_cast<std::uint32_t>(16 * dev);
+  j.transaction = tid;
+  j.sync = sync;
+  j.head = tid;
+  m_sink->onFsTrace(j);
+}
+
 TraceHeader Kernel::traceHeader(const Task& t) const {
   TraceHeader h;
   h.time = m_now;

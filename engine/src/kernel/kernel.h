@@ -68,6 +68,10 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   int cpus() const override { return m_scenario.machine.cpus; }
   bool tracing() const override { return m_sink != nullptr && m_options.traces; }
   void trace(const TraceRecord& r) override;
+  /// block_rq_issue for a request that started service since the last call (tracing only).
+  void traceBlockIssue(int dev);
+  void traceBlockRq(int dev, const IoRequest& r, bool complete);
+  void traceJbd2Commit(int dev, bool end, std::int64_t tid, int sync);
   TraceHeader traceHeader(const Task& t) const override;
   std::string_view deviceName(int device) const override;
   // memcg.cpp

@@ -177,6 +177,7 @@ struct DeviceState {
       dirtyUnowned;  ///< those no dirtier is writing back (I_SYNC clear)
   std::uint32_t completionGeneration = 0;
   SimTime scheduledCompletion{};  ///< completion time a DeviceDone event is pending for
+  std::int64_t tracedIssues = 0;  ///< requests whose block_rq_issue has been traced
   std::int64_t allocCursor = 0;   ///< next free block (in pages) for delayed allocation
   std::deque<int>
       slotWaiters;  ///< waiting for a request slot: task ids, -1 = the flusher, -2 = kswapd

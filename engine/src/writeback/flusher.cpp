@@ -288,6 +288,7 @@ void Kernel::pdflushBackOff(int dev) {
 
 void Kernel::scheduleDevice(int dev) {
   DeviceState& d = device(dev);
+  if (tracing()) traceBlockIssue(dev);
   const auto next = d.device.nextCompletion();
   if (!next || *next == d.scheduledCompletion) return;
   d.scheduledCompletion = *next;
@@ -299,6 +300,7 @@ void Kernel::deviceDone(int dev) {
   DeviceState& d = device(dev);
   const IoRequest r = d.device.completeCurrent(m_now);
   d.scheduledCompletion = SimTime{};
+  if (tracing()) traceBlockRq(dev, r, true);
   chargeKernel(kIoCompletionThread, static_cast<double>(r.pages) * cost::kIoCompletionPerPageS);
   if (r.file == kJournalFile) {
     journalIoDone(dev);

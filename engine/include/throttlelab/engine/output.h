@@ -55,6 +55,8 @@ void writeTaskCsvRow(std::ostream& out, const TaskSample& s, const TaskInfo& inf
 /// One line in the format of /sys/kernel/tracing/trace (no trailing newline added). The bdi
 /// field carries the device's configured name (`sda`) where the kernel prints `8:0`.
 std::string formatTraceLine(const TraceRecord& r);
+/// The same for the block layer's and jbd2's tracepoints, as their TP_printk prints them.
+std::string formatTraceLine(const FsTraceRecord& r);
 /// The `# tracer: nop` preamble of a trace file, with the kernel's column header lines. The
 /// `# entries-in-buffer` line is left out: a streamed trace does not know its length.
 void writeTraceHeader(std::ostream& out);

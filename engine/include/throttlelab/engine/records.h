@@ -80,6 +80,36 @@ struct BalanceDirtyPages {
 
 using TraceRecord = std::variant<GlobalDirtyState, BdiDirtyRatelimit, BalanceDirtyPages>;
 
+/// block:block_rq_issue and block:block_rq_complete (include/trace/events/block.h, 3.x–5.x
+/// TP_printk; docs/model.md, Outputs): a request the simulated block device starts serving, or
+/// finishes. The device is `major,minor` = 8,16·index (sda = 8,0, sdb = 8,16).
+struct BlockRq {
+  TraceHeader header;
+  bool complete = false;  ///< block_rq_complete, else block_rq_issue
+  std::uint32_t major = 8;
+  std::uint32_t minor = 0;
+  std::array<char, 8> rwbs{};  ///< blk_fill_rwbs(): "W", "R", "WS" (a journal write)
+  std::uint64_t sector = 0;    ///< first 512-byte sector on the disk
+  std::uint32_t nrSector = 0;  ///< length in 512-byte sectors
+};
+
+/// jbd2:jbd2_start_commit and jbd2:jbd2_end_commit (include/trace/events/jbd2.h; docs/model.md,
+/// Outputs): kjournald2's journal_commit_transaction() begins or ends a commit.
+struct Jbd2Commit {
+  TraceHeader header;
+  bool end = false;  ///< jbd2_end_commit, else jbd2_start_commit
+  std::uint32_t major = 8;
+  std::uint32_t minor = 0;
+  std::int64_t transaction = 0;  ///< the committing transaction's tid
+  int sync = 0;                  ///< t_synchronous_commit: an fsync() waits for it
+  /// jbd2_end_commit's `head` (j_tail_sequence). Checkpointing is not modelled: the committed
+  /// transaction's tid, as if the checkpoint kept up.
+  std::int64_t head = 0;
+};
+
+/// The file system's and block layer's tracepoints, sent only when tracing is on.
+using FsTraceRecord = std::variant<BlockRq, Jbd2Commit>;
+
 /// One memory cgroup in one sample (docs/model.md, Memory cgroups): its counters and its own
 /// writeback domain's limits as a normal task in it sees them. All 0 for limits when the
 /// policy's era has no cgroup writeback or the cgroup is v1.

@@ -24,6 +24,8 @@ class RecordSink {
   virtual void onSample(const Sample&) {}
   virtual void onTaskSample(const TaskSample&) {}
   virtual void onTrace(const TraceRecord&) {}
+  /// With OutputOptions::traces: block_rq_issue/complete and jbd2 commit records.
+  virtual void onFsTrace(const FsTraceRecord&) {}
   /// A task was created (at start or by a live reconfiguration).
   virtual void onTaskCreated(const TaskInfo&) {}
   /// With OutputOptions::explains: at each sample, the last throttle call of every sampled
@@ -36,7 +38,7 @@ struct OutputOptions {
   bool taskSamples = false;            ///< one TaskSample per task per interval
   int taskSampleLimit = -1;            ///< only tasks with index < limit (-1: all)
   std::vector<int> taskSampleIndices;  ///< also sample these tasks, whatever the limit
-  bool traces = false;                 ///< the three tracepoint records
+  bool traces = false;                 ///< the tracepoint records (onTrace, onFsTrace)
   bool explains = false;               ///< onTaskExplain() for the sampled tasks
 };
 

@@ -152,6 +152,8 @@ TEST_F(Executable, TraceOutWritesKernelFormattedLines) {
       R"(bdi sda: limit=\d+ setpoint=\d+ dirty=\d+ wb_setpoint=\d+ wb_dirty=\d+ )"
       R"(dirty_ratelimit=\d+ task_ratelimit=\d+ dirtied=\d+ dirtied_pause=\d+ paused=\d+ )"
       R"(pause=-?\d+ period=\d+ think=-?\d+ cgroup_ino=\d+)");
+  const std::regex issue(R"(\d+,\d+ [RW]S? \d+ \(\) \d+ \+ \d+ \[.+\])");
+  const std::regex complete(R"(\d+,\d+ [RW]S? \(\) \d+ \+ \d+ \[0\])");
   std::set<std::string> events;
   for (const auto& l : all) {
     if (l.rfind("#", 0) == 0) continue;
@@ -166,12 +168,18 @@ TEST_F(Executable, TraceOutWritesKernelFormattedLines) {
       EXPECT_TRUE(std::regex_match(fields, ratelimit)) << l;
     else if (event == "balance_dirty_pages")
       EXPECT_TRUE(std::regex_match(fields, balance)) << l;
+    else if (event == "block_rq_issue")
+      EXPECT_TRUE(std::regex_match(fields, issue)) << l;
+    else if (event == "block_rq_complete")
+      EXPECT_TRUE(std::regex_match(fields, complete)) << l;
     else
       ADD_FAILURE() << "unexpected event: " << l;
   }
-  // Ten writers fill the page cache past freerun within 5 s, so all three tracepoints fire.
-  EXPECT_EQ(events, (std::set<std::string>{"global_dirty_state", "bdi_dirty_ratelimit",
-                                           "balance_dirty_pages"}));
+  // Ten writers fill the page cache past freerun within 5 s, so all three tracepoints fire,
+  // and the device serves requests (no file system in ten-dd: no jbd2 lines).
+  EXPECT_EQ(events,
+            (std::set<std::string>{"global_dirty_state", "bdi_dirty_ratelimit",
+                                   "balance_dirty_pages", "block_rq_issue", "block_rq_complete"}));
 }
 
 TEST_F(Executable, SummaryIsATableOnStandardOutput) {

@@ -122,9 +122,9 @@ TEST(FsTrace, LinesAreInTheKernelsFormatAndTheImporterSkipsThem) {
   ASSERT_FALSE(sink.commits.empty());
   const std::string issue = te::formatTraceLine(te::FsTraceRecord{sink.rqs.front()});
   const auto& r = sink.rqs.front();
-  EXPECT_NE(issue.find("block_rq_issue: 8,0 " + rwbs(r) + " " +
-                       std::to_string(r.nrSector * 512) + " () " + std::to_string(r.sector) +
-                       " + " + std::to_string(r.nrSector) + " [<idle>]"),
+  EXPECT_NE(issue.find("block_rq_issue: 8,0 " + rwbs(r) + " " + std::to_string(r.nrSector * 512) +
+                       " () " + std::to_string(r.sector) + " + " + std::to_string(r.nrSector) +
+                       " [<idle>]"),
             std::string::npos)
       << issue;
   const std::string complete = te::formatTraceLine(te::FsTraceRecord{sink.rqs[1]});
@@ -143,8 +143,7 @@ TEST(FsTrace, LinesAreInTheKernelsFormatAndTheImporterSkipsThem) {
   const auto result = ti::importTraceText(header.str() + sink.text, nothing);
   ASSERT_TRUE(result.ok()) << result.error;
   EXPECT_GT(result.stats.balanceDirtyPages, 0);
-  EXPECT_EQ(result.stats.other,
-            static_cast<std::int64_t>(sink.rqs.size() + sink.commits.size()));
+  EXPECT_EQ(result.stats.other, static_cast<std::int64_t>(sink.rqs.size() + sink.commits.size()));
 }
 
 }  // namespace

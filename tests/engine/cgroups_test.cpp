@@ -243,5 +243,37 @@ TEST(Cgroups, LimitsChangeLiveButTheCgroupListDoesNot) {
   EXPECT_THROW(sim.reconfigure(renamed), ScenarioError);
 }
 
+TEST(Cgroups, AnOomKillInsideACgroupIsATimelineEventNamingTheCgroup) {
+  // memory.max of 1 MiB and 4 MiB writes in 2 MiB folios: a folio can never be charged, so
+  // reclaim inside the cgroup finds nothing and its OOM killer takes the writer.
+  Scenario s = containerWriter("ioless", 2, 5);
+  s.cgroups.at(0).memoryMaxMiB = 1;
+  s.tasks.at(0).blockKiB = 4096;
+  s.tasks.at(0).loop = false;
+  Simulator sim(s);
+  sim.run();
+  ASSERT_GE(sim.summary().oomKills, 1);
+  const auto& events = sim.events();
+  const auto kill = std::find_if(events.begin(), events.end(), [](const RunEvent& e) {
+    return e.kind == RunEvent::Kind::OomKill;
+  });
+  ASSERT_NE(kill, events.end());
+  EXPECT_NE(kill->text.find("OOM killer in memory cgroup box: dd-box (pid "), std::string::npos)
+      << kill->text;
+  // One event per kill, not a second one from the global OOM killer's path.
+  EXPECT_EQ(std::count_if(events.begin(), events.end(),
+                          [](const RunEvent& e) { return e.kind == RunEvent::Kind::OomKill; }),
+            sim.summary().oomKills);
+  // The kill is the task's end as any other: it is marked killed, and its group stops.
+  const auto stats = sim.taskStats();
+  const auto box = std::find_if(stats.begin(), stats.end(),
+                                [](const TaskStats& t) { return t.info.name == "dd-box"; });
+  ASSERT_NE(box, stats.end());
+  EXPECT_TRUE(box->oomKilled);
+  EXPECT_TRUE(std::any_of(events.begin(), events.end(), [](const RunEvent& e) {
+    return e.kind == RunEvent::Kind::TaskStop && e.text.find("dd-box stop") != std::string::npos;
+  }));
+}
+
 }  // namespace
 }  // namespace throttlelab::engine

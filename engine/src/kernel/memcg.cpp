@@ -201,10 +201,17 @@ bool Kernel::memcgOomKill(int cg) {
     }
   }
   if (victim == nullptr) return false;
-  victim->oomKilled = true;
   ++m_mem.oomKills;
   ++m_cgroups[static_cast<std::size_t>(cg)].oomKills;
+  // The timeline names the cgroup, as the kernel's "Memory cgroup out of memory: Killed
+  // process" does; removeTask() adds the global OOM killer's event for a task already marked
+  // killed, so the mark comes after it.
+  addRunEvent(RunEvent::Kind::OomKill, "OOM killer in memory cgroup " +
+                                           m_scenario.cgroups[static_cast<std::size_t>(cg)].name +
+                                           ": " + victim->info.name + " (pid " +
+                                           std::to_string(victim->info.pid) + ") killed");
   removeTask(*victim);
+  victim->oomKilled = true;
   return true;
 }
 

@@ -59,6 +59,7 @@ constexpr std::array kOptions{
     OptionSpec{"--import-trace", true, Scope::Import},
     OptionSpec{"--simulate", false, Scope::Import},
     OptionSpec{"--this-host", false, Scope::Import},
+    OptionSpec{"--trace-cgroup", true, Scope::Import},
     OptionSpec{"--record-trace", true, Scope::Record},
     OptionSpec{"--run-for", true, Scope::Window},
     OptionSpec{"--export-png", true, Scope::Window},
@@ -70,6 +71,7 @@ constexpr std::array kOptions{
     OptionSpec{"--presenter", false, Scope::Window},
     OptionSpec{"--open-trace", true, Scope::Window},
     OptionSpec{"--watch-host", false, Scope::Window},
+    OptionSpec{"--watch-cgroup", true, Scope::Window},
 };
 
 // QGuiApplication's own options: the window passes argv to Qt, so these must get through.
@@ -181,9 +183,12 @@ class Parser {
       if (branching && name == "--report") continue;
       if (scope == Scope::Experiment)
         return CliError{std::string(name) + " belongs to --experiment NAME"};
+      if (name == "--trace-cgroup" && !m_options.openTrace.empty() && !headless) continue;
       if (scope == Scope::Import)
         return CliError{std::string(name) + (name == "--this-host"
                                                  ? " belongs to --import-trace FILE --simulate"
+                                             : name == "--trace-cgroup"
+                                                 ? " needs --import-trace FILE or --open-trace FILE"
                                                  : " needs --import-trace FILE")};
       if (scope == Scope::Report && !comparing)
         return CliError{std::string(name) +
@@ -356,6 +361,15 @@ class Parser {
       o.simulate = true;
     } else if (name == "--this-host") {
       o.thisHost = true;
+    } else if (name == "--trace-cgroup") {
+      std::uint64_t ino = 0;
+      const auto r = std::from_chars(value.data(), value.data() + value.size(), ino);
+      if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || ino < 1)
+        return CliError{
+            "--trace-cgroup needs a cgroup_ino as the balance_dirty_pages records print it, a "
+            "whole number from 1 (1 = the root cgroup), got '" +
+            value + "'"};
+      o.traceCgroup = ino;
     } else if (name == "--record-trace") {
       o.recordTrace = value;
     } else if (name == "--export-png") {
@@ -376,6 +390,9 @@ class Parser {
       o.openTrace = value;
     } else if (name == "--watch-host") {
       o.watchHost = true;
+    } else if (name == "--watch-cgroup") {
+      o.watchCgroup = value;
+      o.watchHost = true;
     }
     return std::nullopt;
   }
@@ -392,6 +409,13 @@ class Parser {
       if (name == "--import-trace" || name == "--headless" || name == "--csv" ||
           name == "--task-csv" || name == "--simulate")
         continue;
+      if (name == "--trace-cgroup") {
+        if (o.simulate)
+          return CliError{
+              "--trace-cgroup cannot be combined with --simulate, which derives a memory "
+              "cgroup for every traced cgroup_ino"};
+        continue;
+      }
       if (name == "--this-host" || name == "--report") {
         if (!o.simulate)
           return CliError{std::string(name) +
@@ -503,7 +527,7 @@ class Parser {
 bool CliOptions::hasWindowOnlyOptions() const {
   return runForS || !lesson.empty() || !exportPng.empty() || !exportSvg.empty() ||
          !exportPdf.empty() || !exportCsv.empty() || !session.empty() || quit || presenter ||
-         !openTrace.empty() || watchHost;
+         !openTrace.empty() || watchHost || !watchCgroup.empty();
 }
 
 std::vector<engine::Override> CliOptions::allOverrides() const {
@@ -645,6 +669,13 @@ Kernel traces (no --headless needed):
                          simulator's limits is refused (exit status 2)
   --this-host            with --simulate: the trace was taken on this machine, so use its
                          CPUs, memory, HZ (as root) and the traced disks' request queues
+  --trace-cgroup INO     with --import-trace (not --simulate) or --open-trace: only the
+                         balance_dirty_pages and bdi_dirty_ratelimit records of one memory
+                         cgroup, by the cgroup_ino they carry (1 = the root cgroup); the
+                         machine's global_dirty_state records stay. The CSVs then hold that
+                         cgroup's writers and pauses (with a "# cgroup_ino: INO" line). An
+                         INO no record carries is refused, naming the ones the trace has
+                         (exit status 2)
   --report FILE          with --simulate: FILE.md or FILE.json ("-": Markdown on standard
                          output instead of the table)
   --record-trace FILE    record the three events from this machine's kernel into FILE (root;
@@ -675,6 +706,12 @@ Window:
                          simulated (the window's form of --import-trace)
   --watch-host           open live host mode: this machine's dirty pages against its
                          thresholds, polled from /proc ten times a second
+  --watch-cgroup PATH    live host mode watching one memory cgroup beside the machine: its
+                         dirty and writeback pages (memory.stat) against its memory limit
+                         and, on cgroup v2, its own dirty thresholds. PATH is a directory
+                         or a path below /sys/fs/cgroup (also tried below its memory/,
+                         where cgroup v1 mounts the controller); one that is not a memory
+                         cgroup is refused (exit status 2)
   Qt's own options (-platform NAME, -style NAME, -reverse, ...) are passed to Qt.
   Without DISPLAY, WAYLAND_DISPLAY or QT_QPA_PLATFORM, throttlelab runs the scenario
   headless with --summary instead (use xvfb-run, or QT_QPA_PLATFORM=offscreen for exports).

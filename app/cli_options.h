@@ -62,6 +62,8 @@ struct CliOptions {
   std::string importTrace;  ///< --import-trace FILE ("-" = standard input)
   bool simulate = false;    ///< --simulate: derive a scenario from the trace, run it, compare
   bool thisHost = false;    ///< --this-host: the trace is from this machine (CPUs, memory)
+  /// --trace-cgroup INO: only this cgroup_ino's records of --import-trace or --open-trace
+  std::optional<std::uint64_t> traceCgroup;
   std::string recordTrace;  ///< --record-trace FILE
 
   // Window options (GuiLaunchOptions).
@@ -75,6 +77,7 @@ struct CliOptions {
   bool presenter = false;         ///< --presenter
   std::string openTrace;          ///< --open-trace FILE: the Real kernel view with this trace
   bool watchHost = false;         ///< --watch-host: live host mode
+  std::string watchCgroup;        ///< --watch-cgroup PATH: live host mode watching this cgroup
 
   /// Qt's own single-dash options (-platform offscreen, -style Fusion, ...), passed through.
   std::vector<std::string> qtArguments;

@@ -347,19 +347,26 @@ int runImportTrace(const CliOptions& options, std::ostream& out, std::ostream& e
       return kExitBadInput;
     }
     const te::Provenance provenance = te::traceProvenance(path);
+    // Rows of one cgroup's records say which (--trace-cgroup).
+    const std::string cgroupLine =
+        options.traceCgroup ? "# cgroup_ino: " + std::to_string(*options.traceCgroup) + '\n' : "";
     if (taskCsv) {
       te::writeCsvProvenance(taskCsv->stream(), provenance);
+      taskCsv->stream() << cgroupLine;
       te::writeTaskCsvHeader(taskCsv->stream());
     }
     traceio::TraceStats stats;
     ImportOutputs sink(csv ? &rows : nullptr, taskCsv, options.simulate ? &stats : nullptr);
-    const traceio::ImportResult result = traceio::importTrace(path, sink);
+    traceio::ImportOptions importOptions;
+    importOptions.cgroupIno = options.traceCgroup;
+    const traceio::ImportResult result = traceio::importTrace(path, sink, importOptions);
     if (!result.ok()) {
       err << "throttlelab: --import-trace: " << result.error << '\n';
       return kExitBadInput;
     }
     if (csv) {
       te::writeCsvProvenance(csv->stream(), provenance);
+      csv->stream() << cgroupLine;
       te::writeSampleCsvHeader(csv->stream(), std::max<std::size_t>(sink.devices(), 1));
       if (!rows.copyTo(csv->stream(), std::max<std::size_t>(sink.devices(), 1)))
         throw WriteFailed{"a temporary file", errno};
@@ -528,8 +535,7 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
       branch->runUntil(te::atSeconds(branched->durationS));
       branch->setSink(nullptr);
     }
-    std::vector<std::string> cgroupNames;
-    for (const auto& c : scenario.cgroups) cgroupNames.push_back(c.name);
+    const std::vector<std::string> cgroupNames = te::csvCgroupNames(scenario);
     const auto writeCsv = [&](OutputFile* file, RowSpool& rows, bool tasksCsv,
                               const te::Simulator& run, const te::Provenance& origin,
                               const std::string& branchLines) {

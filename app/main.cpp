@@ -15,6 +15,7 @@
 #include "output_file.h"
 #include "reports.h"
 #include "throttlelab/engine/lesson.h"
+#include "throttlelab/host/cgroup_sampler.h"
 #include "throttlelab/host/trace_recorder.h"
 #include "throttlelab/ui/gui_main.h"
 
@@ -51,7 +52,9 @@ throttlelab::ui::GuiLaunchOptions toGuiOptions(const cli::CliOptions& o) {
   g.quit = o.quit;
   g.presenter = o.presenter;
   g.importTrace = o.openTrace;
+  g.traceCgroup = o.traceCgroup;
   g.watchHost = o.watchHost;
+  g.watchCgroup = o.watchCgroup;
   g.lesson = o.lesson;
   g.lessonStep = o.lessonStep.value_or(1);
   return g;
@@ -133,6 +136,15 @@ int main(int argc, char** argv) {
       }
     } catch (const throttlelab::engine::LessonError& e) {
       std::cerr << "throttlelab: --lesson " << e.what() << '\n';
+      return finish(cli::kExitBadInput);
+    }
+  }
+
+  // A cgroup that cannot be watched: its path and why, status 2, before any window opens.
+  if (!options.watchCgroup.empty()) {
+    const auto where = throttlelab::host::locateCgroup(options.watchCgroup);
+    if (!where.ok()) {
+      std::cerr << "throttlelab: --watch-cgroup: " << where.error << '\n';
       return finish(cli::kExitBadInput);
     }
   }

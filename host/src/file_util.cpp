@@ -2,6 +2,7 @@
 #include "file_util.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -52,6 +53,16 @@ int writeFile(const std::string& path, std::string_view data) {
   }
   if (::close(fd) != 0 && err == 0) err = errno;
   return err;
+}
+
+bool isDirectory(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
 }
 
 std::string errnoText(int err) {

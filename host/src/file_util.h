@@ -16,6 +16,10 @@ int readFile(const std::string& path, std::string& out);
 /// 0 on success, else errno.
 int writeFile(const std::string& path, std::string_view data);
 
+/// Whether `path` is a directory (following symbolic links), or exists at all.
+bool isDirectory(const std::string& path);
+bool exists(const std::string& path);
+
 /// "No such file or directory" for an errno value.
 std::string errnoText(int err);
 

@@ -34,17 +34,10 @@
 
 namespace throttlelab::host {
 
+using detail::exists;
+using detail::isDirectory;
+
 namespace {
-
-bool isDirectory(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-bool exists(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0;
-}
 
 /// "writeback/balance_dirty_pages" → "writeback:balance_dirty_pages", as perf and trace-cmd
 /// name events.

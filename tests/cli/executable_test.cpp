@@ -283,6 +283,17 @@ TEST_F(Executable, WithoutADisplayPointsTheTraceViewerAtTheTextForm) {
       {"no display"});
 }
 
+TEST_F(Executable, AWatchCgroupThatIsNoMemoryCgroupIsRefusedBeforeAnyWindow) {
+  // With or without a display: the path is checked first, by name.
+  const Result missing = run({"--watch-cgroup", "no-such-cgroup-here"},
+                             {"-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "-u", "QT_QPA_PLATFORM"});
+  expectBadInput(missing,
+                 {"--watch-cgroup", "'no-such-cgroup-here'", "/sys/fs/cgroup/no-such-cgroup-here"});
+  fs::create_directory(m_dir / "plain");
+  expectBadInput(run({"--watch-cgroup", (m_dir / "plain").string()}, {"QT_QPA_PLATFORM=offscreen"}),
+                 {"is not a memory cgroup", (m_dir / "plain").string()});
+}
+
 // ---------------------------------------------------------------------------------------------
 // Policy comparison and seed experiments
 

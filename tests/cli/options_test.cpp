@@ -318,6 +318,29 @@ TEST(CliOptions, OpensATraceOrTheHostInTheWindow) {
   EXPECT_TRUE(contains(parseError({"--open-trace"}), "missing value for --open-trace"));
 }
 
+TEST(CliOptions, WatchesACgroupAndDrawsOneCgroupsRecords) {
+  const auto w = parseOk({"--watch-cgroup", "memory/box"});
+  EXPECT_EQ(w.mode, cli::Mode::Gui);
+  EXPECT_TRUE(w.watchHost);  // watching a cgroup is live host mode
+  EXPECT_EQ(w.watchCgroup, "memory/box");
+  EXPECT_TRUE(w.hasWindowOnlyOptions());
+  EXPECT_TRUE(contains(parseError({"--headless", "--watch-cgroup", "x"}), "belongs to the window"));
+
+  const auto i = parseOk({"--import-trace", "t.txt", "--trace-cgroup", "4096", "--csv", "a.csv"});
+  EXPECT_EQ(i.mode, cli::Mode::ImportTrace);
+  EXPECT_EQ(i.traceCgroup, std::optional<std::uint64_t>(4096));
+  const auto g = parseOk({"--open-trace", "t.txt", "--trace-cgroup=1"});
+  EXPECT_EQ(g.mode, cli::Mode::Gui);
+  EXPECT_EQ(g.traceCgroup, std::optional<std::uint64_t>(1));
+  for (const char* bad : {"0", "-1", "x", "12a", "99999999999999999999999"})
+    EXPECT_TRUE(contains(parseError({"--import-trace", "t.txt", "--trace-cgroup", bad}),
+                         "--trace-cgroup needs a cgroup_ino"))
+        << bad;
+  EXPECT_TRUE(contains(parseError({"--trace-cgroup", "5"}), "needs --import-trace FILE"));
+  EXPECT_TRUE(contains(parseError({"--import-trace", "t.txt", "--simulate", "--trace-cgroup", "5"}),
+                       "cannot be combined with --simulate"));
+}
+
 TEST(CliOptions, ReadsTheTraceRecordingOptions) {
   const auto o = parseOk({"--record-trace", "out.txt", "--duration", "10"});
   EXPECT_EQ(o.mode, cli::Mode::RecordTrace);

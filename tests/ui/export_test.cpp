@@ -14,12 +14,16 @@
 #include <QSet>
 #include <QStatusBar>
 #include <QXmlStreamReader>
+#include <map>
+#include <sstream>
+#include <vector>
 
 #include "dashboard.h"
 #include "exporter.h"
 #include "live_controller.h"
 #include "qcp.h"
 #include "throttlelab/engine/output.h"
+#include "throttlelab/engine/simulator.h"
 #include "window_parts.h"
 #include "window_rig.h"
 
@@ -191,6 +195,68 @@ TEST_F(Export, CsvOfTheVisibleRangeHasOnlyThatRange) {
     EXPECT_LE(t, 2.0 + 1e-9);
   }
   EXPECT_EQ(csv.rows.size(), 11);
+}
+
+TEST_F(Export, TaskCsvHasTheHeadlessTaskRowsOfTheTasksDrawn) {
+  const Csv csv = readCsv(exportTo(QStringLiteral("tasks.csv"), ExportFormat::TaskCsv));
+  QStringList expected;
+  for (const auto& c : engine::taskCsvColumns()) expected << QString::fromStdString(c);
+  EXPECT_EQ(csv.header, expected);
+  EXPECT_TRUE(csv.comments.join('\n').contains(QStringLiteral("scenario: default")));
+  // The default scenario has fewer tasks than the window draws, so these are all its rows: the
+  // rows a headless --task-csv of the same five seconds writes.
+  const auto& controller = part<LiveController>(window(), "liveController");
+  engine::Scenario s = controller.scenario();
+  s.durationS = 5;
+  struct Rows : engine::RecordSink {
+    std::map<int, engine::TaskInfo> infos;
+    std::vector<engine::TaskSample> samples;
+    void onTaskCreated(const engine::TaskInfo& i) override { infos[i.index] = i; }
+    void onTaskSample(const engine::TaskSample& t) override { samples.push_back(t); }
+  } headless;
+  engine::Simulator sim(s);
+  engine::OutputOptions o;
+  o.taskSamples = true;
+  sim.setSink(&headless, o);
+  sim.run();
+  QList<QStringList> rows;
+  for (const auto& t : headless.samples) {
+    std::ostringstream line;
+    engine::writeTaskCsvRow(line, t, headless.infos.at(t.task));
+    rows << QString::fromStdString(line.str()).trimmed().split(',');
+  }
+  ASSERT_FALSE(rows.isEmpty());
+  EXPECT_EQ(csv.rows, rows);
+}
+
+TEST(ExportCgroups, CsvHasTheCgroupColumnsOfTheHeadlessCsv) {
+  GuiLaunchOptions options;
+  options.scenario = "container-writer";
+  options.runForS = 3;
+  WindowRig rig(options);
+  bool finished = false;
+  auto& controller = part<LiveController>(*rig.window, "liveController");
+  QObject::connect(&controller, &LiveController::runForFinished, [&finished] { finished = true; });
+  controller.runFor(3);
+  ASSERT_TRUE(test::waitFor([&] { return finished; }));
+  const QString file = rig.path(QStringLiteral("cgroups.csv"));
+  const QString error =
+      rig.window->exportTo(file, ExportChoice{.plot = {}, .format = ExportFormat::CsvAll});
+  ASSERT_TRUE(error.isEmpty()) << error.toStdString();
+  const Csv csv = readCsv(file);
+  // The headless --csv's columns for this scenario, the 14 of its cgroup "box" included.
+  QStringList expected;
+  for (const auto& c : engine::sampleCsvColumns(1, {"box"})) expected << QString::fromStdString(c);
+  ASSERT_EQ(csv.header, expected);
+  ASSERT_EQ(expected.size() - static_cast<int>(engine::sampleCsvColumns(1).size()), 14);
+  ASSERT_FALSE(csv.rows.isEmpty());
+  const auto value = [&](const char* column) {
+    return csv.rows.back().at(static_cast<int>(csv.header.indexOf(QLatin1String(column))));
+  };
+  EXPECT_EQ(value("cgroup_box_max_pages"), QStringLiteral("262144"));  // memory.max 1 GiB
+  EXPECT_GT(value("cgroup_box_file_pages").toLongLong(), 0);
+  EXPECT_GT(value("cgroup_box_thresh_pages").toLongLong(), 0);
+  for (const auto& row : csv.rows) ASSERT_EQ(row.size(), expected.size());
 }
 
 TEST_F(Export, UnwritablePathIsReported) {

@@ -7,13 +7,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <QComboBox>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QTemporaryDir>
+#include <cmath>
 #include <csignal>
 #include <map>
 
@@ -341,6 +344,129 @@ TEST(InterruptGuard, CatchesSigintAndPutsTheOldHandlerBack) {
   struct sigaction after {};
   sigaction(SIGINT, nullptr, &after);
   EXPECT_EQ(after.sa_handler, before.sa_handler);
+}
+
+/// A fixture cgroup file under `root`.
+void writeCgroupFile(const QString& root, const QString& rel, const QByteArray& text) {
+  const QString path = root + QLatin1Char('/') + rel;
+  QDir().mkpath(QFileInfo(path).absolutePath());
+  QFile f(path);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+  f.write(text);
+}
+
+/// The newest point of a graph, or -1 if it has none (a gap counts as none).
+double lastValue(const QCustomPlot* plot, const QString& graph) {
+  for (int g = 0; g < plot->graphCount(); ++g)
+    if (plot->graph(g)->name() == graph && !plot->graph(g)->data()->isEmpty()) {
+      const double v = (plot->graph(g)->data()->constEnd() - 1)->value;
+      return std::isnan(v) ? -1 : v;
+    }
+  return -1;
+}
+
+TEST(HostLive, WatchesAV2CgroupAgainstItsOwnLimitsBesideTheMachine) {
+  QTemporaryDir dir;
+  const QString cgroups = dir.filePath(QStringLiteral("cgroup"));
+  // 1 GiB limit, 512 MiB used, 256 MiB page cache of which 64 MiB dirty and 16 MiB writeback.
+  writeCgroupFile(cgroups, QStringLiteral("box/memory.max"), "1073741824\n");
+  writeCgroupFile(cgroups, QStringLiteral("box/memory.high"), "max\n");
+  writeCgroupFile(cgroups, QStringLiteral("box/memory.current"), "536870912\n");
+  writeCgroupFile(cgroups, QStringLiteral("box/memory.stat"),
+                  "anon 0\nfile 268435456\nfile_dirty 67108864\nfile_writeback 16777216\n");
+  HostView view;
+  view.setProcRoot(kProc + QStringLiteral("/b"));
+  view.setCgroupRoot(cgroups);
+  auto* choice = partPtr<QComboBox>(view, "hostCgroup");
+  ASSERT_GE(choice->findText(QStringLiteral("box")), 0);  // listed
+  EXPECT_TRUE(view.watchCgroup(QStringLiteral("box")).isEmpty());
+  view.start();
+  ASSERT_TRUE(view.pollNow());
+  const engine::Sample& s = view.monitor().history().back();
+  ASSERT_EQ(s.cgroups.size(), 1u);
+  const engine::CgroupSample& c = s.cgroups.front();
+  EXPECT_EQ(c.dirtyPages, 16384);
+  EXPECT_EQ(c.writebackPages, 4096);
+  EXPECT_EQ(c.maxPages, 262144);
+  ASSERT_GT(c.threshPages, 0);  // its own domain: v2
+  // Its thresholds follow from its dirtyable memory and the fixture's vm.dirty_bytes (64 MiB),
+  // turned into the ratio ceil(bytes / the machine's dirtyable pages) per 4096.
+  EXPECT_LE(c.availPages, 65536 + 131072);
+  const std::int64_t ratio = (67108864 + s.availPages - 1) / s.availPages;
+  EXPECT_EQ(c.threshPages, ratio * c.availPages / 4096);
+
+  const QCustomPlot* plot = partPtr<QCustomPlot>(view, "host-cgroup");
+  EXPECT_FALSE(plot->isHidden());
+  EXPECT_DOUBLE_EQ(lastValue(plot, QStringLiteral("cgroup dirty+writeback")), 20480.0 / 256);
+  EXPECT_DOUBLE_EQ(lastValue(plot, QStringLiteral("cgroup thresh")),
+                   static_cast<double>(c.threshPages) / 256);
+  EXPECT_DOUBLE_EQ(lastValue(plot, QStringLiteral("memory limit")), 1024.0);
+  const QString info = view.cgroupInfoText();
+  EXPECT_TRUE(info.contains(QStringLiteral("cgroup box (v2, its own dirty domain)")))
+      << info.toStdString();
+  EXPECT_TRUE(info.contains(QStringLiteral("memory limit 1024 MiB"))) << info.toStdString();
+  // The machine is still drawn beside it.
+  EXPECT_GT(lastValue(partPtr<QCustomPlot>(view, "host-dirty"), QStringLiteral("thresh")), 0);
+
+  // No longer watched: the plot goes.
+  EXPECT_TRUE(view.watchCgroup(QString()).isEmpty());
+  ASSERT_TRUE(view.pollNow());
+  EXPECT_TRUE(view.monitor().history().back().cgroups.empty());
+  EXPECT_TRUE(plot->isHidden());
+  view.stop();
+}
+
+TEST(HostLive, AV1CgroupSaysItHasNoDirtyThrottlingAndItsRemovalIsNoCrash) {
+  QTemporaryDir dir;
+  const QString cgroups = dir.filePath(QStringLiteral("cgroup"));
+  writeCgroupFile(cgroups, QStringLiteral("memory/box/memory.limit_in_bytes"),
+                  "9223372036854771712\n");
+  writeCgroupFile(cgroups, QStringLiteral("memory/box/memory.stat"),
+                  "cache 0\ndirty 0\nwriteback 0\nhierarchical_memory_limit "
+                  "9223372036854771712\ntotal_cache 104857600\ntotal_dirty 41943040\n"
+                  "total_writeback 0\n");
+  HostView view;
+  view.setProcRoot(kProc + QStringLiteral("/b"));
+  view.setCgroupRoot(cgroups);
+  // A path that is no cgroup is refused by name, and nothing is watched.
+  const QString bad = view.watchCgroup(QStringLiteral("nope"));
+  EXPECT_TRUE(bad.contains(QStringLiteral("'nope'"))) << bad.toStdString();
+  EXPECT_EQ(view.monitor().cgroup(), nullptr);
+
+  EXPECT_TRUE(view.watchCgroup(QStringLiteral("box")).isEmpty());
+  view.start();
+  ASSERT_TRUE(view.pollNow());
+  const engine::CgroupSample& c = view.monitor().history().back().cgroups.at(0);
+  EXPECT_EQ(c.dirtyPages, 10240);
+  EXPECT_EQ(c.filePages, 25600);
+  EXPECT_EQ(c.maxPages, 0);
+  EXPECT_EQ(c.threshPages, 0);
+  QString info = view.cgroupInfoText();
+  EXPECT_TRUE(info.contains(QStringLiteral("cgroup memory/box (v1)"))) << info.toStdString();
+  EXPECT_TRUE(info.contains(QStringLiteral("no per-cgroup dirty throttling")))
+      << info.toStdString();
+  EXPECT_TRUE(info.contains(QStringLiteral("cgroup writeback needs v2"))) << info.toStdString();
+  EXPECT_TRUE(info.contains(QStringLiteral("no memory limit"))) << info.toStdString();
+  // v1: no thresholds to draw, and "max" draws no limit line.
+  const QCustomPlot* plot = partPtr<QCustomPlot>(view, "host-cgroup");
+  EXPECT_DOUBLE_EQ(lastValue(plot, QStringLiteral("cgroup dirty")), 40.0);
+  EXPECT_LT(lastValue(plot, QStringLiteral("cgroup thresh")), 0);
+  EXPECT_LT(lastValue(plot, QStringLiteral("memory limit")), 0);
+
+  // Removed while watched: said so, no longer watched, and the machine is still polled.
+  QSignalSpy failed(&view.monitor(), &HostMonitor::cgroupFailed);
+  ASSERT_TRUE(QDir(cgroups + QStringLiteral("/memory/box")).removeRecursively());
+  ASSERT_TRUE(view.pollNow());
+  ASSERT_EQ(failed.count(), 1);
+  EXPECT_TRUE(failed.front().at(1).toBool());
+  EXPECT_EQ(view.monitor().cgroup(), nullptr);
+  info = view.cgroupInfoText();
+  EXPECT_TRUE(info.contains(QStringLiteral("memory/box was removed while it was watched")))
+      << info.toStdString();
+  ASSERT_TRUE(view.pollNow());
+  EXPECT_EQ(failed.count(), 1);  // said once
+  EXPECT_TRUE(view.monitor().history().back().cgroups.empty());
+  view.stop();
 }
 
 TEST(HostReadout, ZonesAndShareOfTheWay) {

@@ -4,6 +4,7 @@
 // with the measured-versus-simulated table.
 #include <gtest/gtest.h>
 
+#include <QComboBox>
 #include <QFile>
 #include <QProgressBar>
 #include <QPushButton>
@@ -11,10 +12,13 @@
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QTextStream>
+#include <fstream>
 #include <set>
 
 #include "qcp.h"
 #include "run_controls.h"
+#include "throttlelab/engine/output.h"
+#include "throttlelab/engine/simulator.h"
 #include "trace_comparison_model.h"
 #include "trace_plot.h"
 #include "trace_task_model.h"
@@ -57,6 +61,81 @@ TracePlot* plot(TraceView& view, PlotId id) {
   for (TracePlot* p : view.plots())
     if (p->id() == id) return p;
   return nullptr;
+}
+
+/// A simulated trace of two writers in two memory cgroups (container-writer on a 3 GiB
+/// machine, where the writer outside the cgroup is throttled too): cgroup_ino 4096 and 1.
+void writeTwoCgroupTrace(const QString& path) {
+  engine::Scenario s = engine::loadScenario("container-writer");
+  s.durationS = 6;
+  s.machine.memoryMiB = 3072;
+  struct Lines : engine::RecordSink {
+    std::ofstream out;
+    void onTrace(const engine::TraceRecord& r) override {
+      out << engine::formatTraceLine(r) << '\n';
+    }
+  } lines;
+  lines.out.open(path.toStdString());
+  engine::writeTraceHeader(lines.out);
+  engine::Simulator sim(s);
+  engine::OutputOptions o;
+  o.traces = true;
+  sim.setSink(&lines, o);
+  sim.run();
+}
+
+std::set<QString> writerNames(const TraceView& view) {
+  std::set<QString> names;
+  for (int r = 0; r < view.taskModel().rowCount(); ++r)
+    names.insert(view.taskModel().index(r, TraceTaskModel::Comm).data().toString());
+  return names;
+}
+
+TEST(TraceOverlay, TheCgroupChoiceDrawsOnlyThatCgroupsRecords) {
+  test::WindowRig rig;
+  MainWindow& w = *rig.window;
+  const QString file = rig.path(QStringLiteral("two.txt"));
+  writeTwoCgroupTrace(file);
+  ASSERT_TRUE(importAndWait(w, file));
+  TraceView& view = part<TraceView>(w, "traceView");
+  ASSERT_NE(view.trace(), nullptr);
+  EXPECT_EQ(writerNames(view),
+            (std::set<QString>{QStringLiteral("dd-box"), QStringLiteral("dd-host")}));
+  auto* choice = partPtr<QComboBox>(view, "traceCgroup");
+  ASSERT_TRUE(choice->isEnabled());
+  const int box = choice->findData(QVariant::fromValue<qulonglong>(4096));
+  ASSERT_GT(box, 0);
+  ASSERT_EQ(choice->count(), 3);  // all, 1 and 4096
+  const qint64 allPoints = plot(view, PlotId::Pauses)->eventPointCount();
+
+  choice->setCurrentIndex(box);
+  Q_EMIT choice->activated(box);  // as a user's choice
+  ASSERT_TRUE(test::waitFor([&] { return !view.isImporting(); }));
+  EXPECT_EQ(view.cgroupFilter(), std::optional<std::uint64_t>(4096));
+  EXPECT_EQ(writerNames(view), std::set<QString>{QStringLiteral("dd-box")});
+  // Fewer pause dots: the host writer's are gone; simulating needs every cgroup.
+  EXPECT_LT(plot(view, PlotId::Pauses)->eventPointCount(), allPoints);
+  EXPECT_GT(plot(view, PlotId::Pauses)->eventPointCount(), 0);
+  EXPECT_FALSE(view.simulateButton()->isEnabled());
+  EXPECT_TRUE(view.summaryText().contains(QStringLiteral("Only cgroup_ino 4096")));
+  EXPECT_EQ(choice->currentIndex(), box);
+
+  Q_EMIT choice->activated(0);  // all cgroups again
+  ASSERT_TRUE(test::waitFor([&] { return !view.isImporting(); }));
+  EXPECT_FALSE(view.cgroupFilter().has_value());
+  EXPECT_EQ(writerNames(view).size(), 2u);
+  EXPECT_TRUE(view.simulateButton()->isEnabled());
+  EXPECT_TRUE(rig.notifier.messages.isEmpty()) << rig.notifier.messages.join('\n').toStdString();
+
+  // --open-trace FILE --trace-cgroup 1 opens with the root cgroup's records only.
+  GuiLaunchOptions options;
+  options.importTrace = file.toStdString();
+  options.traceCgroup = 1;
+  test::WindowRig opened(options);
+  TraceView& root = part<TraceView>(*opened.window, "traceView");
+  ASSERT_TRUE(test::waitFor([&] { return root.trace() != nullptr && !root.isImporting(); }));
+  EXPECT_EQ(root.cgroupFilter(), std::optional<std::uint64_t>(1));
+  EXPECT_EQ(writerNames(root), std::set<QString>{QStringLiteral("dd-host")});
 }
 
 TEST(TraceOverlay, ImportShowsThePidsInTheTaskTableAndMeasuredPointsInThePlots) {

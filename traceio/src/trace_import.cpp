@@ -573,6 +573,18 @@ class Importer {
     s.devicesWithoutColumns = m_converter.devicesWithoutColumns();
     if (s.format == TraceFormat::Unknown) s.format = m_preamble;
     m_result.cancelled = cancelled;
+    s.cgroupFilter = m_options.cgroupIno;
+    if (!cancelled && s.events > 0 && m_options.cgroupIno && m_cgroupKept == 0) {
+      std::string inos;
+      for (const auto& [ino, n] : s.cgroupRecords)
+        inos += (inos.empty() ? "" : ", ") + std::to_string(ino) + " (" + number(n) + ")";
+      m_result.error = name +
+                       ": no balance_dirty_pages or bdi_dirty_ratelimit record carries "
+                       "cgroup_ino=" +
+                       std::to_string(*m_options.cgroupIno) +
+                       (inos.empty() ? std::string(" (it has no balance_dirty_pages record)")
+                                     : "; its balance_dirty_pages records carry " + inos);
+    }
     if (cancelled || s.events > 0) return std::move(m_result);
 
     const std::string lines = number(s.lines) + (s.lines == 1 ? " line" : " lines");
@@ -721,8 +733,33 @@ class Importer {
     s.lastTimeS = t;
     m_anyReleased = true;
     m_lastReleasedNs = h.ns;
+    if (!keep(*h.record)) return;
     m_sink.onRecord(*h.record);
     m_converter.add(*h.record);
+  }
+
+  /// Counts a balance_dirty_pages record's cgroup, and whether the cgroup filter lets it
+  /// through.
+  bool keep(const te::TraceRecord& record) {
+    ImportStats& s = m_result.stats;
+    const std::uint64_t* ino = nullptr;
+    if (const auto* b = std::get_if<te::BalanceDirtyPages>(&record)) {
+      ino = &b->cgroupIno;
+      const auto it = s.cgroupRecords.find(*ino);
+      if (it != s.cgroupRecords.end())
+        ++it->second;
+      else if (s.cgroupRecords.size() < ImportStats::kMaxCgroups)
+        s.cgroupRecords.emplace(*ino, 1);
+    } else if (const auto* r = std::get_if<te::BdiDirtyRatelimit>(&record)) {
+      ino = &r->cgroupIno;
+    }
+    if (!m_options.cgroupIno || ino == nullptr) return true;
+    if (*ino == *m_options.cgroupIno) {
+      ++m_cgroupKept;
+      return true;
+    }
+    ++s.otherCgroupRecords;
+    return false;
   }
 
   void releaseAll() {
@@ -758,6 +795,7 @@ class Importer {
   std::int64_t m_lastProgress = 0;
   bool m_truncatedWasEvent = false;
   bool m_truncatedWasGarbage = false;
+  std::int64_t m_cgroupKept = 0;  ///< records of the filtered cgroup (ImportOptions::cgroupIno)
 
   // Time order (see ImportStats::segments).
   std::int64_t m_windowNs;
@@ -1348,6 +1386,10 @@ std::string describe(const ImportStats& s) {
   if (s.crLineEnds)
     out += " Lines end in a carriage return alone (classic Mac OS) and were read so.";
   if (!s.stoppedEarly.empty()) out += " Reading stopped: " + s.stoppedEarly + ".";
+  if (s.cgroupFilter)
+    out += " Only cgroup_ino " + std::to_string(*s.cgroupFilter) + ": " +
+           number(s.otherCgroupRecords) +
+           " balance_dirty_pages and bdi_dirty_ratelimit records of other cgroups left out.";
   return out;
 }
 

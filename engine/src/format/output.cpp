@@ -392,6 +392,13 @@ const std::vector<std::string>& taskCsvColumns() {
   return kColumns;
 }
 
+std::vector<std::string> csvCgroupNames(const Scenario& s) {
+  std::vector<std::string> names;
+  names.reserve(s.cgroups.size());
+  for (const auto& c : s.cgroups) names.push_back(c.name);
+  return names;
+}
+
 Provenance provenanceOf(const Scenario& s) {
   return Provenance{
       .scenarioName = s.name,

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "kernel_math.h"
+#include "throttlelab/engine/memcg_limits.h"
 
 namespace throttlelab::engine {
 
@@ -49,6 +50,31 @@ DirtyThresholds computeMemcgThresholds(const VmConfig& vm, Pages avail, Pages gl
   t.thresh = std::min<Pages>(t.thresh, 0xffffffffLL);
   if (t.bgThresh >= t.thresh) t.bgThresh = t.thresh / 2;
   return t;
+}
+
+CgroupSample memcgDomainOf(Pages filePages, Pages dirtyPages, Pages writebackPages,
+                           const std::vector<MemcgLevel>& levels, const VmConfig& vm,
+                           Pages globalAvail, Pages globalDirty) {
+  CgroupSample s;
+  s.filePages = filePages;
+  s.dirtyPages = dirtyPages;
+  s.writebackPages = writebackPages;
+  Pages headroom = memcgHeadroom(0, 0, 0);
+  for (const MemcgLevel& l : levels) {
+    headroom = std::min(headroom, memcgHeadroom(l.maxPages, l.highPages, l.usedPages));
+    if (l.maxPages > 0) s.maxPages = s.maxPages > 0 ? std::min(s.maxPages, l.maxPages) : l.maxPages;
+  }
+  s.availPages =
+      memcgDirtyable(filePages, headroom, dirtyPages + writebackPages, globalAvail, globalDirty);
+  const DirtyThresholds th =
+      computeMemcgThresholds(vm, s.availPages, globalAvail, LimitBonus::None, 0);
+  s.threshPages = th.thresh;
+  s.bgThreshPages = th.bgThresh;
+  s.freerunPages = freerunCeiling(th.thresh, th.bgThresh);
+  s.limitPages = th.thresh;
+  s.dirtyLimitPages = th.thresh;
+  s.setpointPages = dirtySetpoint(s.freerunPages, s.limitPages);
+  return s;
 }
 
 }  // namespace throttlelab::engine

@@ -194,7 +194,10 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   if (!m_options.session.empty()) openSession(QString::fromStdString(m_options.session));
   if (m_options.presenter) setPresenterMode(true);
   m_controller->start();
-  if (!m_options.importTrace.empty()) importTrace(QString::fromStdString(m_options.importTrace));
+  if (!m_options.importTrace.empty())
+    importTrace(QString::fromStdString(m_options.importTrace), m_options.traceCgroup);
+  if (!m_options.watchCgroup.empty())
+    m_hostView->watchCgroup(QString::fromStdString(m_options.watchCgroup));
   if (m_options.watchHost) setHostMode(true);
   if (!m_options.lesson.empty())
     openLesson(QString::fromStdString(m_options.lesson), m_options.lessonStep - 1);
@@ -571,7 +574,7 @@ void MainWindow::importTraceDialog() {
   if (!path.isEmpty()) importTrace(path);
 }
 
-void MainWindow::importTrace(const QString& path) {
+void MainWindow::importTrace(const QString& path, std::optional<std::uint64_t> cgroupIno) {
   showCentralView(CentralView::RealKernel);
   // A device (/dev/zero, /dev/urandom, a terminal) is no trace and may never end; a FIFO or
   // a pipe may be one.
@@ -584,7 +587,7 @@ void MainWindow::importTrace(const QString& path) {
     return;
   }
   m_importing = true;
-  m_traceView->importFile(path);
+  m_traceView->importFile(path, cgroupIno);
   statusBar()->showMessage(tr("Importing %1…").arg(QFileInfo(path).fileName()));
 }
 
@@ -828,6 +831,8 @@ QString MainWindow::exportTo(const QString& path, const ExportChoice& choice) co
       return exporter.exportCsv(path, CsvRange::EverythingKept);
     case ExportFormat::CsvVisible:
       return exporter.exportCsv(path, CsvRange::VisibleRange);
+    case ExportFormat::TaskCsv:
+      return exporter.exportTaskCsv(path, m_controller->taskHistory(), m_controller->taskInfos());
   }
   return tr("Unknown export format.");
 }

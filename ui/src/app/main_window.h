@@ -62,7 +62,8 @@ class MainWindow : public QMainWindow {
   CentralView centralView() const { return m_central; }
   /// File ▸ Import kernel trace…: shows the real-kernel view and imports `path` off the GUI
   /// thread; failures reach the UserNotifier.
-  void importTrace(const QString& path);
+  /// Opens the trace in the Real kernel view; `cgroupIno`: only that cgroup's records.
+  void importTrace(const QString& path, std::optional<std::uint64_t> cgroupIno = std::nullopt);
   /// View ▸ Watch this machine.
   void setHostMode(bool on);
   /// Loads a scenario value (e.g. one derived from a trace) into the live dashboard and runs it.

@@ -32,7 +32,10 @@ bool TaskTraceHistory::append(const engine::TaskSample& s) {
                           .pauseMs = s.pauseMs,
                           .writeKBps = s.writeKBps,
                           .taskRatelimitKBps = s.taskRatelimitKBps,
-                          .state = s.state});
+                          .state = s.state,
+                          .dirtiedPages = s.dirtiedPages,
+                          .journalWaitS = s.journalWaitS,
+                          .readWaitS = s.readWaitS});
   return decimated;
 }
 

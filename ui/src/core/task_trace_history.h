@@ -17,6 +17,9 @@ struct TaskPoint {
   double writeKBps = 0;
   double taskRatelimitKBps = 0;
   engine::TaskState state = engine::TaskState::NotStarted;
+  engine::Pages dirtiedPages = 0;  ///< cumulative (the task CSV's dirtied_pages)
+  double journalWaitS = 0;         ///< cumulative
+  double readWaitS = 0;            ///< cumulative
 };
 
 class TaskTraceHistory {

@@ -30,6 +30,16 @@ void HostMonitor::start() {
   m_timer.start();
 }
 
+void HostMonitor::setCgroup(std::optional<host::CgroupLocation> where) {
+  m_cgroup.reset();
+  m_cgroupError.clear();
+  if (where) m_cgroup.emplace(std::move(*where));
+}
+
+const host::CgroupLocation* HostMonitor::cgroup() const {
+  return m_cgroup ? &m_cgroup->location() : nullptr;
+}
+
 void HostMonitor::stop() {
   m_timer.stop();
 }
@@ -57,6 +67,20 @@ bool HostMonitor::poll() {
   }
   m_lastError.clear();
   engine::Sample s = std::move(*p.sample);
+  if (m_cgroup) {
+    host::CgroupSampler::Poll c = m_cgroup->poll(s, m_sampler->sysctls());
+    if (c.sample) {
+      s.cgroups.push_back(*c.sample);
+      m_cgroupError.clear();
+    } else {
+      const QString error = QString::fromStdString(c.error);
+      if (c.vanished) m_cgroup.reset();
+      if (error != m_cgroupError) {
+        m_cgroupError = error;
+        Q_EMIT cgroupFailed(error, c.vanished);
+      }
+    }
+  }
   // Times must not decrease in the history; the sampler uses the time it was given.
   if (!m_history.empty() && engine::toSeconds(s.time) < m_history.lastTimeS())
     s.time = engine::atSeconds(m_history.lastTimeS());

@@ -60,4 +60,36 @@ QString hostReadout(const engine::Sample& s, const DisplayUnits& u) {
   return dirty;
 }
 
+QString cgroupReadout(const engine::CgroupSample& c, const QString& name, bool v1,
+                      const DisplayUnits& u) {
+  const auto amount = [&u](engine::Pages pages) {
+    return QStringLiteral("%1 %2").arg(formatValue(u.memory(static_cast<double>(pages))),
+                                       u.memoryUnit());
+  };
+  const QString cache =
+      c.maxPages > 0 ? QObject::tr("page cache %1 of its memory limit %2")
+                           .arg(amount(c.filePages), amount(c.maxPages))
+                     : QObject::tr("page cache %1, no memory limit (max)").arg(amount(c.filePages));
+  if (v1)
+    return QObject::tr(
+               "cgroup %1 (v1): dirty %2, writeback %3; %4. cgroup v1 has no per-cgroup dirty "
+               "throttling (cgroup writeback needs v2): its writers are throttled only against "
+               "the machine's thresholds.")
+        .arg(name, amount(c.dirtyPages), amount(c.writebackPages), cache);
+  if (c.threshPages <= 0)
+    return QObject::tr(
+               "cgroup %1 (v2, the root): dirty %2, writeback %3; %4; the root cgroup's "
+               "domain is the machine's.")
+        .arg(name, amount(c.dirtyPages), amount(c.writebackPages), cache);
+  // Its own domain, read as hostReadout reads the machine's.
+  engine::Sample domain;
+  domain.dirtyPages = c.dirtyPages;
+  domain.writebackPages = c.writebackPages;
+  domain.threshPages = c.threshPages;
+  domain.bgThreshPages = c.bgThreshPages;
+  domain.freerunPages = c.freerunPages;
+  return QObject::tr("cgroup %1 (v2, its own dirty domain): %2; %3")
+      .arg(name, hostReadout(domain, u), cache);
+}
+
 }  // namespace throttlelab::ui

@@ -31,5 +31,10 @@ struct HostThrottleState {
 HostThrottleState hostThrottleState(const engine::Sample& s);
 /// "dirty 123 MiB — 41 % of the way from freerun to the throttle threshold", …
 QString hostReadout(const engine::Sample& s, const DisplayUnits& units = {});
+/// The watched memory cgroup in one line: for cgroup v2, where its dirty + writeback stands in
+/// its own domain (the same zones as hostReadout), for v1 that it has no dirty domain; then
+/// its page cache against its memory limit ("no limit" for max).
+QString cgroupReadout(const engine::CgroupSample& c, const QString& name, bool v1,
+                      const DisplayUnits& units = {});
 
 }  // namespace throttlelab::ui

@@ -3,10 +3,12 @@
 
 #include <unistd.h>
 #include <QApplication>
+#include <QComboBox>
 #include <QEvent>
 #include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSplitter>
@@ -66,6 +68,22 @@ HostView::HostView(QWidget* parent)
          "machine's CPUs and memory, to lay a simulation over it"));
   m_simulateButton->setEnabled(false);
   m_recordInfo = new QLabel;
+  m_cgroupChoice = new QComboBox;
+  m_cgroupChoice->setObjectName(QStringLiteral("hostCgroup"));
+  m_cgroupChoice->setEditable(true);
+  m_cgroupChoice->setInsertPolicy(QComboBox::NoInsert);
+  m_cgroupChoice->setMinimumContentsLength(28);
+  m_cgroupChoice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_cgroupChoice->lineEdit()->setPlaceholderText(tr("a cgroup path, e.g. memory/NAME"));
+  m_cgroupChoice->setToolTip(
+      tr("A memory cgroup to watch beside the machine: a directory with memory.stat, or its "
+         "path below the cgroup mount (cgroup v1 mounts the memory controller at memory/)"));
+  m_cgroupButton = new QPushButton(tr("Watch cgroup"));
+  m_cgroupButton->setObjectName(QStringLiteral("hostCgroupWatch"));
+  m_cgroupInfo = new QLabel(tr("No memory cgroup watched"));
+  m_cgroupInfo->setObjectName(QStringLiteral("hostCgroupInfo"));
+  m_cgroupInfo->setWordWrap(true);
+  m_cgroupInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
   auto* top = new QHBoxLayout;
   top->addWidget(m_readout, 1);
@@ -75,6 +93,11 @@ HostView::HostView(QWidget* parent)
   bar->addWidget(m_recordButton);
   bar->addWidget(m_saveButton);
   bar->addWidget(m_simulateButton);
+  auto* cgroupBar = new QHBoxLayout;
+  cgroupBar->addWidget(new QLabel(tr("Memory cgroup:")));
+  cgroupBar->addWidget(m_cgroupChoice);
+  cgroupBar->addWidget(m_cgroupButton);
+  cgroupBar->addWidget(m_cgroupInfo, 1);
 
   // Left: the dirty pages (and, while recording, what the tracepoints say); right: memory and
   // reclaim, which stay flat on a machine with room to spare.
@@ -87,9 +110,12 @@ HostView::HostView(QWidget* parent)
   memory->widget()->xAxis->setLabel(tr("time since watching began (s)"));
   auto* reclaim = new HostPlot(HostPlot::Kind::Reclaim, right);
   left->addWidget(dirty->widget());
+  m_cgroupPlot = new HostPlot(HostPlot::Kind::Cgroup, left);
+  left->addWidget(m_cgroupPlot->widget());
+  m_cgroupPlot->widget()->hide();  // shown while a cgroup is watched
   right->addWidget(memory->widget());
   right->addWidget(reclaim->widget());
-  m_plots = {dirty, memory, reclaim};
+  m_plots = {dirty, memory, reclaim, m_cgroupPlot};
   m_dirtyPlot = dirty;
   for (PlotId id : {PlotId::Pauses, PlotId::Bandwidth}) {
     auto* plot = new TracePlot(id, left);
@@ -104,8 +130,9 @@ HostView::HostView(QWidget* parent)
     m_plots.push_back(plot);
   }
   left->setStretchFactor(0, 3);
-  left->setStretchFactor(1, 2);
+  left->setStretchFactor(1, 3);
   left->setStretchFactor(2, 2);
+  left->setStretchFactor(3, 2);
   right->setStretchFactor(0, 3);
   right->setStretchFactor(1, 2);
   auto* columns = new QSplitter(Qt::Horizontal);
@@ -119,6 +146,7 @@ HostView::HostView(QWidget* parent)
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(top);
   layout->addLayout(bar);
+  layout->addLayout(cgroupBar);
   layout->addWidget(columns, 1);
 
   for (TimePlot* plot : m_plots) {
@@ -152,6 +180,17 @@ HostView::HostView(QWidget* parent)
     m_readout->setText(tr("Cannot read this machine's state: %1").arg(message));
     Q_EMIT statusMessage(message);
   });
+  connect(m_monitor, &HostMonitor::cgroupFailed, this, [this](const QString& message, bool gone) {
+    m_cgroupInfo->setText(gone ? tr("%1. Pick another cgroup to watch it.").arg(message)
+                               : tr("Cannot read the cgroup: %1").arg(message));
+    Q_EMIT statusMessage(message);
+  });
+  const auto watchChosen = [this] {
+    const QString error = watchCgroup(m_cgroupChoice->currentText().trimmed());
+    if (!error.isEmpty()) Q_EMIT errorMessage(tr("Cannot watch this cgroup"), error);
+  };
+  connect(m_cgroupButton, &QPushButton::clicked, this, watchChosen);
+  connect(m_cgroupChoice->lineEdit(), &QLineEdit::returnPressed, this, watchChosen);
   connect(m_recordButton, &QPushButton::toggled, this, &HostView::setRecording);
   connect(m_saveButton, &QPushButton::clicked, this, &HostView::saveRecordingRequested);
   connect(m_simulateButton, &QPushButton::clicked, this, [this] {
@@ -192,6 +231,57 @@ void HostView::setProcRoot(const QString& root) {
   m_monitor->setProcRoot(root);
 }
 
+QString HostView::watchCgroup(const QString& path) {
+  if (path.isEmpty()) {
+    m_monitor->setCgroup(std::nullopt);
+    m_cgroupPlot->widget()->hide();
+    m_cgroupInfo->setText(tr("No memory cgroup watched"));
+    return {};
+  }
+  host::CgroupLocation where = host::locateCgroup(path.toStdString(), m_cgroupRoot.toStdString());
+  if (!where.ok()) return QString::fromStdString(where.error);
+  const QString name = QString::fromStdString(where.name);
+  m_cgroupPlot->setDomainShown(where.version == host::CgroupVersion::V2);
+  m_monitor->setCgroup(std::move(where));
+  m_cgroupPlot->clearData();
+  // The title names the cgroup by its last component, shortened (container cgroups are often
+  // long hashes) so that the legend keeps its room beside it; the line above has the path.
+  QString shortName = name.section(QLatin1Char('/'), -1);
+  if (shortName.size() > 20)
+    shortName = shortName.left(8) + QStringLiteral("…") + shortName.right(8);
+  m_cgroupPlot->setTitle(tr("Cgroup %1: dirty pages, its limits").arg(shortName));
+  m_cgroupPlot->widget()->show();
+  if (m_cgroupChoice->currentText() != path) m_cgroupChoice->setEditText(path);
+  m_cgroupInfo->setText(tr("Watching the cgroup %1").arg(name));
+  Q_EMIT statusMessage(tr("Watching the memory cgroup %1").arg(name));
+  return {};
+}
+
+void HostView::setCgroupRoot(const QString& root) {
+  m_cgroupRoot = root;
+  refreshCgroupList();
+}
+
+void HostView::refreshCgroupList() {
+  const QString typed = m_cgroupChoice->currentText();
+  const QSignalBlocker block(m_cgroupChoice);
+  m_cgroupChoice->clear();
+  for (const std::string& c : host::listMemoryCgroups(m_cgroupRoot.toStdString()))
+    m_cgroupChoice->addItem(QString::fromStdString(c));
+  m_cgroupChoice->setEditText(typed);
+}
+
+QString HostView::cgroupInfoText() const {
+  return m_cgroupInfo->text();
+}
+
+void HostView::updateCgroupInfo(const engine::Sample& sample) {
+  const host::CgroupLocation* where = m_monitor->cgroup();
+  if (where == nullptr || sample.cgroups.empty()) return;
+  m_cgroupInfo->setText(cgroupReadout(sample.cgroups.front(), QString::fromStdString(where->name),
+                                      where->version == host::CgroupVersion::V1, m_units));
+}
+
 void HostView::setRecordingAllowed(bool allowed, const QString& whyNot) {
   m_recordAllowed = allowed;
   m_recordButton->setToolTip(
@@ -207,6 +297,7 @@ void HostView::setRecorderOptions(host::TraceRecorder::Options options) {
 
 void HostView::start() {
   for (TimePlot* p : m_plots) p->clearData();
+  if (m_cgroupChoice->count() == 0) refreshCgroupList();
   m_recorded.clear();
   m_recordOffsetS.reset();
   m_follow = true;
@@ -250,6 +341,7 @@ void HostView::onSample(const engine::Sample& sample) {
   for (TimePlot* p : m_plots)
     if (!isTracePlot(p)) p->appendSourceSamples(HostPlot::kPolled, buffer);
   m_readout->setText(hostReadout(sample, m_units));
+  updateCgroupInfo(sample);
   m_dirty = true;
 }
 

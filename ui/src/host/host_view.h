@@ -5,7 +5,9 @@
 /// free memory against the watermarks, reclaim and allocation stalls, and one line saying how
 /// close the host is to throttling. As root, "Record tracepoints" adds the measured pauses and
 /// the bdi's estimates live from the writeback tracepoints; the recording can be saved or laid
-/// over a simulation in the real-kernel view. Recording stops when toggled off, when the view
+/// over a simulation in the real-kernel view. One memory cgroup can be watched beside the
+/// machine ("Memory cgroup", or --watch-cgroup PATH): its dirty and writeback pages against its
+/// own limits in a plot of its own. Recording stops when toggled off, when the view
 /// is left, on window close, on errors and on Ctrl-C, and tracefs is left as it was found.
 #include <QWidget>
 #include <memory>
@@ -17,6 +19,7 @@
 #include "throttlelab/host/trace_recorder.h"
 #include "trace_collector.h"
 
+class QComboBox;
 class QLabel;
 class QPushButton;
 class QTimer;
@@ -45,6 +48,16 @@ class HostView final : public QWidget {
   bool recordingAllowed() const { return m_recordAllowed; }
   /// Where and how to record (tests point this at a fake tracefs).
   void setRecorderOptions(host::TraceRecorder::Options options);
+
+  /// Watches the memory cgroup at `path` (host::locateCgroup: a directory, or a path below the
+  /// cgroup root) beside the machine; an empty path stops watching one. Returns why it cannot
+  /// be watched, or an empty string.
+  QString watchCgroup(const QString& path);
+  /// Where cgroups are looked for and listed (tests point this at a fixture directory).
+  void setCgroupRoot(const QString& root);
+  /// Fills the cgroup list from the cgroup root.
+  void refreshCgroupList();
+  QString cgroupInfoText() const;
 
   void start();
   void stop();
@@ -84,6 +97,7 @@ class HostView final : public QWidget {
   void onUserRange(TimePlot* source, double lower, double upper);
   void updateInfo();
   void updateRecordControls();
+  void updateCgroupInfo(const engine::Sample& sample);
   bool isTracePlot(const TimePlot* plot) const;
   double recordOffset(const engine::Sample& newest) const;
 
@@ -96,6 +110,11 @@ class HostView final : public QWidget {
   std::vector<TimePlot*> m_plots;
   std::vector<TracePlot*> m_tracePlots;
   HostPlot* m_dirtyPlot = nullptr;
+  HostPlot* m_cgroupPlot = nullptr;
+  QComboBox* m_cgroupChoice;
+  QPushButton* m_cgroupButton;
+  QLabel* m_cgroupInfo;
+  QString m_cgroupRoot = QStringLiteral("/sys/fs/cgroup");
   QLabel* m_readout;
   QLabel* m_info;
   QLabel* m_recordInfo;

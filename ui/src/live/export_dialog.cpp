@@ -18,6 +18,7 @@ ExportDialog::ExportDialog(std::optional<PlotId> preselected, QWidget* parent)
   m_format->addItem(tr("PDF document"), static_cast<int>(ExportFormat::Pdf));
   m_format->addItem(tr("CSV data, everything kept"), static_cast<int>(ExportFormat::CsvAll));
   m_format->addItem(tr("CSV data, visible time range"), static_cast<int>(ExportFormat::CsvVisible));
+  m_format->addItem(tr("Task CSV, the tasks drawn"), static_cast<int>(ExportFormat::TaskCsv));
   m_target->addItem(tr("Whole dashboard"), -1);
   for (PlotId id : kAllPlots) m_target->addItem(plotTitle(id), static_cast<int>(id));
   if (preselected) m_target->setCurrentIndex(m_target->findData(static_cast<int>(*preselected)));
@@ -35,7 +36,8 @@ ExportDialog::ExportDialog(std::optional<PlotId> preselected, QWidget* parent)
 void ExportDialog::updateTargets() {
   // CSV holds every sample column whatever plot is chosen.
   const auto f = static_cast<ExportFormat>(m_format->currentData().toInt());
-  m_target->setEnabled(f != ExportFormat::CsvAll && f != ExportFormat::CsvVisible);
+  m_target->setEnabled(f != ExportFormat::CsvAll && f != ExportFormat::CsvVisible &&
+                       f != ExportFormat::TaskCsv);
 }
 
 ExportChoice ExportDialog::choice() const {
@@ -63,6 +65,7 @@ ExportFile exportFile(ExportFormat format) {
       return {"pdf", QT_TRANSLATE_NOOP("ExportDialog", "PDF documents (*.pdf)")};
     case ExportFormat::CsvAll:
     case ExportFormat::CsvVisible:
+    case ExportFormat::TaskCsv:
       return {"csv", QT_TRANSLATE_NOOP("ExportDialog", "CSV files (*.csv)")};
   }
   return {"", ""};

@@ -10,7 +10,7 @@ class QComboBox;
 
 namespace throttlelab::ui {
 
-enum class ExportFormat { Png1x, Png2x, Svg, Pdf, CsvAll, CsvVisible };
+enum class ExportFormat { Png1x, Png2x, Svg, Pdf, CsvAll, CsvVisible, TaskCsv };
 
 struct ExportChoice {
   std::optional<PlotId> plot;  ///< nullopt: the whole dashboard

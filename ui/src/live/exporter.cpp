@@ -14,6 +14,7 @@
 #include "qcp.h"
 #include "sample_history.h"
 #include "save_file.h"
+#include "task_trace_history.h"
 #include "throttlelab/engine/events.h"
 
 namespace throttlelab::ui {
@@ -34,7 +35,8 @@ Exporter::Exporter(const Dashboard& dashboard, const SampleHistory& history,
     : m_dashboard(dashboard),
       m_history(history),
       m_provenance(provenanceFor(scenario)),
-      m_devices(std::max<std::size_t>(1, scenario.devices.size())) {}
+      m_devices(std::max<std::size_t>(1, scenario.devices.size())),
+      m_cgroups(engine::csvCgroupNames(scenario)) {}
 
 QString Exporter::softwareName() {
   return QStringLiteral("ThrottleLab %1").arg(QStringLiteral(THROTTLELAB_VERSION));
@@ -316,7 +318,7 @@ std::string Exporter::csvText(CsvRange range) const {
   const bool byPolicy = engine::policyChanged(events);
   const std::string initial = engine::initialPolicy(events, m_provenance.policy);
   std::ostringstream header;
-  engine::writeSampleCsvHeader(header, m_devices);
+  engine::writeSampleCsvHeader(header, m_devices, m_cgroups);
   std::string text = header.str();
   if (byPolicy && !text.empty() && text.back() == '\n') text.insert(text.size() - 1, ",policy");
   out << text;
@@ -328,11 +330,11 @@ std::string Exporter::csvText(CsvRange range) const {
     const auto& s = m_history[i];
     if (engine::toSeconds(s.time) > hi) break;
     if (!byPolicy) {
-      engine::writeSampleCsvRow(out, s, m_devices);
+      engine::writeSampleCsvRow(out, s, m_devices, m_cgroups.size());
       continue;
     }
     row.str(std::string());
-    engine::writeSampleCsvRow(row, s, m_devices);
+    engine::writeSampleCsvRow(row, s, m_devices, m_cgroups.size());
     std::string line = row.str();
     if (!line.empty() && line.back() == '\n') line.pop_back();
     out << line << ',' << engine::policyAt(events, initial, engine::toSeconds(s.time)) << '\n';
@@ -340,8 +342,55 @@ std::string Exporter::csvText(CsvRange range) const {
   return out.str();
 }
 
+std::string Exporter::taskCsvText(const TaskTraceHistory& tasks,
+                                  const std::map<int, engine::TaskInfo>& infos) const {
+  std::ostringstream out;
+  engine::writeCsvProvenance(out, m_provenance);
+  engine::writeCsvEvents(out, m_dashboard.events());
+  // Rows in time order, the tasks in table order at each time, as headless --task-csv has them.
+  struct Row {
+    double timeS;
+    int task;
+    const TaskPoint* point;
+  };
+  std::vector<Row> rows;
+  const std::vector<int> kept = tasks.tasks();
+  for (const int task : kept)
+    if (const auto* points = tasks.points(task); points && infos.count(task))
+      for (const TaskPoint& p : *points) rows.push_back({p.timeS, task, &p});
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+    return a.timeS != b.timeS ? a.timeS < b.timeS : a.task < b.task;
+  });
+  out << "# tasks: the " << kept.size()
+      << " the window draws (the first 16 and the selection); headless --task-csv has every "
+         "task\n";
+  engine::writeTaskCsvHeader(out);
+  for (const Row& r : rows) {
+    const TaskPoint& p = *r.point;
+    const engine::TaskSample s{.time = engine::atSeconds(p.timeS),
+                               .task = r.task,
+                               .dirtiedPages = p.dirtiedPages,
+                               .writeKBps = p.writeKBps,
+                               .taskRatelimitKBps = p.taskRatelimitKBps,
+                               .pauseMs = p.pauseMs,
+                               .state = p.state,
+                               .journalWaitS = p.journalWaitS,
+                               .readWaitS = p.readWaitS};
+    engine::writeTaskCsvRow(out, s, infos.at(r.task));
+  }
+  return out.str();
+}
+
+QString Exporter::exportTaskCsv(const QString& path, const TaskTraceHistory& tasks,
+                                const std::map<int, engine::TaskInfo>& infos) const {
+  return writeText(path, taskCsvText(tasks, infos));
+}
+
 QString Exporter::exportCsv(const QString& path, CsvRange range) const {
-  const std::string text = csvText(range);
+  return writeText(path, csvText(range));
+}
+
+QString Exporter::writeText(const QString& path, const std::string& text) const {
   SaveFile file(path);
   if (!file.open(QIODevice::WriteOnly))
     return QStringLiteral("Cannot write %1: %2.").arg(path, file.errorString());

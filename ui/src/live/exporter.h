@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /// Figures and data out of the window: one plot or the whole dashboard as PNG (1× or 2×),
-/// SVG or PDF, and the samples as CSV in the headless --csv columns. Every file carries the
-/// scenario name, seed and software version, and is written through QSaveFile.
+/// SVG or PDF, the samples as CSV in the headless --csv columns, and the drawn tasks' points in
+/// the headless --task-csv columns. Every file carries the scenario name, seed and software
+/// version, and is written through QSaveFile.
 #include <QImage>
 #include <QString>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -18,6 +20,7 @@ namespace throttlelab::ui {
 
 class Dashboard;
 class SampleHistory;
+class TaskTraceHistory;
 
 enum class CsvRange { EverythingKept, VisibleRange };
 
@@ -32,11 +35,18 @@ class Exporter {
   QString exportSvg(const QString& path, std::optional<PlotId> plot) const;
   QString exportPdf(const QString& path, std::optional<PlotId> plot) const;
   QString exportCsv(const QString& path, CsvRange range) const;
+  /// The per-task rows the window keeps (the tasks it draws: the first 16 and the selection),
+  /// in the columns of the headless --task-csv, in time order.
+  QString exportTaskCsv(const QString& path, const TaskTraceHistory& tasks,
+                        const std::map<int, engine::TaskInfo>& infos) const;
 
   /// The picture a PNG export writes, with its provenance text keys set.
   QImage renderImage(std::optional<PlotId> plot, double scale) const;
   /// The CSV text an export writes.
   std::string csvText(CsvRange range) const;
+  /// The text exportTaskCsv writes.
+  std::string taskCsvText(const TaskTraceHistory& tasks,
+                          const std::map<int, engine::TaskInfo>& infos) const;
 
   static engine::Provenance provenanceFor(const engine::Scenario& scenario);
   static QString softwareName();
@@ -54,12 +64,14 @@ class Exporter {
   Layout layout(std::optional<PlotId> plot) const;
   void paintHeader(QPainter& painter, const Layout& l) const;
   QString title() const;
+  QString writeText(const QString& path, const std::string& text) const;
   QString description() const;
 
   const Dashboard& m_dashboard;
   const SampleHistory& m_history;
   engine::Provenance m_provenance;
   std::size_t m_devices;
+  std::vector<std::string> m_cgroups;  ///< the scenario's memory cgroups: their CSV columns
 };
 
 }  // namespace throttlelab::ui

@@ -8,12 +8,14 @@ TraceImportJob::TraceImportJob(QObject* parent)
 
 TraceImportJob::~TraceImportJob() = default;
 
-bool TraceImportJob::start(const QString& path) {
+bool TraceImportJob::start(const QString& path, std::optional<std::uint64_t> cgroupIno) {
   return m_job.start(
-      [this, path](std::stop_token stop, const BackgroundJob::Gui& gui) -> std::function<void()> {
+      [this, path, cgroupIno](std::stop_token stop,
+                              const BackgroundJob::Gui& gui) -> std::function<void()> {
         TraceCollector collector;
         traceio::ImportOptions options;
         options.stop = stop;
+        options.cgroupIno = cgroupIno;
         options.progress = [this, &gui](std::int64_t done, std::int64_t total) {
           gui.report([this, done, total] { Q_EMIT progress(done, total); });
         };

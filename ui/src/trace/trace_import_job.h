@@ -7,7 +7,9 @@
 /// waits for its thread.
 #include <QObject>
 #include <QString>
+#include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "background_job.h"
 #include "trace_collector.h"
@@ -21,8 +23,9 @@ class TraceImportJob final : public QObject {
   explicit TraceImportJob(QObject* parent = nullptr);
   ~TraceImportJob() override;
 
-  /// Starts importing `path`; false if an import is already running.
-  bool start(const QString& path);
+  /// Starts importing `path` (only one memory cgroup's records with `cgroupIno`:
+  /// traceio::ImportOptions::cgroupIno); false if an import is already running.
+  bool start(const QString& path, std::optional<std::uint64_t> cgroupIno = std::nullopt);
   void cancel();
   bool isRunning() const { return m_job.isRunning(); }
 

@@ -3,6 +3,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -12,6 +13,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -90,12 +92,25 @@ TraceView::TraceView(QWidget* parent)
   m_openButton = new QPushButton(tr("Open in dashboard"));
   m_openButton->setToolTip(tr("Run the derived scenario live in the dashboard"));
 
+  m_cgroupChoice = new QComboBox;
+  m_cgroupChoice->setObjectName(QStringLiteral("traceCgroup"));
+  m_cgroupChoice->setToolTip(
+      tr("Draw only the balance_dirty_pages and bdi_dirty_ratelimit records of one memory "
+         "cgroup, by the cgroup_ino they carry (the file is read again)"));
+  m_cgroupChoice->setEnabled(false);
+  connect(m_cgroupChoice, &QComboBox::activated, this, [this](int index) {
+    if (!m_trace || m_trace->recordedHere) return;
+    const auto ino = m_cgroupChoice->itemData(index).toULongLong();
+    importFile(m_trace->source, ino > 0 ? std::optional<std::uint64_t>(ino) : std::nullopt);
+  });
+
   auto* bar = new QHBoxLayout;
   bar->addWidget(m_importButton);
   bar->addWidget(m_sourceLabel, 1);
   bar->addWidget(m_progress);
   bar->addWidget(m_cancelButton);
   bar->addSpacing(12);
+  bar->addWidget(m_cgroupChoice);
   bar->addWidget(m_takenHere);
   bar->addWidget(m_simulateButton);
   bar->addWidget(m_openButton);
@@ -217,7 +232,7 @@ TraceView::~TraceView() {
   m_simulationJob->cancel();
 }
 
-void TraceView::importFile(const QString& path) {
+void TraceView::importFile(const QString& path, std::optional<std::uint64_t> cgroupIno) {
   if (m_importJob->isRunning()) {
     // A new file replaces the one being read: deleting the job cancels it, joins its thread
     // and drops its late results with it.
@@ -226,7 +241,27 @@ void TraceView::importFile(const QString& path) {
     connectImportJob();
   }
   setBusy(tr("Reading %1…").arg(QFileInfo(path).fileName()));
-  m_importJob->start(path);
+  m_importJob->start(path, cgroupIno);
+}
+
+std::optional<std::uint64_t> TraceView::cgroupFilter() const {
+  return m_trace ? m_trace->stats.cgroupFilter : std::nullopt;
+}
+
+void TraceView::updateCgroupChoice() {
+  const QSignalBlocker block(m_cgroupChoice);
+  m_cgroupChoice->clear();
+  m_cgroupChoice->addItem(tr("All cgroups"), QVariant::fromValue<qulonglong>(0));
+  if (!m_trace) return;
+  const auto& counts = m_trace->stats.cgroupRecords;
+  for (const auto& [ino, records] : counts)
+    m_cgroupChoice->addItem(
+        tr("cgroup_ino %1 (%n record(s))", nullptr, static_cast<int>(records)).arg(ino),
+        QVariant::fromValue<qulonglong>(ino));
+  if (const auto filter = m_trace->stats.cgroupFilter)
+    m_cgroupChoice->setCurrentIndex(
+        std::max(0, m_cgroupChoice->findData(QVariant::fromValue<qulonglong>(*filter))));
+  updateButtons();  // a recording has no file to read again; one cgroup alone needs no choice
 }
 
 void TraceView::connectImportJob() {
@@ -283,7 +318,11 @@ void TraceView::clearBusy() {
 
 void TraceView::updateButtons() {
   const bool busy = isImporting() || isSimulating();
-  m_simulateButton->setEnabled(m_trace && !busy);
+  // Simulating derives every traced cgroup: it needs all of the trace's records.
+  const bool filtered = m_trace && m_trace->stats.cgroupFilter.has_value();
+  m_simulateButton->setEnabled(m_trace && !busy && !filtered);
+  m_cgroupChoice->setEnabled(m_trace && !busy && !m_trace->recordedHere &&
+                             (m_trace->stats.cgroupRecords.size() > 1 || filtered));
   m_openButton->setEnabled(m_trace != nullptr);
   m_takenHere->setEnabled(m_trace != nullptr);
 }
@@ -315,6 +354,9 @@ void TraceView::showTrace(std::shared_ptr<const ImportedTrace> trace) {
                              ? tr("<b>Recorded on this machine</b>")
                              : tr("<b>%1</b>").arg(QFileInfo(m_trace->source).fileName()));
   m_sourceLabel->setToolTip(m_trace->source);
+  if (const auto filter = m_trace->stats.cgroupFilter)
+    m_taskTitle->setText(m_taskTitle->text() + tr(" (only cgroup_ino %1)").arg(*filter));
+  updateCgroupChoice();
   m_summary->setText(QString::fromStdString(traceio::describe(m_trace->stats)));
   setTakenHere(m_trace->recordedHere);
   fitTime();

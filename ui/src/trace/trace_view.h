@@ -16,6 +16,7 @@
 #include "trace_simulation_job.h"
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
@@ -37,8 +38,12 @@ class TraceView final : public QWidget {
   ~TraceView() override;
 
   /// Starts importing a trace file (a running import is cancelled first). The current trace
-  /// stays until the new one has been read completely.
-  void importFile(const QString& path);
+  /// stays until the new one has been read completely. With `cgroupIno`, only that memory
+  /// cgroup's records are drawn (traceio::ImportOptions::cgroupIno); the "Cgroup" choice
+  /// re-reads the file so.
+  void importFile(const QString& path, std::optional<std::uint64_t> cgroupIno = std::nullopt);
+  /// The cgroup_ino whose records the trace shows, or nullopt for all.
+  std::optional<std::uint64_t> cgroupFilter() const;
   void cancelImport();
   bool isImporting() const;
   /// Shows a trace read elsewhere (the live recorder's).
@@ -93,6 +98,7 @@ class TraceView final : public QWidget {
   void applyTheme();
   void onUserRange(TracePlot* source, double lower, double upper);
   void updateButtons();
+  void updateCgroupChoice();
 
   TraceImportJob* m_importJob;
   TraceSimulationJob* m_simulationJob;
@@ -113,6 +119,7 @@ class TraceView final : public QWidget {
   QPushButton* m_simulateButton;
   QPushButton* m_openButton;
   QCheckBox* m_takenHere;
+  QComboBox* m_cgroupChoice;
   QString m_procRoot = QStringLiteral("/proc");
   bool m_syncing = false;
 };

@@ -30,6 +30,9 @@ std::vector<std::string> sampleCsvColumns(std::size_t deviceCount = 1);
 /// pages, pos_ratio, reclaimed pages, oom kills).
 std::vector<std::string> sampleCsvColumns(std::size_t deviceCount,
                                           const std::vector<std::string>& cgroupNames);
+/// The names of `s`'s memory cgroups, in order: the cgroup columns of its sample CSV (the
+/// headless --csv and the window's export both take them from here).
+std::vector<std::string> csvCgroupNames(const Scenario& s);
 /// Column names of the task CSV.
 const std::vector<std::string>& taskCsvColumns();
 

@@ -7,7 +7,9 @@
 /// plus a few numbers per pid and per device.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -84,6 +86,14 @@ struct ImportStats {
   /// Devices beyond TraceConverter::kMaxDevices get no columns; their events still count
   /// for the global values and the tasks.
   std::int64_t devicesWithoutColumns = 0;
+  /// balance_dirty_pages records per traced cgroup_ino (1 = the root; traces before 4.2 carry
+  /// none and count as 1), of the first kMaxCgroups inos, counted before any cgroup filter.
+  std::map<std::uint64_t, std::int64_t> cgroupRecords;
+  static constexpr std::size_t kMaxCgroups = 64;
+  /// ImportOptions::cgroupIno as applied, and the balance_dirty_pages and bdi_dirty_ratelimit
+  /// records of other cgroups it left out.
+  std::optional<std::uint64_t> cgroupFilter;
+  std::int64_t otherCgroupRecords = 0;
   /// Lines ended in a carriage return alone (classic Mac OS), and were read as line ends.
   bool crLineEnds = false;
   /// Reading stopped before the end of the input, with why ("line 12 is longer than 16 MiB
@@ -177,6 +187,10 @@ struct ImportOptions {
   /// A stop request (from another thread) ends the reading early; the result then says
   /// `cancelled`.
   std::stop_token stop;
+  /// Only this memory cgroup's records: the balance_dirty_pages and bdi_dirty_ratelimit
+  /// records of other cgroup_inos reach neither the sink nor the rows (global_dirty_state, the
+  /// machine's, always does). A cgroup_ino no such record carries is an error.
+  std::optional<std::uint64_t> cgroupIno;
 };
 
 struct ImportResult {
@@ -203,7 +217,7 @@ ImportResult importTraceText(std::string_view text, ImportSink& sink,
                              const ImportOptions& options = {});
 
 /// A one-paragraph human summary: format, events, time span, pids, devices, skipped lines by
-/// kind with the first problems ("line 17: no value for dirty=").
+/// kind with the first problems ("line 17: no value for dirty="), and the cgroup filter.
 std::string describe(const ImportStats& stats);
 
 }  // namespace throttlelab::traceio

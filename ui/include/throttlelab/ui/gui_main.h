@@ -24,11 +24,13 @@ struct GuiLaunchOptions {
   bool quit = false;                        ///< --quit after the exports
   bool presenter = false;                   ///< --presenter
   std::string importTrace;                  ///< --import-trace FILE: opens the real-kernel view
-  bool watchHost = false;                   ///< --watch-host: opens live host mode
-  std::string lesson;                       ///< --lesson NAME|FILE (loaded once already)
-  int lessonStep = 1;                       ///< --step K, 1-based
-  int explainPid = 0;                       ///< --explain PID@SECONDS: 0 if not given; the
-  double explainS = 0;                      ///< PNG export is then the whole window
+  std::optional<std::uint64_t> traceCgroup;  ///< --trace-cgroup INO: only that cgroup's records
+  bool watchHost = false;                    ///< --watch-host: opens live host mode
+  std::string watchCgroup;                   ///< --watch-cgroup PATH: and watches this cgroup
+  std::string lesson;                        ///< --lesson NAME|FILE (loaded once already)
+  int lessonStep = 1;                        ///< --step K, 1-based
+  int explainPid = 0;                        ///< --explain PID@SECONDS: 0 if not given; the
+  double explainS = 0;                       ///< PNG export is then the whole window
 
   /// A scripted run: --run-for, --quit or an export. It starts paused, runs only as the job
   /// says, prints its messages instead of showing dialogs, and exits with a status (--quit).

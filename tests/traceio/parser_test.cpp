@@ -75,6 +75,13 @@ const te::TraceHeader k32Header = traceHeader("dd", 3421, 0, 812'012'034'000);
 const auto k32BdrRecord =
     te::BdiDirtyRatelimit{k32Header, "8:0", 93504, 91620, 94100, 23412, 21876, 22940, 1};
 
+// global_dirty_state's fields counting up, after a header.
+constexpr const char* kCountingGds =
+    "dirty=1 writeback=2 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7";
+te::GlobalDirtyState countingGds(const te::TraceHeader& header) {
+  return te::GlobalDirtyState{header, 1, 2, 3, 4, 5, 6, 7};
+}
+
 /// One line of one of our events and the record it holds, its every field read off the line
 /// (the records list their members in records.h order, the order 6.18 prints them in).
 struct LineCase {
@@ -140,10 +147,8 @@ std::vector<LineCase> lineCases() {
        "cgroup_ino=1",
        kReportedBdpRecord, F::PerfScript, 0u},
       {"ReadsTraceCmdNanosecondTimestamps",
-       "  dd-4288  [000]   294.213596123: global_dirty_state: dirty=1 writeback=2 bg_thresh=3 "
-       "thresh=4 limit=5 dirtied=6 written=7",
-       te::GlobalDirtyState{traceHeader("dd", 4288, 0, 294'213'596'123), 1, 2, 3, 4, 5, 6, 7},
-       std::nullopt, 0u},
+       std::string("  dd-4288  [000]   294.213596123: global_dirty_state: ") + kCountingGds,
+       countingGds(traceHeader("dd", 4288, 0, 294'213'596'123)), std::nullopt, 0u},
       {"ReadsPerfScriptWithPidSlashTidAndASpaceInTheName",
        "     Web Content  4100/4123  [003]  1000.500000: writeback:global_dirty_state: dirty=10 "
        "writeback=20 bg_thresh=30 thresh=40 limit=50 dirtied=60 written=70",
@@ -151,10 +156,10 @@ std::vector<LineCase> lineCases() {
                             50, 60, 70},
        F::PerfScript, 0u},
       {"ReadsFtraceWithTheTgidColumn",
-       "              dd-4288    (   4288) [000] .....   294.213189: global_dirty_state: dirty=1 "
-       "writeback=2 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7",
-       te::GlobalDirtyState{traceHeader("dd", 4288, 0, 294'213'189'000), 1, 2, 3, 4, 5, 6, 7},
-       F::Ftrace, 0u},
+       std::string("              dd-4288    (   4288) [000] .....   294.213189: "
+                   "global_dirty_state: ") +
+           kCountingGds,
+       countingGds(kModernHeader), F::Ftrace, 0u},
       // The kernel prints pause and think with %ld: they go below zero when a task comes back
       // before its last pause was due.
       {"ReadsNegativeMillisecondsOfSignedFields",

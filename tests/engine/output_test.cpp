@@ -427,34 +427,22 @@ TEST(TraceFormat, ReproducesRealKernelLinesExactly) {
     std::string bdi;
     if (fields.rfind("bdi ", 0) == 0) bdi = fields.substr(4, fields.find(": ") - 4);
 
+    // The fields by name, into the record's members in records.h order.
+    const auto n = [&](const char* name) { return toI64(f.at(name)); };
+    const auto u32 = [&](const char* name) {
+      return static_cast<std::uint32_t>(toU64(f.at(name)));
+    };
     te::TraceRecord record;
     if (event == "global_dirty_state") {
-      record = te::GlobalDirtyState{.header = h,
-                                    .dirty = toI64(f.at("dirty")),
-                                    .writeback = toI64(f.at("writeback")),
-                                    .bgThresh = toI64(f.at("bg_thresh")),
-                                    .thresh = toI64(f.at("thresh")),
-                                    .limit = toI64(f.at("limit")),
-                                    .dirtied = toI64(f.at("dirtied")),
-                                    .written = toI64(f.at("written"))};
+      record = te::GlobalDirtyState{h,           n("dirty"), n("writeback"), n("bg_thresh"),
+                                    n("thresh"), n("limit"), n("dirtied"),   n("written")};
     } else if (event == "balance_dirty_pages") {
-      record = te::BalanceDirtyPages{
-          .header = h,
-          .bdi = bdi,
-          .limit = toI64(f.at("limit")),
-          .setpoint = toI64(f.at("setpoint")),
-          .dirty = toI64(f.at("dirty")),
-          .wbSetpoint = toI64(f.at("wb_setpoint")),
-          .wbDirty = toI64(f.at("wb_dirty")),
-          .dirtyRatelimit = toI64(f.at("dirty_ratelimit")),
-          .taskRatelimit = toI64(f.at("task_ratelimit")),
-          .dirtied = static_cast<std::uint32_t>(toU64(f.at("dirtied"))),
-          .dirtiedPause = static_cast<std::uint32_t>(toU64(f.at("dirtied_pause"))),
-          .paused = toI64(f.at("paused")),
-          .pause = toI64(f.at("pause")),
-          .period = toI64(f.at("period")),
-          .think = toI64(f.at("think")),
-          .cgroupIno = toU64(f.at("cgroup_ino"))};
+      // clang-format off
+      record = te::BalanceDirtyPages{h, bdi, n("limit"), n("setpoint"), n("dirty"),
+          n("wb_setpoint"), n("wb_dirty"), n("dirty_ratelimit"), n("task_ratelimit"),
+          u32("dirtied"), u32("dirtied_pause"), n("paused"), n("pause"), n("period"), n("think"),
+          toU64(f.at("cgroup_ino"))};
+      // clang-format on
     } else {
       FAIL() << "unexpected event in the excerpt: " << event;
     }
@@ -467,18 +455,9 @@ TEST(TraceFormat, ReproducesRealKernelLinesExactly) {
 }
 
 TEST(TraceFormat, BdiDirtyRatelimitFollowsTheKernelsPrintFormat) {
-  const te::BdiDirtyRatelimit r{.header = {.time = te::SimTime{te::SimDuration{12'345'678'400}},
-                                           .comm = te::makeComm("dd"),
-                                           .pid = 1234,
-                                           .cpu = 1},
-                                .bdi = "sda",
-                                .writeBw = 55664,
-                                .awriteBw = 55000,
-                                .dirtyRate = 56000,
-                                .dirtyRatelimit = 5566,
-                                .taskRatelimit = 5570,
-                                .balancedDirtyRatelimit = 5560,
-                                .cgroupIno = 1};
+  const te::TraceHeader h{te::SimTime{te::SimDuration{12'345'678'400}}, te::makeComm("dd"), 1234,
+                          1};
+  const te::BdiDirtyRatelimit r{h, "sda", 55664, 55000, 56000, 5566, 5570, 5560, 1};
   EXPECT_EQ(te::formatTraceLine(r),
             "              dd-1234    [001] .....    12.345678: bdi_dirty_ratelimit: bdi sda: "
             "write_bw=55664 awrite_bw=55000 dirty_rate=56000 dirty_ratelimit=5566 "

@@ -110,6 +110,13 @@ class FakeTracefs {
     o.removeInstanceDir = [this](const std::string& path) { return removeInstance(path); };
     return o;
   }
+  /// options() and an event this tracefs does not have, last, so that a recorder that enabled
+  /// events before checking them all would be caught.
+  TraceRecorder::Options optionsWithAMissingEvent() {
+    TraceRecorder::Options o = options();
+    o.events.push_back("writeback/no_such_event");
+    return o;
+  }
 
   /// What mkdir(2) in tracefs's instances/ does: a fresh instance tree, or an errno.
   int makeInstance(const std::string& path) {
@@ -143,34 +150,35 @@ class FakeTracefs {
   /// left out.
   std::map<std::string, std::string> snapshot(const fs::path& skip = {}) const {
     std::map<std::string, std::string> m;
-    for (auto it = fs::recursive_directory_iterator(m_root); it != fs::end(it); ++it) {
-      if (!skip.empty() && it->path() == skip) {
-        it.disable_recursion_pending();
-        continue;
-      }
-      if (it->is_regular_file())
-        m[it->path().string()] = readFile(it->path());
-      else if (it->is_directory())
-        m[it->path().string()] = "<dir>";
+    forEachEntry(skip, [&](const fs::directory_entry& e) {
+      if (e.is_regular_file())
+        m[e.path().string()] = readFile(e.path());
+      else if (e.is_directory())
+        m[e.path().string()] = "<dir>";
       else
-        m[it->path().string()] = "<special>";
-    }
+        m[e.path().string()] = "<special>";
+    });
     return m;
   }
   /// Every entry's modification time in ns: a file written, even with its own content, differs.
   std::map<std::string, std::int64_t> mtimes(const fs::path& skip = {}) const {
     std::map<std::string, std::int64_t> m;
-    for (auto it = fs::recursive_directory_iterator(m_root); it != fs::end(it); ++it) {
-      if (!skip.empty() && it->path() == skip) {
-        it.disable_recursion_pending();
-        continue;
-      }
+    forEachEntry(skip, [&](const fs::directory_entry& e) {
       struct stat st {};
-      if (::lstat(it->path().c_str(), &st) == 0 && !it->is_directory()) {
-        m[it->path().string()] = st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
-      }
-    }
+      if (::lstat(e.path().c_str(), &st) == 0 && !e.is_directory())
+        m[e.path().string()] = st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    });
     return m;
+  }
+  /// Calls `f` with every entry below the root but `skip` and its subtree.
+  template <class F>
+  void forEachEntry(const fs::path& skip, F f) const {
+    for (auto it = fs::recursive_directory_iterator(m_root); it != fs::end(it); ++it) {
+      if (!skip.empty() && it->path() == skip)
+        it.disable_recursion_pending();
+      else
+        f(*it);
+    }
   }
   /// Opens trace_pipe for writing; only succeeds while the recorder has it open for reading.
   int openWriter(const fs::path& dir = {}) const {
@@ -203,6 +211,15 @@ std::string readAtLeast(TraceRecorder& r, std::size_t want) {
 }  // namespace
 
 // --- the top-level fallback: a tracefs without instances/ ------------------------------------
+
+/// Starts `r`, whose options name a missing event: start() must fail naming it and leave
+/// nothing recording. Returns start()'s message.
+std::string expectTheMissingEventRefused(TraceRecorder& r) {
+  const std::string error = r.start();
+  EXPECT_NE(error.find("writeback:no_such_event"), std::string::npos) << error;
+  EXPECT_FALSE(r.isRecording());
+  return error;
+}
 
 TEST(TraceRecorder, StartEnablesTheEventsAndTracing) {
   FakeTracefs fake;
@@ -279,13 +296,8 @@ TEST(TraceRecorder, AMissingEventFailsAndChangesNothing) {
   FakeTracefs fake;
   writeFile(fake.root() / "tracing_on", "0\n");
   const auto before = fake.snapshot();
-  auto options = fake.options();
-  // Last, so a recorder that enabled events before checking them all would be caught.
-  options.events.push_back("writeback/no_such_event");
-  TraceRecorder r(options);
-  const std::string error = r.start();
-  EXPECT_NE(error.find("writeback:no_such_event"), std::string::npos) << error;
-  EXPECT_FALSE(r.isRecording());
+  TraceRecorder r(fake.optionsWithAMissingEvent());
+  expectTheMissingEventRefused(r);
   EXPECT_EQ(fake.snapshot(), before);
   EXPECT_LT(fake.openWriter(), 0) << "trace_pipe must not be left open";
   EXPECT_EQ(r.stop(), "");
@@ -396,13 +408,9 @@ TEST(TraceRecorderInstance, AMissingEventRemovesTheInstance) {
   FakeTracefs fake(true);
   const auto before = fake.snapshot();
   const auto beforeTimes = fake.mtimes();
-  auto options = fake.options();
-  options.events.push_back("writeback/no_such_event");
-  TraceRecorder r(options);
-  const std::string error = r.start();
-  EXPECT_NE(error.find("writeback:no_such_event"), std::string::npos) << error;
+  TraceRecorder r(fake.optionsWithAMissingEvent());
+  const std::string error = expectTheMissingEventRefused(r);
   EXPECT_NE(error.find(fake.ownInstance().string()), std::string::npos) << error;
-  EXPECT_FALSE(r.isRecording());
   EXPECT_EQ(fake.makeCalls, 1);
   EXPECT_FALSE(fs::exists(fake.ownInstance()));
   EXPECT_EQ(fake.snapshot(), before);
@@ -585,6 +593,15 @@ struct Recorded {
   std::string msg, err;
 };
 
+Recorded record(const fs::path& file, double seconds, const TraceRecorder::Options& options) {
+  std::ostringstream msg, err;
+  Recorded r;
+  r.rc = recordTraceToFile(file.string(), seconds, msg, err, options);
+  r.msg = msg.str();
+  r.err = err.str();
+  return r;
+}
+
 /// Records into `file` from `fake` while a writer thread, once the recorder has opened the
 /// trace_pipe that `pipe()` names (it blocks in open() until then, so the test needs no
 /// timing: the duration is only a bound), writes `text` in pieces of `chunk` bytes and then
@@ -601,12 +618,16 @@ Recorded recordWhileWriting(
     ::close(w);
     ::kill(::getpid(), signal);
   });
-  std::ostringstream msg, err;
-  Recorded r;
-  r.rc = recordTraceToFile(file.string(), 60, msg, err, fake.options());
+  const Recorded r = record(file, 60, fake.options());
   writer.join();
-  r.msg = msg.str();
-  r.err = err.str();
+  return r;
+}
+
+/// Records into `file` with an event `fake` does not have: the run fails (1), naming it.
+Recorded recordWithAMissingEvent(FakeTracefs& fake, const fs::path& file) {
+  const Recorded r = record(file, 1, fake.optionsWithAMissingEvent());
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("no_such_event"), std::string::npos) << r.err;
   return r;
 }
 
@@ -721,12 +742,8 @@ TEST(RecordTraceToFile, AnExistingFileIsUntouchedWhenRecordingFails) {
   TempDir out;
   const fs::path file = out.path() / "precious.trace";
   writeFile(file, "an earlier recording\n");
-  auto options = fake.options();
-  options.events.push_back("writeback/no_such_event");
-  std::ostringstream msg, err;
-  EXPECT_EQ(recordTraceToFile(file.string(), 1, msg, err, options), 1);
-  EXPECT_NE(err.str().find("no_such_event"), std::string::npos) << err.str();
-  EXPECT_TRUE(msg.str().empty());
+  const Recorded r = recordWithAMissingEvent(fake, file);
+  EXPECT_TRUE(r.msg.empty());
   EXPECT_EQ(readFile(file), "an earlier recording\n");
   EXPECT_EQ(out.entries(), 1u) << "no temporary files left behind";
   EXPECT_EQ(fake.snapshot(), before);
@@ -789,11 +806,7 @@ TEST(RecordTraceToFile, InAnInstanceAFailureRemovesIt) {
   FakeTracefs fake(true);
   const auto before = fake.snapshot();
   TempDir out;
-  auto options = fake.options();
-  options.events.push_back("writeback/no_such_event");
-  std::ostringstream msg, err;
-  EXPECT_EQ(recordTraceToFile((out.path() / "x.trace").string(), 1, msg, err, options), 1);
-  EXPECT_NE(err.str().find("no_such_event"), std::string::npos) << err.str();
+  recordWithAMissingEvent(fake, out.path() / "x.trace");
   EXPECT_EQ(fake.makeCalls, 1);
   EXPECT_FALSE(fs::exists(fake.ownInstance()));
   EXPECT_EQ(fake.snapshot(), before);

@@ -231,35 +231,42 @@ TEST(VmstatSampler, FirstPollHasNoRates) {
   EXPECT_EQ(s.devices.at(0).bytesWritten, 0);
 }
 
-TEST(VmstatSampler, RatesAreTheDifferenceBetweenTwoPolls) {
+/// The fixture's snapshots a and b (their counters and uptimes) and a sampler on a copy of a.
+struct SnapshotsAAndB {
   ProcCopy proc;
-  const auto va = keyValues(kData / "a/vmstat");
-  const auto vb = keyValues(kData / "b/vmstat");
-  const double ta = uptime(kData / "a"), tb = uptime(kData / "b");
-  VmstatSampler sampler(proc.root());
-  ASSERT_TRUE(sampler.poll(ta).sample);
-  proc.load("b");
-  const auto poll = sampler.poll(tb);
+  const std::map<std::string, long long> va = keyValues(kData / "a/vmstat");
+  const std::map<std::string, long long> vb = keyValues(kData / "b/vmstat");
+  const double ta = uptime(kData / "a");
+  const double tb = uptime(kData / "b");
+  VmstatSampler sampler{proc.root()};
+  /// b's counter `k` less a's.
+  double delta(const char* k) const { return static_cast<double>(vb.at(k) - va.at(k)); }
+};
+
+TEST(VmstatSampler, RatesAreTheDifferenceBetweenTwoPolls) {
+  SnapshotsAAndB f;
+  ASSERT_TRUE(f.sampler.poll(f.ta).sample);
+  f.proc.load("b");
+  const auto poll = f.sampler.poll(f.tb);
   ASSERT_TRUE(poll.sample) << poll.error;
   const auto& s = *poll.sample;
-  const double dt = tb - ta;
-  const auto d = [&](const char* k) { return static_cast<double>(vb.at(k) - va.at(k)); };
-  ASSERT_GT(d("nr_written"), 0) << "the fixture was taken during a write";
-  EXPECT_NEAR(s.devices.at(0).deviceWriteKBps, d("nr_written") * 4 / dt, 1e-6);
-  EXPECT_EQ(s.devices.at(0).bytesWritten, (vb.at("nr_written") - va.at("nr_written")) * 4096);
-  EXPECT_NEAR(s.pgscanKswapdPerS, d("pgscan_kswapd") / dt, 1e-6);
-  EXPECT_NEAR(s.pgscanDirectPerS, d("pgscan_direct") / dt, 1e-6);
-  EXPECT_NEAR(s.pgstealPerS, (d("pgsteal_kswapd") + d("pgsteal_direct")) / dt, 1e-6);
-  EXPECT_NEAR(s.swapOutKBps, d("pswpout") * 4 / dt, 1e-6);
-  EXPECT_NEAR(s.swapInKBps, d("pswpin") * 4 / dt, 1e-6);
+  const double dt = f.tb - f.ta;
+  ASSERT_GT(f.delta("nr_written"), 0) << "the fixture was taken during a write";
+  EXPECT_NEAR(s.devices.at(0).deviceWriteKBps, f.delta("nr_written") * 4 / dt, 1e-6);
+  EXPECT_EQ(s.devices.at(0).bytesWritten, (f.vb.at("nr_written") - f.va.at("nr_written")) * 4096);
+  EXPECT_NEAR(s.pgscanKswapdPerS, f.delta("pgscan_kswapd") / dt, 1e-6);
+  EXPECT_NEAR(s.pgscanDirectPerS, f.delta("pgscan_direct") / dt, 1e-6);
+  EXPECT_NEAR(s.pgstealPerS, (f.delta("pgsteal_kswapd") + f.delta("pgsteal_direct")) / dt, 1e-6);
+  EXPECT_NEAR(s.swapOutKBps, f.delta("pswpout") * 4 / dt, 1e-6);
+  EXPECT_NEAR(s.swapInKBps, f.delta("pswpin") * 4 / dt, 1e-6);
   long long stallsA = 0, stallsB = 0;
-  for (const auto& [k, v] : va)
+  for (const auto& [k, v] : f.va)
     if (k.rfind("allocstall", 0) == 0) stallsA += v;
-  for (const auto& [k, v] : vb)
+  for (const auto& [k, v] : f.vb)
     if (k.rfind("allocstall", 0) == 0) stallsB += v;
   EXPECT_EQ(s.allocStalls, stallsB - stallsA);
-  EXPECT_EQ(s.kswapdActive, vb.at("pgscan_kswapd") > va.at("pgscan_kswapd"));
-  EXPECT_EQ(s.dirtyPages, vb.at("nr_dirty"));  // levels are b's, not differences
+  EXPECT_EQ(s.kswapdActive, f.vb.at("pgscan_kswapd") > f.va.at("pgscan_kswapd"));
+  EXPECT_EQ(s.dirtyPages, f.vb.at("nr_dirty"));  // levels are b's, not differences
 }
 
 TEST(VmstatSampler, ReclaimActivityShowsAsRates) {
@@ -317,19 +324,15 @@ TEST(VmstatSampler, TimeThatDoesNotAdvanceGivesZeroRates) {
 }
 
 TEST(VmstatSampler, AFailedPollKeepsThePreviousCounters) {
-  ProcCopy proc;
-  const auto va = keyValues(kData / "a/vmstat");
-  const auto vb = keyValues(kData / "b/vmstat");
-  const double ta = uptime(kData / "a"), tb = uptime(kData / "b");
-  VmstatSampler sampler(proc.root());
-  ASSERT_TRUE(sampler.poll(ta).sample);
-  fs::remove(proc.dir() / "vmstat");
-  EXPECT_FALSE(sampler.poll((ta + tb) / 2).sample);
-  proc.load("b");
-  const auto poll = sampler.poll(tb);
+  SnapshotsAAndB f;
+  ASSERT_TRUE(f.sampler.poll(f.ta).sample);
+  fs::remove(f.proc.dir() / "vmstat");
+  EXPECT_FALSE(f.sampler.poll((f.ta + f.tb) / 2).sample);
+  f.proc.load("b");
+  const auto poll = f.sampler.poll(f.tb);
   ASSERT_TRUE(poll.sample) << poll.error;
-  EXPECT_NEAR(poll.sample->devices.at(0).deviceWriteKBps,
-              static_cast<double>(vb.at("nr_written") - va.at("nr_written")) * 4 / (tb - ta), 1e-6);
+  EXPECT_NEAR(poll.sample->devices.at(0).deviceWriteKBps, f.delta("nr_written") * 4 / (f.tb - f.ta),
+              1e-6);
 }
 
 TEST(VmstatSampler, AMissingCounterIsNamed) {
@@ -487,18 +490,21 @@ class SysCopy {
 
 TEST(BlockQueue, ReadsADeviceByMajorMinorOrByName) {
   SysCopy sys;
-  const auto vda = throttlelab::host::readBlockQueue("254:0", sys.root());
-  EXPECT_TRUE(vda.found);
-  EXPECT_EQ(vda.maxSectorsKb, 4096);
-  EXPECT_EQ(vda.nrRequests, 256);
-  EXPECT_EQ(vda.rotational, 1);
-  EXPECT_EQ(vda.scheduler, "mq-deadline");
-  const auto sda = throttlelab::host::readBlockQueue("sda", sys.root());
-  EXPECT_TRUE(sda.found);
-  EXPECT_EQ(sda.maxSectorsKb, 512);
-  EXPECT_EQ(sda.nrRequests, 64);
-  EXPECT_EQ(sda.rotational, 0);
-  EXPECT_EQ(sda.scheduler, "bfq");
+  struct Queue {
+    std::string name;
+    int maxSectorsKb, nrRequests, rotational;
+    std::string scheduler;
+  };
+  for (const Queue& e :
+       {Queue{"254:0", 4096, 256, 1, "mq-deadline"}, Queue{"sda", 512, 64, 0, "bfq"}}) {
+    SCOPED_TRACE(e.name);
+    const auto q = throttlelab::host::readBlockQueue(e.name, sys.root());
+    EXPECT_TRUE(q.found);
+    EXPECT_EQ(q.maxSectorsKb, e.maxSectorsKb);
+    EXPECT_EQ(q.nrRequests, e.nrRequests);
+    EXPECT_EQ(q.rotational, e.rotational);
+    EXPECT_EQ(q.scheduler, e.scheduler);
+  }
 }
 
 TEST(BlockQueue, UnknownOrUnsafeNamesFindNothing) {

@@ -170,6 +170,11 @@ std::vector<LineCase> lineCases() {
   };
 }
 
+// Test names show the case's name, not its bytes.
+void PrintTo(const LineCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
 class TraceParserLine : public ::testing::TestWithParam<LineCase> {};
 
 TEST_P(TraceParserLine, ReadsTheRecord) {

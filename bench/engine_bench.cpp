@@ -66,23 +66,6 @@ void BM_FileSystemWriters60s(benchmark::State& state, const std::string& fs) {
   state.counters["sim_s_per_wall_s"] = benchmark::Counter(
       60.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
-BENCHMARK_CAPTURE(BM_FileSystemWriters60s, xfs, std::string("xfs"))
-    ->Arg(10000)
-    ->Unit(benchmark::kMillisecond)
-    ->MeasureProcessCPUTime()
-    ->UseRealTime()
-    ->Iterations(1)
-    ->Repetitions(3)
-    ->ReportAggregatesOnly(true);
-BENCHMARK_CAPTURE(BM_FileSystemWriters60s, ext4, std::string("ext4"))
-    ->Arg(10000)
-    ->Unit(benchmark::kMillisecond)
-    ->MeasureProcessCPUTime()
-    ->UseRealTime()
-    ->Iterations(1)
-    ->Repetitions(3)
-    ->ReportAggregatesOnly(true);
-
 // The same targets for every policy: 100, 1,000 and 10,000 writers, 60 s each.
 void BM_PolicyWriters60s(benchmark::State& state, const std::string& policy) {
   const int n = static_cast<int>(state.range(0));
@@ -95,19 +78,31 @@ void BM_PolicyWriters60s(benchmark::State& state, const std::string& policy) {
       60.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
+// One run a repetition, three repetitions, medians and spreads only.
+benchmark::internal::Benchmark* threeSingleRuns(benchmark::internal::Benchmark* b) {
+  return b->Unit(benchmark::kMillisecond)
+      ->UseRealTime()
+      ->Iterations(1)
+      ->Repetitions(3)
+      ->ReportAggregatesOnly(true);
+}
+
+void registerFileSystemBenchmarks() {
+  for (const std::string fs : {"xfs", "ext4"})
+    threeSingleRuns(benchmark::RegisterBenchmark(("BM_FileSystemWriters60s/" + fs).c_str(),
+                                                 BM_FileSystemWriters60s, fs)
+                        ->Arg(10000)
+                        ->MeasureProcessCPUTime());
+}
+
 void registerPolicyBenchmarks() {
   for (const auto& policy : Simulator::policyNames()) {
     if (policy == "ioless") continue;  // measured above
-    benchmark::RegisterBenchmark(("BM_PolicyWriters60s/" + policy).c_str(), BM_PolicyWriters60s,
-                                 policy)
-        ->Arg(100)
-        ->Arg(1000)
-        ->Arg(10000)
-        ->Unit(benchmark::kMillisecond)
-        ->UseRealTime()
-        ->Iterations(1)
-        ->Repetitions(3)
-        ->ReportAggregatesOnly(true);
+    threeSingleRuns(benchmark::RegisterBenchmark(("BM_PolicyWriters60s/" + policy).c_str(),
+                                                 BM_PolicyWriters60s, policy)
+                        ->Arg(100)
+                        ->Arg(1000)
+                        ->Arg(10000));
   }
 }
 
@@ -129,6 +124,7 @@ BENCHMARK(BM_MemoryVsLength)->Arg(10)->Arg(600)->Unit(benchmark::kMillisecond)->
 }  // namespace
 
 int main(int argc, char** argv) {
+  registerFileSystemBenchmarks();
   registerPolicyBenchmarks();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -25,6 +25,7 @@
 #include "throttlelab/engine/output.h"
 #include "throttlelab/engine/simulator.h"
 #include "throttlelab/traceio/trace_import.h"
+#include "two_device_scenario.h"
 
 namespace {
 
@@ -56,17 +57,7 @@ class FileSink final : public te::RecordSink {
 
 /// 100 dd writers on two devices: many pids, two bdis, all three events.
 te::Scenario benchScenario() {
-  te::Scenario s = te::parseScenario(*te::builtinScenarioJson("ten-dd"), "ten-dd");
-  s.devices.resize(2);
-  s.devices[0].name = "8:0";
-  s.devices[1] = s.devices[0];
-  s.devices[1].name = "254:0";
-  s.devices[1].writeMBps = 120;
-  s.tasks.resize(2);
-  s.tasks[0].count = 50;
-  s.tasks[0].device = "8:0";
-  s.tasks[1] = s.tasks[0];
-  s.tasks[1].device = "254:0";
+  te::Scenario s = throttlelab::test::twoDeviceScenario(50, 50, "dd");
   s.durationS = 1e6;
   return s;
 }

@@ -57,3 +57,4 @@ if(THROTTLELAB_TSAN)
 endif()
 
 include(${CMAKE_CURRENT_LIST_DIR}/TestHelper.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/LibraryHelper.cmake)

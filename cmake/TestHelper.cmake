@@ -29,3 +29,21 @@ function(throttlelab_add_test name)
     DISCOVERY_TIMEOUT 60
     PROPERTIES ${props})
 endfunction()
+
+# Every *_test.cpp of the calling directory as an executable PREFIX_NAME, registered by
+# throttlelab_add_test with the other arguments (LIBS, LABELS, ...) plus EXTRA_SOURCES in each;
+# each knows the source tree as THROTTLELAB_SOURCE_DIR, and DEFINITIONS and COMPILE_OPTIONS.
+function(throttlelab_add_test_directory prefix)
+  cmake_parse_arguments(ARG "" "" "EXTRA_SOURCES;DEFINITIONS;COMPILE_OPTIONS" ${ARGN})
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*_test.cpp)
+  foreach(src IN LISTS sources)
+    get_filename_component(name ${src} NAME_WE)
+    throttlelab_add_test(${prefix}_${name}
+      SOURCES ${src} ${ARG_EXTRA_SOURCES} ${ARG_UNPARSED_ARGUMENTS})
+    target_compile_definitions(${prefix}_${name} PRIVATE
+      THROTTLELAB_SOURCE_DIR="${PROJECT_SOURCE_DIR}" ${ARG_DEFINITIONS})
+    if(ARG_COMPILE_OPTIONS)
+      target_compile_options(${prefix}_${name} PRIVATE ${ARG_COMPILE_OPTIONS})
+    endif()
+  endforeach()
+endfunction()

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "file_text.h"
 #include "test_dir.h"
 
 namespace throttlelab::cli::test {
@@ -28,6 +30,7 @@ struct Result {
   int status = -1;  ///< the exit status, or -1 if the process was killed by a signal
   std::string out;
   std::string err;
+  double seconds = 0;  ///< how long runShell() took
 };
 
 inline std::string shellQuote(const std::string& s) {
@@ -36,12 +39,8 @@ inline std::string shellQuote(const std::string& s) {
   return q + "'";
 }
 
-inline std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using throttlelab::test::contains;
+using throttlelab::test::readFile;
 
 inline std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;
@@ -65,10 +64,6 @@ inline bool isNumber(const std::string& s) {
   return end == s.c_str() + s.size();
 }
 
-inline bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 inline const fs::path kDataDir = fs::path(THROTTLELAB_SOURCE_DIR) / "tests" / "data";
 
 /// The rows of a CSV written by throttlelab: provenance comments dropped.
@@ -87,7 +82,7 @@ inline std::string executablePath() {
 /// Each test gets its own empty directory, which is also the working directory of the runs.
 class Executable : public throttlelab::test::TestDirFixture {
  protected:
-  Executable() : TestDirFixture("throttlelab-cli") {}
+  explicit Executable(const std::string& prefix = "throttlelab-cli") : TestDirFixture(prefix) {}
 
   /// Runs the executable with `args`; `env` is prepended as `env ...` arguments. Standard
   /// output goes to `stdoutPath` when given (e.g. /dev/full), else it is captured.
@@ -99,14 +94,23 @@ class Executable : public throttlelab::test::TestDirFixture {
     for (const auto& a : args) command += " " + shellQuote(a);
     command += " >" + shellQuote(stdoutPath.empty() ? (m_dir / ".stdout").string() : stdoutPath) +
                " 2>" + shellQuote((m_dir / ".stderr").string());
-    const int raw = std::system(command.c_str());
-    Result r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.out = readFile(m_dir / ".stdout");
-    r.err = readFile(m_dir / ".stderr");
-    fs::remove(m_dir / ".stdout");
-    fs::remove(m_dir / ".stderr");
+    return outcome(std::system(command.c_str()));
+  }
+
+  /// Runs the executable with `shell`, the command line after its name as a shell reads it
+  /// (so that it can redirect stdin); `timeout` ends a hang as a failure, not a stuck test.
+  Result runShell(const std::string& shell) {
+    const std::string command = "cd " + shellQuote(m_dir.string()) + " && timeout 60 " +
+                                shellQuote(executablePath()) + " " + shell + " >.stdout 2>.stderr";
+    const auto start = std::chrono::steady_clock::now();
+    Result r = outcome(std::system(command.c_str()));
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
+  }
+
+  /// Writes `text` to `name` in the test directory.
+  void write(const std::string& name, const std::string& text) {
+    std::ofstream(m_dir / name, std::ios::binary) << text;
   }
 
   /// Starts the executable in the test directory without a shell, with every signal at its
@@ -154,6 +158,17 @@ class Executable : public throttlelab::test::TestDirFixture {
     ASSERT_FALSE(errLines.empty());
     EXPECT_EQ(errLines[0].rfind("throttlelab: ", 0), 0u) << r.err;
     for (const auto& p : parts) EXPECT_TRUE(contains(errLines[0], p)) << p << " not in: " << r.err;
+  }
+
+  /// The result of a run that `std::system` returned `raw` for, its outputs read and removed.
+  Result outcome(int raw) {
+    Result r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    r.out = readFile(m_dir / ".stdout");
+    r.err = readFile(m_dir / ".stderr");
+    fs::remove(m_dir / ".stdout");
+    fs::remove(m_dir / ".stderr");
+    return r;
   }
 
   /// Files in the test directory, to prove that nothing (like a temporary file) was left.

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "all_options.h"
 #include "executable_fixture.h"
 #include "throttlelab/engine/experiments.h"
 #include "throttlelab/engine/output.h"
@@ -20,21 +21,7 @@ namespace fs = std::filesystem;
 namespace te = throttlelab::engine;
 using namespace throttlelab::cli::test;
 
-namespace {
-
-const std::vector<std::string> kAllOptions{"--headless",   "--scenario",       "--duration",
-                                           "--seed",       "--policy",         "--set",
-                                           "--csv",        "--task-csv",       "--trace-out",
-                                           "--summary",    "--list-scenarios", "--run-for",
-                                           "--export-png", "--export-svg",     "--export-pdf",
-                                           "--export-csv", "--session",        "--quit",
-                                           "--presenter",  "--version",        "--help",
-                                           "--compare",    "--seeds",          "--report",
-                                           "--experiment", "--quick",          "--import-trace",
-                                           "--simulate",   "--this-host",      "--record-trace",
-                                           "--branch-at",  "--branch-set",     "--branch-csv"};
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_F(Executable, VersionPrintsTheProjectVersion) {
   const Result r = run({"--version"});

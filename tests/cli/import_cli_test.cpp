@@ -15,25 +15,15 @@
 #include <string>
 #include <vector>
 
-#include "test_dir.h"
+#include "executable_fixture.h"
 
 namespace fs = std::filesystem;
+using namespace throttlelab::cli::test;
 
 namespace {
 
 const fs::path kFixture =
     fs::path(THROTTLELAB_SOURCE_DIR) / "tests" / "data" / "kernel-6.18" / "ftrace-10-dd.txt";
-
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 /// The CSV's data rows (after the `#` provenance and the header).
 std::vector<std::string> dataRows(const std::string& csv) {
@@ -59,38 +49,12 @@ std::string column(const std::string& row, std::size_t index) {
   return field;
 }
 
-struct Outcome {
-  int status = -1;
-  std::string out;
-  std::string err;
-  double seconds = 0;
-};
+using Outcome = Result;
 
-/// Each test runs the executable in a directory of its own; `shell` is the command line
-/// after the executable's name, as a shell reads it (so that it can redirect stdin).
-class ImportCli : public throttlelab::test::TestDirFixture {
+/// Each test runs the executable in a directory of its own.
+class ImportCli : public Executable {
  protected:
-  ImportCli() : TestDirFixture("throttlelab-import-cli") {}
-
-  Outcome run(const std::string& shell) {
-    // `timeout` ends a hang (what /dev/zero did) as a failure instead of a stuck test.
-    const std::string command = "cd '" + m_dir.string() + "' && timeout 60 '" +
-                                THROTTLELAB_EXECUTABLE + "' " + shell + " >.stdout 2>.stderr";
-    const auto start = std::chrono::steady_clock::now();
-    const int raw = std::system(command.c_str());
-    Outcome r;
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.out = readFile(m_dir / ".stdout");
-    r.err = readFile(m_dir / ".stderr");
-    fs::remove(m_dir / ".stdout");
-    fs::remove(m_dir / ".stderr");
-    return r;
-  }
-
-  void write(const std::string& name, const std::string& text) {
-    std::ofstream(m_dir / name, std::ios::binary) << text;
-  }
+  ImportCli() : Executable("throttlelab-import-cli") {}
 
   /// Exit status 2, nothing on stdout, and one message naming the problem.
   static void expectRefused(const Outcome& r, const std::vector<std::string>& parts) {
@@ -114,7 +78,7 @@ TEST_F(ImportCli, ValuesOutOfRangeAreMalformedWithTheirLineAndNeverReachTheCsv) 
   replaceOnLine(13, " dirty=8724 ", " dirty=18446744073709551615 ");
   replaceOnLine(14, " dirty=12328 ", " dirty=-5 ");
   write("t.txt", text);
-  const Outcome r = run("--import-trace t.txt --csv out.csv");
+  const Outcome r = runShell("--import-trace t.txt --csv out.csv");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "2 malformed (2 with a value out of range)")) << r.out;
   EXPECT_TRUE(contains(r.out, "line 13: dirty=18446744073709551615 is out of range")) << r.out;
@@ -129,7 +93,7 @@ TEST_F(ImportCli, ConcatenatedCopiesAreSegmentsOnOneTimeAxis) {
   std::string text;
   for (int i = 0; i < 512; ++i) text += one;
   write("joined.txt", text);
-  const Outcome r = run("--import-trace joined.txt --csv out.csv");
+  const Outcome r = runShell("--import-trace joined.txt --csv out.csv");
   ASSERT_EQ(r.status, 0) << r.err;
   // The old summary: "over 0.716 s", 8 rows, nothing said.
   EXPECT_TRUE(contains(r.out, "read as 512 segments")) << r.out;
@@ -141,9 +105,9 @@ TEST_F(ImportCli, ConcatenatedCopiesAreSegmentsOnOneTimeAxis) {
 }
 
 TEST_F(ImportCli, DevZeroIsRefusedPromptly) {
-  const Outcome file = run("--import-trace /dev/zero --csv out.csv");
+  const Outcome file = runShell("--import-trace /dev/zero --csv out.csv");
   expectRefused(file, {"/dev/zero is not a kernel trace", "binary data"});
-  const Outcome piped = run("--import-trace - --csv out.csv < /dev/zero");
+  const Outcome piped = runShell("--import-trace - --csv out.csv < /dev/zero");
   expectRefused(piped, {"standard input is not a kernel trace", "binary data"});
   EXPECT_FALSE(fs::exists(m_dir / "out.csv"));
   // The old code never returned: `timeout` ended it after 60 s, with status 124.
@@ -152,7 +116,7 @@ TEST_F(ImportCli, DevZeroIsRefusedPromptly) {
 
 TEST_F(ImportCli, ABinaryTraceIsNamedWithTheCommandThatMakesText) {
   write("trace.dat", std::string("\x17\x08\x44tracing6\0\0\0\0", 15) + std::string(4096, '\0'));
-  expectRefused(run("--import-trace trace.dat"),
+  expectRefused(runShell("--import-trace trace.dat"),
                 {"trace.dat is not a kernel trace but trace-cmd's binary trace.dat",
                  "trace-cmd report -i trace.dat"});
 }
@@ -171,7 +135,7 @@ TEST_F(ImportCli, EventsHoursApartWriteRowsOnlyWhereThereIsData) {
     ++n;
   }
   write("sparse.txt", text);
-  const Outcome r = run("--import-trace sparse.txt --csv out.csv --task-csv tasks.csv");
+  const Outcome r = runShell("--import-trace sparse.txt --csv out.csv --task-csv tasks.csv");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "39 gaps without events longer than 1 s")) << r.out;
   EXPECT_EQ(dataRows(readFile(m_dir / "out.csv")).size(), 40u);
@@ -182,7 +146,7 @@ TEST_F(ImportCli, CarriageReturnLineEndsAreLines) {
   std::string text = readFile(kFixture);
   std::replace(text.begin(), text.end(), '\n', '\r');
   write("mac.txt", text);
-  const Outcome r = run("--import-trace mac.txt");
+  const Outcome r = runShell("--import-trace mac.txt");
   ASSERT_EQ(r.status, 0) << r.err;  // the old code: "its 0 lines are headers or blank"
   EXPECT_TRUE(contains(r.out, "1,997 lines: 1,985 writeback events")) << r.out;
   EXPECT_TRUE(contains(r.out, "carriage return alone")) << r.out;
@@ -194,7 +158,7 @@ TEST_F(ImportCli, SimulateOfATraceBeyondTheSimulatorsLimitsIsBadInput) {
   for (std::size_t at = 0; (at = text.find(" thresh=16384 ", at)) != std::string::npos;)
     text.replace(at, 14, " thresh=1099511627776 ");
   write("huge.txt", text);
-  const Outcome r = run("--import-trace huge.txt --simulate");
+  const Outcome r = runShell("--import-trace huge.txt --simulate");
   EXPECT_EQ(r.status, 2) << r.err;  // the old code: 1, an internal error by --help
   EXPECT_TRUE(contains(r.err,
                        "--simulate: huge.txt describes a machine the simulator cannot "

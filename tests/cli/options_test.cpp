@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "all_options.h"
 #include "cli_options.h"
 
 namespace cli = throttlelab::cli;
@@ -198,15 +199,7 @@ TEST(CliOptions, ImpliesTheSummaryOnlyWhenNoOutputIsAsked) {
 
 TEST(CliOptions, HelpDocumentsEveryOption) {
   const std::string help = cli::helpText();
-  for (const char* option : {"--headless",   "--scenario",       "--duration",
-                             "--seed",       "--policy",         "--set",
-                             "--csv",        "--task-csv",       "--trace-out",
-                             "--summary",    "--list-scenarios", "--run-for",
-                             "--export-png", "--export-svg",     "--export-pdf",
-                             "--export-csv", "--session",        "--quit",
-                             "--presenter",  "--version",        "--help",
-                             "--compare",    "--seeds",          "--report",
-                             "--experiment", "--quick"})
+  for (const auto& option : throttlelab::cli::test::kAllOptions)
     EXPECT_TRUE(contains(help, option)) << option;
 }
 

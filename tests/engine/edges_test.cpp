@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "allocators.h"
 #include "sanitized.h"
 #include "throttlelab/engine/simulator.h"
 
@@ -103,13 +104,7 @@ Scenario overcommitted(const std::string& policy) {
   s.machine.cpus = 2;
   s.machine.swapMiB = 64;
   s.devices[0].writeMBps = 60;
-  TaskSpec alloc;
-  alloc.name = "alloc";
-  alloc.count = 3;
-  alloc.kind = TaskKind::Allocator;
-  alloc.anonMiB = 200;
-  alloc.holdS = 30;
-  alloc.fileMiB = 0;
+  const TaskSpec alloc = allocators("alloc", 3, 200, 30);
   TaskSpec dd;
   dd.name = "dd";
   dd.count = 2;
@@ -144,12 +139,7 @@ Scenario unkillableHog(std::int64_t memoryMiB, double durationS) {
   s.durationS = durationS;
   s.machine.memoryMiB = memoryMiB;
   s.machine.swapMiB = 0;
-  TaskSpec hog;
-  hog.name = "hog";
-  hog.kind = TaskKind::Allocator;
-  hog.anonMiB = 1024;
-  hog.holdS = 100;
-  hog.fileMiB = 0;
+  TaskSpec hog = allocators("hog", 1, 1024, 100);
   hog.oomScoreAdj = -1000;
   s.tasks = {hog};
   return s;

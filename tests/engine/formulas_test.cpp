@@ -142,18 +142,29 @@ TEST(BandwidthEstimator, ALongGapTakesTheRawRate) {
   EXPECT_EQ(wb.avgWriteBw, 14'000);
 }
 
-TEST(RateControl, BalancedRateIsWriteBandwidthOverTheNumberOfTasks) {
+/// A device writing `avgWriteBw` pages/s whose dirty_ratelimit is `ratelimit` and balanced rate
+/// `balanced`, after one 200 ms update (hz 1000, setpoint 200 pages) in which `dirtied` pages
+/// were dirtied at `posRatio` with `dirty` pages dirty.
+WbBandwidth afterRateUpdate(std::int64_t avgWriteBw, std::int64_t ratelimit, std::int64_t balanced,
+                            Pages dirtied, std::int64_t posRatio, Pages dirty) {
   WbBandwidth wb;
-  wb.avgWriteBw = 4000;
-  wb.dirtyRatelimit = 1000;
+  wb.avgWriteBw = avgWriteBw;
+  wb.dirtyRatelimit = ratelimit;
+  wb.balancedDirtyRatelimit = balanced;
   wb.dirtiedStamp = 0;
-  // pos_ratio 2.0: task_rl = 2001; dirty_rate = 400 pages / 0.2 s = 2000 -> balanced 4000
-  updateDirtyRatelimit(wb, RateInputs{.dirtied = 400,
+  updateDirtyRatelimit(wb, RateInputs{.dirtied = dirtied,
                                       .elapsedJiffies = 200,
-                                      .posRatio = 2048,
-                                      .dirty = 100,
+                                      .posRatio = posRatio,
+                                      .dirty = dirty,
                                       .setpoint = 200,
                                       .hz = 1000});
+  return wb;
+}
+
+TEST(RateControl, BalancedRateIsWriteBandwidthOverTheNumberOfTasks) {
+  // pos_ratio 2.0: task_rl = 2001; dirty_rate = 400 pages / 0.2 s = 2000 -> balanced 4000
+  const WbBandwidth wb =
+      afterRateUpdate(4000, 1000, WbBandwidth{}.balancedDirtyRatelimit, 400, 2048, 100);
   EXPECT_EQ(wb.lastDirtyRate, 2000);
   EXPECT_EQ(wb.lastTaskRatelimit, 2001);
   EXPECT_EQ(wb.balancedDirtyRatelimit, 4000);
@@ -162,33 +173,15 @@ TEST(RateControl, BalancedRateIsWriteBandwidthOverTheNumberOfTasks) {
 }
 
 TEST(RateControl, DoesNotMoveWhenPositionAndRateErrorsDisagree) {
-  WbBandwidth wb;
-  wb.avgWriteBw = 4000;
-  wb.dirtyRatelimit = 1000;
-  wb.balancedDirtyRatelimit = 4000;
   // Below the setpoint (should speed up) but the rate says slow down: no step.
-  updateDirtyRatelimit(wb, RateInputs{.dirtied = 2000,
-                                      .elapsedJiffies = 200,
-                                      .posRatio = 1024,
-                                      .dirty = 100,
-                                      .setpoint = 200,
-                                      .hz = 1000});
+  const WbBandwidth wb = afterRateUpdate(4000, 1000, 4000, 2000, 1024, 100);
   EXPECT_LT(wb.balancedDirtyRatelimit, 1000);
   EXPECT_EQ(wb.dirtyRatelimit, 1000);
 }
 
 TEST(RateControl, BalancedIsCappedAtTheWriteBandwidth) {
-  WbBandwidth wb;
-  wb.avgWriteBw = 4000;
-  wb.dirtyRatelimit = 50'000;
-  wb.balancedDirtyRatelimit = 4000;
   // task_rl = 25001; step = 50000 - 25001; shift = 1; ceil((24999 >> 1) / 8) = 1563
-  updateDirtyRatelimit(wb, RateInputs{.dirtied = 10,
-                                      .elapsedJiffies = 200,
-                                      .posRatio = 512,
-                                      .dirty = 300,
-                                      .setpoint = 200,
-                                      .hz = 1000});
+  const WbBandwidth wb = afterRateUpdate(4000, 50'000, 4000, 10, 512, 300);
   EXPECT_EQ(wb.balancedDirtyRatelimit, 4000);
   EXPECT_EQ(wb.dirtyRatelimit, 50'000 - 1563);
 }

@@ -78,66 +78,77 @@ std::int64_t toI64(const std::string& s) {
 
 // ---------------------------------------------------------------------------------------------
 
+/// The sample CSV's columns in their documented order; `*` marks a device's column, which every
+/// further device repeats with a `devN_` prefix.
+const std::vector<std::string> kSampleColumns{"time_s",
+                                              "dirty_pages",
+                                              "writeback_pages",
+                                              "bg_thresh_pages",
+                                              "thresh_pages",
+                                              "freerun_pages",
+                                              "setpoint_pages",
+                                              "limit_pages",
+                                              "*write_bw_kbps",
+                                              "*avg_write_bw_kbps",
+                                              "*dirty_rate_kbps",
+                                              "*dirty_ratelimit_kbps",
+                                              "*balanced_dirty_ratelimit_kbps",
+                                              "*device_write_kbps",
+                                              "*avg_request_kib",
+                                              "free_pages",
+                                              "throttled_tasks",
+                                              "pause_ms_max",
+                                              "dirty_limit_pages",
+                                              "avail_pages",
+                                              "total_pages",
+                                              "file_pages",
+                                              "anon_pages",
+                                              "wmark_min_pages",
+                                              "wmark_low_pages",
+                                              "wmark_high_pages",
+                                              "dirtied_pages",
+                                              "written_pages",
+                                              "*task_ratelimit_kbps",
+                                              "*pos_ratio",
+                                              "*wb_dirty_pages",
+                                              "*wb_writeback_pages",
+                                              "*wb_thresh_pages",
+                                              "*wb_setpoint_pages",
+                                              "*seeks_per_s",
+                                              "*util_pct",
+                                              "*queue_depth",
+                                              "*dirty_exceeded",
+                                              "tasks",
+                                              "runnable_tasks",
+                                              "io_wait_tasks",
+                                              "pauses",
+                                              "pause_ms_min",
+                                              "pause_ms_p50",
+                                              "max_pause_ms",
+                                              "system_pct",
+                                              "user_pct",
+                                              "swap_total_pages",
+                                              "swap_used_pages",
+                                              "pgscan_kswapd_per_s",
+                                              "pgscan_direct_per_s",
+                                              "pgsteal_per_s",
+                                              "swap_out_kbps",
+                                              "swap_in_kbps",
+                                              "alloc_stalls",
+                                              "alloc_stall_ms_max",
+                                              "kswapd_active",
+                                              "oom_kills",
+                                              "*read_kbps"};
+
+std::vector<std::string> sampleColumnNames(bool deviceOnly) {
+  std::vector<std::string> names;
+  for (const auto& c : kSampleColumns)
+    if (!deviceOnly || c.front() == '*') names.push_back(c.front() == '*' ? c.substr(1) : c);
+  return names;
+}
+
 TEST(SampleCsv, ColumnsAreTheDocumentedOnesInOrder) {
-  const std::vector<std::string> expected{"time_s",
-                                          "dirty_pages",
-                                          "writeback_pages",
-                                          "bg_thresh_pages",
-                                          "thresh_pages",
-                                          "freerun_pages",
-                                          "setpoint_pages",
-                                          "limit_pages",
-                                          "write_bw_kbps",
-                                          "avg_write_bw_kbps",
-                                          "dirty_rate_kbps",
-                                          "dirty_ratelimit_kbps",
-                                          "balanced_dirty_ratelimit_kbps",
-                                          "device_write_kbps",
-                                          "avg_request_kib",
-                                          "free_pages",
-                                          "throttled_tasks",
-                                          "pause_ms_max",
-                                          "dirty_limit_pages",
-                                          "avail_pages",
-                                          "total_pages",
-                                          "file_pages",
-                                          "anon_pages",
-                                          "wmark_min_pages",
-                                          "wmark_low_pages",
-                                          "wmark_high_pages",
-                                          "dirtied_pages",
-                                          "written_pages",
-                                          "task_ratelimit_kbps",
-                                          "pos_ratio",
-                                          "wb_dirty_pages",
-                                          "wb_writeback_pages",
-                                          "wb_thresh_pages",
-                                          "wb_setpoint_pages",
-                                          "seeks_per_s",
-                                          "util_pct",
-                                          "queue_depth",
-                                          "dirty_exceeded",
-                                          "tasks",
-                                          "runnable_tasks",
-                                          "io_wait_tasks",
-                                          "pauses",
-                                          "pause_ms_min",
-                                          "pause_ms_p50",
-                                          "max_pause_ms",
-                                          "system_pct",
-                                          "user_pct",
-                                          "swap_total_pages",
-                                          "swap_used_pages",
-                                          "pgscan_kswapd_per_s",
-                                          "pgscan_direct_per_s",
-                                          "pgsteal_per_s",
-                                          "swap_out_kbps",
-                                          "swap_in_kbps",
-                                          "alloc_stalls",
-                                          "alloc_stall_ms_max",
-                                          "kswapd_active",
-                                          "oom_kills",
-                                          "read_kbps"};
+  const auto expected = sampleColumnNames(false);
   EXPECT_EQ(te::sampleCsvColumns(), expected);
   std::ostringstream header;
   te::writeSampleCsvHeader(header);
@@ -147,24 +158,8 @@ TEST(SampleCsv, ColumnsAreTheDocumentedOnesInOrder) {
 TEST(SampleCsv, EveryFurtherDeviceAddsPrefixedDeviceColumns) {
   const auto one = te::sampleCsvColumns(1);
   const auto three = te::sampleCsvColumns(3);
-  const std::vector<std::string> deviceColumns{"write_bw_kbps",
-                                               "avg_write_bw_kbps",
-                                               "dirty_rate_kbps",
-                                               "dirty_ratelimit_kbps",
-                                               "balanced_dirty_ratelimit_kbps",
-                                               "device_write_kbps",
-                                               "avg_request_kib",
-                                               "task_ratelimit_kbps",
-                                               "pos_ratio",
-                                               "wb_dirty_pages",
-                                               "wb_writeback_pages",
-                                               "wb_thresh_pages",
-                                               "wb_setpoint_pages",
-                                               "seeks_per_s",
-                                               "util_pct",
-                                               "queue_depth",
-                                               "dirty_exceeded",
-                                               "read_kbps"};
+  const auto deviceColumns = sampleColumnNames(true);
+  ASSERT_EQ(deviceColumns.size(), 18u);
   ASSERT_EQ(three.size(), one.size() + 2 * deviceColumns.size());
   EXPECT_TRUE(std::equal(one.begin(), one.end(), three.begin()));
   for (std::size_t k = 1; k <= 2; ++k)
@@ -185,7 +180,8 @@ TEST(SampleCsv, RowHasOneFieldPerColumnWhateverTheSampleHolds) {
   }
 }
 
-TEST(SampleCsv, ValuesLandInTheirColumns) {
+/// A two-device sample with a value of its own in many columns.
+te::Sample filledSample() {
   te::Sample s;
   s.time = te::SimTime{te::SimDuration{12'345'600'000}};
   s.dirtyPages = 123;
@@ -196,37 +192,6 @@ TEST(SampleCsv, ValuesLandInTheirColumns) {
   s.pauseMsMax = 187.5;
   s.maxPauseMs = 200;
   s.wmarkHighPages = 3000;
-  s.devices.resize(2);
-  s.devices[0].writeBwKBps = 55664.125;
-  s.devices[0].posRatio = 0.98765432;
-  s.devices[0].dirtyExceeded = true;
-  s.devices[0].queueDepth = 31;
-  s.devices[0].reclaimablePages = 640;
-  s.devices[1].writeBwKBps = 1024;
-  s.devices[1].avgRequestKiB = 455;
-  const auto row = sampleRowByName(s, 2);
-  EXPECT_EQ(row.at("time_s"), "12.346");
-  EXPECT_EQ(row.at("dirty_pages"), "123");
-  EXPECT_EQ(row.at("writeback_pages"), "45");
-  EXPECT_EQ(row.at("limit_pages"), "99999");
-  EXPECT_EQ(row.at("free_pages"), "7");
-  EXPECT_EQ(row.at("throttled_tasks"), "9");
-  EXPECT_EQ(row.at("pause_ms_max"), "187.5");
-  EXPECT_EQ(row.at("max_pause_ms"), "200");
-  EXPECT_EQ(row.at("wmark_high_pages"), "3000");
-  EXPECT_EQ(row.at("write_bw_kbps"), "55664.1");
-  EXPECT_EQ(row.at("pos_ratio"), "0.987654");
-  EXPECT_EQ(row.at("dirty_exceeded"), "1");
-  EXPECT_EQ(row.at("queue_depth"), "31");
-  EXPECT_EQ(row.at("wb_dirty_pages"), "640");
-  EXPECT_EQ(row.at("dev1_write_bw_kbps"), "1024");
-  EXPECT_EQ(row.at("dev1_avg_request_kib"), "455");
-  EXPECT_EQ(row.at("dev1_dirty_exceeded"), "0");
-  EXPECT_EQ(row.at("avg_request_kib"), "0");
-}
-
-TEST(SampleCsv, MemoryAndCpuValuesLandInTheirColumns) {
-  te::Sample s;
   s.systemPct = 13.046;
   s.userPct = 2.5;
   s.swapTotalPages = 262144;
@@ -240,23 +205,62 @@ TEST(SampleCsv, MemoryAndCpuValuesLandInTheirColumns) {
   s.allocStallMsMax = 123.25;
   s.kswapdActive = true;
   s.oomKills = 3;
-  s.devices = {te::DeviceSample{.readKBps = 11}, te::DeviceSample{.readKBps = 22}};
-  const auto row = sampleRowByName(s, 2);
-  EXPECT_EQ(row.at("system_pct"), "13.046");
-  EXPECT_EQ(row.at("user_pct"), "2.5");
-  EXPECT_EQ(row.at("swap_total_pages"), "262144");
-  EXPECT_EQ(row.at("swap_used_pages"), "1000");
-  EXPECT_EQ(row.at("pgscan_kswapd_per_s"), "12000");
-  EXPECT_EQ(row.at("pgscan_direct_per_s"), "300.5");
-  EXPECT_EQ(row.at("pgsteal_per_s"), "6000");
-  EXPECT_EQ(row.at("swap_out_kbps"), "4096");
-  EXPECT_EQ(row.at("swap_in_kbps"), "128");
-  EXPECT_EQ(row.at("alloc_stalls"), "7");
-  EXPECT_EQ(row.at("alloc_stall_ms_max"), "123.25");
-  EXPECT_EQ(row.at("kswapd_active"), "1");
-  EXPECT_EQ(row.at("oom_kills"), "3");
-  EXPECT_EQ(row.at("read_kbps"), "11");
-  EXPECT_EQ(row.at("dev1_read_kbps"), "22");
+  s.devices.resize(2);
+  s.devices[0].writeBwKBps = 55664.125;
+  s.devices[0].posRatio = 0.98765432;
+  s.devices[0].dirtyExceeded = true;
+  s.devices[0].queueDepth = 31;
+  s.devices[0].reclaimablePages = 640;
+  s.devices[0].readKBps = 11;
+  s.devices[1].writeBwKBps = 1024;
+  s.devices[1].avgRequestKiB = 455;
+  s.devices[1].readKBps = 22;
+  return s;
+}
+
+/// Checks the text of each named column of filledSample()'s row.
+void expectCells(const std::vector<std::pair<std::string, std::string>>& cells) {
+  const auto row = sampleRowByName(filledSample(), 2);
+  for (const auto& [column, text] : cells) EXPECT_EQ(row.at(column), text) << column;
+}
+
+TEST(SampleCsv, ValuesLandInTheirColumns) {
+  expectCells({{"time_s", "12.346"},
+               {"dirty_pages", "123"},
+               {"writeback_pages", "45"},
+               {"limit_pages", "99999"},
+               {"free_pages", "7"},
+               {"throttled_tasks", "9"},
+               {"pause_ms_max", "187.5"},
+               {"max_pause_ms", "200"},
+               {"wmark_high_pages", "3000"},
+               {"write_bw_kbps", "55664.1"},
+               {"pos_ratio", "0.987654"},
+               {"dirty_exceeded", "1"},
+               {"queue_depth", "31"},
+               {"wb_dirty_pages", "640"},
+               {"dev1_write_bw_kbps", "1024"},
+               {"dev1_avg_request_kib", "455"},
+               {"dev1_dirty_exceeded", "0"},
+               {"avg_request_kib", "0"}});
+}
+
+TEST(SampleCsv, MemoryAndCpuValuesLandInTheirColumns) {
+  expectCells({{"system_pct", "13.046"},
+               {"user_pct", "2.5"},
+               {"swap_total_pages", "262144"},
+               {"swap_used_pages", "1000"},
+               {"pgscan_kswapd_per_s", "12000"},
+               {"pgscan_direct_per_s", "300.5"},
+               {"pgsteal_per_s", "6000"},
+               {"swap_out_kbps", "4096"},
+               {"swap_in_kbps", "128"},
+               {"alloc_stalls", "7"},
+               {"alloc_stall_ms_max", "123.25"},
+               {"kswapd_active", "1"},
+               {"oom_kills", "3"},
+               {"read_kbps", "11"},
+               {"dev1_read_kbps", "22"}});
 }
 
 TEST(SampleCsv, NumbersHaveAtMostSixSignificantDigitsAndNoExponent) {
@@ -423,34 +427,22 @@ TEST(TraceFormat, ReproducesRealKernelLinesExactly) {
     std::string bdi;
     if (fields.rfind("bdi ", 0) == 0) bdi = fields.substr(4, fields.find(": ") - 4);
 
+    // The fields by name, into the record's members in records.h order.
+    const auto n = [&](const char* name) { return toI64(f.at(name)); };
+    const auto u32 = [&](const char* name) {
+      return static_cast<std::uint32_t>(toU64(f.at(name)));
+    };
     te::TraceRecord record;
     if (event == "global_dirty_state") {
-      record = te::GlobalDirtyState{.header = h,
-                                    .dirty = toI64(f.at("dirty")),
-                                    .writeback = toI64(f.at("writeback")),
-                                    .bgThresh = toI64(f.at("bg_thresh")),
-                                    .thresh = toI64(f.at("thresh")),
-                                    .limit = toI64(f.at("limit")),
-                                    .dirtied = toI64(f.at("dirtied")),
-                                    .written = toI64(f.at("written"))};
+      record = te::GlobalDirtyState{h,           n("dirty"), n("writeback"), n("bg_thresh"),
+                                    n("thresh"), n("limit"), n("dirtied"),   n("written")};
     } else if (event == "balance_dirty_pages") {
-      record = te::BalanceDirtyPages{
-          .header = h,
-          .bdi = bdi,
-          .limit = toI64(f.at("limit")),
-          .setpoint = toI64(f.at("setpoint")),
-          .dirty = toI64(f.at("dirty")),
-          .wbSetpoint = toI64(f.at("wb_setpoint")),
-          .wbDirty = toI64(f.at("wb_dirty")),
-          .dirtyRatelimit = toI64(f.at("dirty_ratelimit")),
-          .taskRatelimit = toI64(f.at("task_ratelimit")),
-          .dirtied = static_cast<std::uint32_t>(toU64(f.at("dirtied"))),
-          .dirtiedPause = static_cast<std::uint32_t>(toU64(f.at("dirtied_pause"))),
-          .paused = toI64(f.at("paused")),
-          .pause = toI64(f.at("pause")),
-          .period = toI64(f.at("period")),
-          .think = toI64(f.at("think")),
-          .cgroupIno = toU64(f.at("cgroup_ino"))};
+      // clang-format off
+      record = te::BalanceDirtyPages{h, bdi, n("limit"), n("setpoint"), n("dirty"),
+          n("wb_setpoint"), n("wb_dirty"), n("dirty_ratelimit"), n("task_ratelimit"),
+          u32("dirtied"), u32("dirtied_pause"), n("paused"), n("pause"), n("period"), n("think"),
+          toU64(f.at("cgroup_ino"))};
+      // clang-format on
     } else {
       FAIL() << "unexpected event in the excerpt: " << event;
     }
@@ -463,18 +455,9 @@ TEST(TraceFormat, ReproducesRealKernelLinesExactly) {
 }
 
 TEST(TraceFormat, BdiDirtyRatelimitFollowsTheKernelsPrintFormat) {
-  const te::BdiDirtyRatelimit r{.header = {.time = te::SimTime{te::SimDuration{12'345'678'400}},
-                                           .comm = te::makeComm("dd"),
-                                           .pid = 1234,
-                                           .cpu = 1},
-                                .bdi = "sda",
-                                .writeBw = 55664,
-                                .awriteBw = 55000,
-                                .dirtyRate = 56000,
-                                .dirtyRatelimit = 5566,
-                                .taskRatelimit = 5570,
-                                .balancedDirtyRatelimit = 5560,
-                                .cgroupIno = 1};
+  const te::TraceHeader h{te::SimTime{te::SimDuration{12'345'678'400}}, te::makeComm("dd"), 1234,
+                          1};
+  const te::BdiDirtyRatelimit r{h, "sda", 55664, 55000, 56000, 5566, 5570, 5560, 1};
   EXPECT_EQ(te::formatTraceLine(r),
             "              dd-1234    [001] .....    12.345678: bdi_dirty_ratelimit: bdi sda: "
             "write_bw=55664 awrite_bw=55000 dirty_rate=56000 dirty_ratelimit=5566 "

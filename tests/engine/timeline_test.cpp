@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "allocators.h"
 #include "throttlelab/engine/events.h"
 #include "throttlelab/engine/explain.h"
 #include "throttlelab/engine/simulator.h"
@@ -59,14 +60,7 @@ TEST(Timeline, AnOomKillIsAnEvent) {
   s.durationS = 60;
   s.machine.memoryMiB = 256;
   s.machine.swapMiB = 64;
-  TaskSpec alloc;
-  alloc.name = "alloc";
-  alloc.count = 3;
-  alloc.kind = TaskKind::Allocator;
-  alloc.anonMiB = 200;
-  alloc.holdS = 30;
-  alloc.fileMiB = 0;
-  s.tasks.push_back(alloc);
+  s.tasks.push_back(allocators("alloc", 3, 200, 30));
   Simulator sim(s);
   sim.run();
   ASSERT_GE(sim.summary().oomKills, 1);

@@ -12,6 +12,7 @@
 #include <string>
 #include <variant>
 
+#include "file_text.h"
 #include "test_dir.h"
 #include "throttlelab/host/output_target.h"
 
@@ -20,12 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string readAll(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using throttlelab::test::readFile;
 
 class OutputTargetTest : public throttlelab::test::TestDirFixture {
  protected:
@@ -111,16 +107,16 @@ TEST_F(OutputTargetTest, ACommitReplacesTheFileKeepingItsModeAndADiscardLeavesIt
     write(w, "discarded");
     EXPECT_TRUE(fs::exists(w.temporaryPath()));
   }  // destroyed without a commit
-  EXPECT_EQ(readAll(m_dir / "out"), "old");
+  EXPECT_EQ(readFile(m_dir / "out"), "old");
   EXPECT_EQ(std::distance(fs::directory_iterator(m_dir), fs::directory_iterator()), 1);
 
   OutputWriter w(resolved("out"));
   ASSERT_FALSE(w.open());
   EXPECT_EQ(w.temporaryPath(), path("out") + ".tmp-" + std::to_string(::getpid()));
   write(w, "new");
-  EXPECT_EQ(readAll(m_dir / "out"), "old");  // nothing visible before the commit
+  EXPECT_EQ(readFile(m_dir / "out"), "old");  // nothing visible before the commit
   ASSERT_FALSE(w.commit());
-  EXPECT_EQ(readAll(m_dir / "out"), "new");
+  EXPECT_EQ(readFile(m_dir / "out"), "new");
   EXPECT_EQ(fs::status(m_dir / "out").permissions() & fs::perms::all,
             fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
   EXPECT_EQ(std::distance(fs::directory_iterator(m_dir), fs::directory_iterator()), 1);
@@ -134,7 +130,7 @@ TEST_F(OutputTargetTest, ATemporaryNameSomeoneElsePlacedIsNeverWrittenThrough) {
   const auto reason = w.open();
   ASSERT_TRUE(reason);
   EXPECT_NE(reason->find("File exists"), std::string::npos) << *reason;
-  EXPECT_EQ(readAll(m_dir / "victim"), "precious");
+  EXPECT_EQ(readFile(m_dir / "victim"), "precious");
 }
 
 TEST_F(OutputTargetTest, CommitOutputsRenamesAllOrNone) {
@@ -155,8 +151,8 @@ TEST_F(OutputTargetTest, CommitOutputsRenamesAllOrNone) {
   const auto failure = commitOutputs({&a, &b});
   ASSERT_TRUE(failure);
   EXPECT_EQ(failure->first, 1u);
-  EXPECT_EQ(readAll(m_dir / "a"), "old a");
-  EXPECT_EQ(readAll(m_dir / "b"), "old b");
+  EXPECT_EQ(readFile(m_dir / "a"), "old a");
+  EXPECT_EQ(readFile(m_dir / "b"), "old b");
   EXPECT_EQ(std::distance(fs::directory_iterator(m_dir), fs::directory_iterator()), 2);
 
   OutputWriter c(resolved("a"));
@@ -164,8 +160,8 @@ TEST_F(OutputTargetTest, CommitOutputsRenamesAllOrNone) {
   writeBoth(c, d);
   if (HasFatalFailure()) return;
   ASSERT_FALSE(commitOutputs({&c, &d}));
-  EXPECT_EQ(readAll(m_dir / "a"), "new a");
-  EXPECT_EQ(readAll(m_dir / "b"), "new b");
+  EXPECT_EQ(readFile(m_dir / "a"), "new a");
+  EXPECT_EQ(readFile(m_dir / "b"), "new b");
 }
 
 TEST_F(OutputTargetTest, StaleTemporariesOfOurOwnPidGoUnlessTheyAreBeingWritten) {

@@ -29,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "file_text.h"
 #include "throttlelab/host/trace_recorder.h"
 
 namespace fs = std::filesystem;
@@ -38,17 +39,8 @@ using throttlelab::host::TraceRecorder;
 
 namespace {
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void spit(const fs::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << text;
-}
+using throttlelab::test::readFile;
+using throttlelab::test::writeFile;
 
 // Two real lines of this kernel (tests/data/kernel-6.18/ftrace-10-dd.txt).
 const std::string kLine1 =
@@ -64,16 +56,16 @@ const std::string kLine2 =
 void buildTracefsTree(const fs::path& dir, const char* const* events, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
     fs::create_directories(dir / "events" / events[i]);
-    spit(dir / "events" / events[i] / "enable", "0\n");
-    spit(dir / "events" / events[i] / "filter", "none\n");
+    writeFile(dir / "events" / events[i] / "enable", "0\n");
+    writeFile(dir / "events" / events[i] / "filter", "none\n");
   }
   // An event the recorder must not touch, and files it has no business writing.
   fs::create_directories(dir / "events/writeback/writeback_dirty_folio");
-  spit(dir / "events/writeback/writeback_dirty_folio/enable", "0\n");
-  spit(dir / "events/enable", "0\n");
-  spit(dir / "tracing_on", "1\n");
-  spit(dir / "buffer_size_kb", "1410\n");
-  spit(dir / "trace", "# tracer: nop\n");
+  writeFile(dir / "events/writeback/writeback_dirty_folio/enable", "0\n");
+  writeFile(dir / "events/enable", "0\n");
+  writeFile(dir / "tracing_on", "1\n");
+  writeFile(dir / "buffer_size_kb", "1410\n");
+  writeFile(dir / "trace", "# tracer: nop\n");
   EXPECT_EQ(::mkfifo((dir / "trace_pipe").c_str(), 0600), 0);
 }
 
@@ -118,6 +110,13 @@ class FakeTracefs {
     o.removeInstanceDir = [this](const std::string& path) { return removeInstance(path); };
     return o;
   }
+  /// options() and an event this tracefs does not have, last, so that a recorder that enabled
+  /// events before checking them all would be caught.
+  TraceRecorder::Options optionsWithAMissingEvent() {
+    TraceRecorder::Options o = options();
+    o.events.push_back("writeback/no_such_event");
+    return o;
+  }
 
   /// What mkdir(2) in tracefs's instances/ does: a fresh instance tree, or an errno.
   int makeInstance(const std::string& path) {
@@ -151,34 +150,35 @@ class FakeTracefs {
   /// left out.
   std::map<std::string, std::string> snapshot(const fs::path& skip = {}) const {
     std::map<std::string, std::string> m;
-    for (auto it = fs::recursive_directory_iterator(m_root); it != fs::end(it); ++it) {
-      if (!skip.empty() && it->path() == skip) {
-        it.disable_recursion_pending();
-        continue;
-      }
-      if (it->is_regular_file())
-        m[it->path().string()] = slurp(it->path());
-      else if (it->is_directory())
-        m[it->path().string()] = "<dir>";
+    forEachEntry(skip, [&](const fs::directory_entry& e) {
+      if (e.is_regular_file())
+        m[e.path().string()] = readFile(e.path());
+      else if (e.is_directory())
+        m[e.path().string()] = "<dir>";
       else
-        m[it->path().string()] = "<special>";
-    }
+        m[e.path().string()] = "<special>";
+    });
     return m;
   }
   /// Every entry's modification time in ns: a file written, even with its own content, differs.
   std::map<std::string, std::int64_t> mtimes(const fs::path& skip = {}) const {
     std::map<std::string, std::int64_t> m;
-    for (auto it = fs::recursive_directory_iterator(m_root); it != fs::end(it); ++it) {
-      if (!skip.empty() && it->path() == skip) {
-        it.disable_recursion_pending();
-        continue;
-      }
+    forEachEntry(skip, [&](const fs::directory_entry& e) {
       struct stat st {};
-      if (::lstat(it->path().c_str(), &st) == 0 && !it->is_directory()) {
-        m[it->path().string()] = st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
-      }
-    }
+      if (::lstat(e.path().c_str(), &st) == 0 && !e.is_directory())
+        m[e.path().string()] = st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    });
     return m;
+  }
+  /// Calls `f` with every entry below the root but `skip` and its subtree.
+  template <class F>
+  void forEachEntry(const fs::path& skip, F f) const {
+    for (auto it = fs::recursive_directory_iterator(m_root); it != fs::end(it); ++it) {
+      if (!skip.empty() && it->path() == skip)
+        it.disable_recursion_pending();
+      else
+        f(*it);
+    }
   }
   /// Opens trace_pipe for writing; only succeeds while the recorder has it open for reading.
   int openWriter(const fs::path& dir = {}) const {
@@ -212,9 +212,18 @@ std::string readAtLeast(TraceRecorder& r, std::size_t want) {
 
 // --- the top-level fallback: a tracefs without instances/ ------------------------------------
 
+/// Starts `r`, whose options name a missing event: start() must fail naming it and leave
+/// nothing recording. Returns start()'s message.
+std::string expectTheMissingEventRefused(TraceRecorder& r) {
+  const std::string error = r.start();
+  EXPECT_NE(error.find("writeback:no_such_event"), std::string::npos) << error;
+  EXPECT_FALSE(r.isRecording());
+  return error;
+}
+
 TEST(TraceRecorder, StartEnablesTheEventsAndTracing) {
   FakeTracefs fake;
-  spit(fake.root() / "tracing_on", "0\n");
+  writeFile(fake.root() / "tracing_on", "0\n");
   TraceRecorder r(fake.options());
   EXPECT_FALSE(r.isRecording());
   EXPECT_EQ(r.mode(), TraceRecorder::Mode::None);
@@ -225,17 +234,17 @@ TEST(TraceRecorder, StartEnablesTheEventsAndTracing) {
   EXPECT_NE(r.modeDescription().find("instances does not exist"), std::string::npos)
       << r.modeDescription();
   EXPECT_EQ(fake.makeCalls, 0);
-  for (const char* e : FakeTracefs::kEvents) EXPECT_EQ(slurp(fake.enable(e)), "1\n") << e;
-  EXPECT_EQ(slurp(fake.root() / "tracing_on"), "1\n");
-  EXPECT_EQ(slurp(fake.enable("writeback/writeback_dirty_folio")), "0\n");
-  EXPECT_EQ(slurp(fake.root() / "events/enable"), "0\n");
+  for (const char* e : FakeTracefs::kEvents) EXPECT_EQ(readFile(fake.enable(e)), "1\n") << e;
+  EXPECT_EQ(readFile(fake.root() / "tracing_on"), "1\n");
+  EXPECT_EQ(readFile(fake.enable("writeback/writeback_dirty_folio")), "0\n");
+  EXPECT_EQ(readFile(fake.root() / "events/enable"), "0\n");
   EXPECT_NE(r.start(), "");  // a second start while recording is refused
   EXPECT_TRUE(r.isRecording());
 }
 
 TEST(TraceRecorder, StopPutsEveryFileBack) {
   FakeTracefs fake;
-  spit(fake.root() / "tracing_on", "0\n");
+  writeFile(fake.root() / "tracing_on", "0\n");
   const auto before = fake.snapshot();
   TraceRecorder r(fake.options());
   ASSERT_EQ(r.start(), "");
@@ -285,15 +294,10 @@ TEST(TraceRecorder, ReadAppendsAndCountsOnlyWhatItAdded) {
 
 TEST(TraceRecorder, AMissingEventFailsAndChangesNothing) {
   FakeTracefs fake;
-  spit(fake.root() / "tracing_on", "0\n");
+  writeFile(fake.root() / "tracing_on", "0\n");
   const auto before = fake.snapshot();
-  auto options = fake.options();
-  // Last, so a recorder that enabled events before checking them all would be caught.
-  options.events.push_back("writeback/no_such_event");
-  TraceRecorder r(options);
-  const std::string error = r.start();
-  EXPECT_NE(error.find("writeback:no_such_event"), std::string::npos) << error;
-  EXPECT_FALSE(r.isRecording());
+  TraceRecorder r(fake.optionsWithAMissingEvent());
+  expectTheMissingEventRefused(r);
   EXPECT_EQ(fake.snapshot(), before);
   EXPECT_LT(fake.openWriter(), 0) << "trace_pipe must not be left open";
   EXPECT_EQ(r.stop(), "");
@@ -302,12 +306,12 @@ TEST(TraceRecorder, AMissingEventFailsAndChangesNothing) {
 
 TEST(TraceRecorder, TheDestructorRestores) {
   FakeTracefs fake;
-  spit(fake.root() / "tracing_on", "0\n");
+  writeFile(fake.root() / "tracing_on", "0\n");
   const auto before = fake.snapshot();
   {
     TraceRecorder r(fake.options());
     ASSERT_EQ(r.start(), "");
-    EXPECT_EQ(slurp(fake.root() / "tracing_on"), "1\n");
+    EXPECT_EQ(readFile(fake.root() / "tracing_on"), "1\n");
   }
   EXPECT_EQ(fake.snapshot(), before);
   EXPECT_LT(fake.openWriter(), 0) << "trace_pipe must be closed";
@@ -315,14 +319,14 @@ TEST(TraceRecorder, TheDestructorRestores) {
 
 TEST(TraceRecorder, AnEventThatWasAlreadyOnStaysOn) {
   FakeTracefs fake;
-  spit(fake.enable("writeback/balance_dirty_pages"), "1\n");
+  writeFile(fake.enable("writeback/balance_dirty_pages"), "1\n");
   const auto before = fake.snapshot();
   TraceRecorder r(fake.options());
   ASSERT_EQ(r.start(), "");
   EXPECT_EQ(r.stop(), "");
-  EXPECT_EQ(slurp(fake.enable("writeback/balance_dirty_pages")), "1\n");
-  EXPECT_EQ(slurp(fake.enable("writeback/global_dirty_state")), "0\n");
-  EXPECT_EQ(slurp(fake.root() / "tracing_on"), "1\n");
+  EXPECT_EQ(readFile(fake.enable("writeback/balance_dirty_pages")), "1\n");
+  EXPECT_EQ(readFile(fake.enable("writeback/global_dirty_state")), "0\n");
+  EXPECT_EQ(readFile(fake.root() / "tracing_on"), "1\n");
   EXPECT_EQ(fake.snapshot(), before);
 }
 
@@ -351,7 +355,7 @@ TEST(TraceRecorder, ReadWithoutStartReturnsNothing) {
 
 TEST(TraceRecorderInstance, RecordsInItsOwnInstanceWithoutTouchingTheTopLevel) {
   FakeTracefs fake(true);
-  spit(fake.root() / "tracing_on", "0\n");  // the fallback would switch this on
+  writeFile(fake.root() / "tracing_on", "0\n");  // the fallback would switch this on
   const auto before = fake.snapshot();
   const auto beforeTimes = fake.mtimes();
   const fs::path inst = fake.ownInstance();
@@ -364,10 +368,10 @@ TEST(TraceRecorderInstance, RecordsInItsOwnInstanceWithoutTouchingTheTopLevel) {
   ASSERT_TRUE(fs::is_directory(inst));
   // The instance's events are on; nothing else in it, and nothing at the top level, changed.
   for (const char* e : FakeTracefs::kEvents) {
-    EXPECT_EQ(slurp(inst / "events" / e / "enable"), "1\n") << e;
+    EXPECT_EQ(readFile(inst / "events" / e / "enable"), "1\n") << e;
   }
-  EXPECT_EQ(slurp(inst / "events/writeback/writeback_dirty_folio/enable"), "0\n");
-  EXPECT_EQ(slurp(inst / "events/enable"), "0\n");
+  EXPECT_EQ(readFile(inst / "events/writeback/writeback_dirty_folio/enable"), "0\n");
+  EXPECT_EQ(readFile(inst / "events/enable"), "0\n");
   EXPECT_EQ(fake.snapshot(inst), before);
   EXPECT_EQ(fake.mtimes(inst), beforeTimes) << "a top-level file was written";
   EXPECT_LT(fake.openWriter(), 0) << "the top-level trace_pipe must not be read";
@@ -404,13 +408,9 @@ TEST(TraceRecorderInstance, AMissingEventRemovesTheInstance) {
   FakeTracefs fake(true);
   const auto before = fake.snapshot();
   const auto beforeTimes = fake.mtimes();
-  auto options = fake.options();
-  options.events.push_back("writeback/no_such_event");
-  TraceRecorder r(options);
-  const std::string error = r.start();
-  EXPECT_NE(error.find("writeback:no_such_event"), std::string::npos) << error;
+  TraceRecorder r(fake.optionsWithAMissingEvent());
+  const std::string error = expectTheMissingEventRefused(r);
   EXPECT_NE(error.find(fake.ownInstance().string()), std::string::npos) << error;
-  EXPECT_FALSE(r.isRecording());
   EXPECT_EQ(fake.makeCalls, 1);
   EXPECT_FALSE(fs::exists(fake.ownInstance()));
   EXPECT_EQ(fake.snapshot(), before);
@@ -450,7 +450,7 @@ TEST(TraceRecorderInstance, ARefusedRemovalIsReportedAndRetried) {
         << problem;
     EXPECT_TRUE(fs::exists(fake.ownInstance()));
     for (const char* e : FakeTracefs::kEvents) {  // disabled even though it stays for now
-      EXPECT_EQ(slurp(fake.ownInstance() / "events" / e / "enable"), "0\n") << e;
+      EXPECT_EQ(readFile(fake.ownInstance() / "events" / e / "enable"), "0\n") << e;
     }
     fake.refuseRemovals = 1;
     EXPECT_NE(r.start(), "") << "start() retries the removal first, and says it failed";
@@ -475,7 +475,7 @@ TEST(TraceRecorderInstance, StaleInstancesOfDeadProcessesAreRemoved) {
   }
   // One with this process's pid that no recorder here holds: an earlier process's.
   ASSERT_EQ(fake.makeInstance(fake.ownInstance().string()), 0);
-  spit(fake.ownInstance() / "marker", "from an earlier run\n");
+  writeFile(fake.ownInstance() / "marker", "from an earlier run\n");
   const std::set<std::string> others{live, "someone-else", "throttlelab-x"};
   const auto othersBefore = fake.snapshot();
 
@@ -523,7 +523,7 @@ TEST(TraceRecorderInstance, FallsBackToTheTopLevelWhenInstancesAreUnavailable) {
   for (const int error : {EACCES, ENOENT, EOPNOTSUPP}) {
     SCOPED_TRACE(error);
     FakeTracefs fake(true);
-    spit(fake.root() / "tracing_on", "0\n");
+    writeFile(fake.root() / "tracing_on", "0\n");
     const auto before = fake.snapshot();
     fake.mkdirError = error;
     TraceRecorder r(fake.options());
@@ -533,8 +533,8 @@ TEST(TraceRecorderInstance, FallsBackToTheTopLevelWhenInstancesAreUnavailable) {
         << r.modeDescription();
     EXPECT_NE(r.modeDescription().find(std::strerror(error)), std::string::npos)
         << r.modeDescription();
-    for (const char* e : FakeTracefs::kEvents) EXPECT_EQ(slurp(fake.enable(e)), "1\n") << e;
-    EXPECT_EQ(slurp(fake.root() / "tracing_on"), "1\n");
+    for (const char* e : FakeTracefs::kEvents) EXPECT_EQ(readFile(fake.enable(e)), "1\n") << e;
+    EXPECT_EQ(readFile(fake.root() / "tracing_on"), "1\n");
     EXPECT_GE(fake.openWriter(), 0) << "the top-level trace_pipe is read";
     EXPECT_EQ(r.stop(), "");
     EXPECT_EQ(fake.snapshot(), before) << "the fallback restores the top level";
@@ -587,9 +587,53 @@ extern "C" void previousHandler(int) {
 
 }  // namespace
 
+/// What recordTraceToFile returned and printed.
+struct Recorded {
+  int rc = -1;
+  std::string msg, err;
+};
+
+Recorded record(const fs::path& file, double seconds, const TraceRecorder::Options& options) {
+  std::ostringstream msg, err;
+  Recorded r;
+  r.rc = recordTraceToFile(file.string(), seconds, msg, err, options);
+  r.msg = msg.str();
+  r.err = err.str();
+  return r;
+}
+
+/// Records into `file` from `fake` while a writer thread, once the recorder has opened the
+/// trace_pipe that `pipe()` names (it blocks in open() until then, so the test needs no
+/// timing: the duration is only a bound), writes `text` in pieces of `chunk` bytes and then
+/// stops the recording with `signal`. `whileOpen` runs in the writer once the pipe is open.
+Recorded recordWhileWriting(
+    const fs::path& file, FakeTracefs& fake, const std::function<fs::path()>& pipe,
+    const std::string& text, int signal, std::size_t chunk = std::string::npos,
+    const std::function<void()>& whileOpen = [] {}) {
+  std::thread writer([&] {
+    const int w = ::open(pipe().c_str(), O_WRONLY | O_CLOEXEC);
+    ASSERT_GE(w, 0);
+    whileOpen();
+    for (std::size_t at = 0; at < text.size(); at += chunk) writeAll(w, text.substr(at, chunk));
+    ::close(w);
+    ::kill(::getpid(), signal);
+  });
+  const Recorded r = record(file, 60, fake.options());
+  writer.join();
+  return r;
+}
+
+/// Records into `file` with an event `fake` does not have: the run fails (1), naming it.
+Recorded recordWithAMissingEvent(FakeTracefs& fake, const fs::path& file) {
+  const Recorded r = record(file, 1, fake.optionsWithAMissingEvent());
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("no_such_event"), std::string::npos) << r.err;
+  return r;
+}
+
 TEST(RecordTraceToFile, WritesTheHeaderAndTheLinesThenRestores) {
   FakeTracefs fake;
-  spit(fake.root() / "tracing_on", "0\n");
+  writeFile(fake.root() / "tracing_on", "0\n");
   const auto before = fake.snapshot();
   TempDir out;
   const fs::path file = out.path() / "host.trace";
@@ -601,22 +645,12 @@ TEST(RecordTraceToFile, WritesTheHeaderAndTheLinesThenRestores) {
   sigemptyset(&mine.sa_mask);
   ASSERT_EQ(::sigaction(SIGINT, &mine, &old), 0);
 
-  // The writer blocks in open() until the recorder opens trace_pipe, writes, and then stops
-  // the recording with SIGINT, so the test needs no timing: the duration is only a bound.
-  std::thread writer([&] {
-    const int w = ::open((fake.root() / "trace_pipe").c_str(), O_WRONLY | O_CLOEXEC);
-    ASSERT_GE(w, 0);
-    writeAll(w, kLine1 + kLine2);
-    ::close(w);
-    ::kill(::getpid(), SIGINT);
-  });
-  std::ostringstream msg, err;
-  const int rc = recordTraceToFile(file.string(), 60, msg, err, fake.options());
-  writer.join();
-  EXPECT_EQ(rc, 0) << err.str();
-  EXPECT_TRUE(err.str().empty()) << err.str();
+  const auto [rc, msgText, errText] = recordWhileWriting(
+      file, fake, [&] { return fake.root() / "trace_pipe"; }, kLine1 + kLine2, SIGINT);
+  EXPECT_EQ(rc, 0) << errText;
+  EXPECT_TRUE(errText.empty()) << errText;
 
-  const std::string text = slurp(file);
+  const std::string text = readFile(file);
   EXPECT_EQ(text.rfind("# tracer: nop\n", 0), 0u) << text;
   EXPECT_NE(text.find("entries-in-buffer/entries-written: 2/2"), std::string::npos) << text;
   const std::string body = kLine1 + kLine2;
@@ -629,13 +663,13 @@ TEST(RecordTraceToFile, WritesTheHeaderAndTheLinesThenRestores) {
     if (!l.empty() && l[0] != '#') ++events;
   }
   EXPECT_EQ(events, 2);
-  EXPECT_NE(msg.str().find("2 events"), std::string::npos) << msg.str();
-  EXPECT_NE(msg.str().find(std::to_string(body.size()) + " bytes"), std::string::npos) << msg.str();
-  EXPECT_NE(msg.str().find("SIGINT"), std::string::npos) << msg.str();
-  EXPECT_EQ(msg.str().rfind("recording writeback:global_dirty_state, ", 0), 0u) << msg.str();
-  EXPECT_NE(msg.str().find("in the top-level trace buffer of " + fake.root().string()),
+  EXPECT_NE(msgText.find("2 events"), std::string::npos) << msgText;
+  EXPECT_NE(msgText.find(std::to_string(body.size()) + " bytes"), std::string::npos) << msgText;
+  EXPECT_NE(msgText.find("SIGINT"), std::string::npos) << msgText;
+  EXPECT_EQ(msgText.rfind("recording writeback:global_dirty_state, ", 0), 0u) << msgText;
+  EXPECT_NE(msgText.find("in the top-level trace buffer of " + fake.root().string()),
             std::string::npos)
-      << msg.str();
+      << msgText;
 
   EXPECT_EQ(fake.snapshot(), before);
   EXPECT_EQ(out.entries(), 1u) << "no temporary files left behind";
@@ -651,7 +685,7 @@ TEST(RecordTraceToFile, AWholeRealTraceArrivesUnchangedInOddChunks) {
   // This kernel's 100-dd trace, far more than a pipe holds, fed in pieces that split lines
   // anywhere: the file must hold exactly those lines, each once, in order.
   const std::string fixture =
-      slurp(fs::path(THROTTLELAB_TEST_DATA) / "kernel-6.18/ftrace-100-dd.txt");
+      readFile(fs::path(THROTTLELAB_TEST_DATA) / "kernel-6.18/ftrace-100-dd.txt");
   std::string body;
   std::istringstream in(fixture);
   std::int64_t expectedLines = 0;
@@ -665,25 +699,16 @@ TEST(RecordTraceToFile, AWholeRealTraceArrivesUnchangedInOddChunks) {
   FakeTracefs fake;
   TempDir out;
   const fs::path file = out.path() / "big.trace";
-  std::thread writer([&] {
-    const int w = ::open((fake.root() / "trace_pipe").c_str(), O_WRONLY | O_CLOEXEC);
-    ASSERT_GE(w, 0);
-    for (std::size_t at = 0; at < body.size(); at += 777) writeAll(w, body.substr(at, 777));
-    ::close(w);
-    ::kill(::getpid(), SIGTERM);
-  });
-  std::ostringstream msg, err;
-  const int rc = recordTraceToFile(file.string(), 60, msg, err, fake.options());
-  writer.join();
-  ASSERT_EQ(rc, 0) << err.str();
-  const std::string text = slurp(file);
+  const auto [rc, msgText, errText] = recordWhileWriting(
+      file, fake, [&] { return fake.root() / "trace_pipe"; }, body, SIGTERM, 777);
+  ASSERT_EQ(rc, 0) << errText;
+  const std::string text = readFile(file);
   const auto firstEvent = text.find("\n ") + 1;
   EXPECT_EQ(text.substr(firstEvent), body);
   EXPECT_NE(text.find("entries-written: " + std::to_string(expectedLines) + "/"),
             std::string::npos);
-  EXPECT_NE(msg.str().find(std::to_string(expectedLines) + " events"), std::string::npos)
-      << msg.str();
-  EXPECT_NE(msg.str().find("SIGTERM"), std::string::npos) << msg.str();
+  EXPECT_NE(msgText.find(std::to_string(expectedLines) + " events"), std::string::npos) << msgText;
+  EXPECT_NE(msgText.find("SIGTERM"), std::string::npos) << msgText;
 }
 
 TEST(RecordTraceToFile, ADeviceNodeIsWrittenInPlaceAndALinksTargetReplaced) {
@@ -692,29 +717,21 @@ TEST(RecordTraceToFile, ADeviceNodeIsWrittenInPlaceAndALinksTargetReplaced) {
   const fs::path node = out.path() / "null";
   if (::mknod(node.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0)
     GTEST_SKIP() << "cannot make a device node here: " << std::strerror(errno);
-  spit(out.path() / "target.trace", "old\n");
+  writeFile(out.path() / "target.trace", "old\n");
   fs::create_symlink("target.trace", out.path() / "link.trace");
   for (const fs::path& file : {node, out.path() / "link.trace"}) {
     SCOPED_TRACE(file.string());
     FakeTracefs fake;
-    std::thread writer([&] {
-      const int w = ::open((fake.root() / "trace_pipe").c_str(), O_WRONLY | O_CLOEXEC);
-      ASSERT_GE(w, 0);
-      writeAll(w, kLine1);
-      ::close(w);
-      ::kill(::getpid(), SIGTERM);
-    });
-    std::ostringstream msg, err;
-    const int rc = recordTraceToFile(file.string(), 60, msg, err, fake.options());
-    writer.join();
-    EXPECT_EQ(rc, 0) << err.str();
+    const auto r = recordWhileWriting(
+        file, fake, [&] { return fake.root() / "trace_pipe"; }, kLine1, SIGTERM);
+    EXPECT_EQ(r.rc, 0) << r.err;
   }
   struct stat st {};
   ASSERT_EQ(::lstat(node.c_str(), &st), 0);
   EXPECT_TRUE(S_ISCHR(st.st_mode)) << "the device node was replaced";
   EXPECT_EQ(st.st_rdev, makedev(1, 3));
   EXPECT_TRUE(fs::is_symlink(out.path() / "link.trace"));
-  const std::string text = slurp(out.path() / "target.trace");
+  const std::string text = readFile(out.path() / "target.trace");
   EXPECT_EQ(text.substr(text.size() - kLine1.size()), kLine1);
   EXPECT_EQ(out.entries(), 3u) << "no temporary files left behind";
 }
@@ -724,14 +741,10 @@ TEST(RecordTraceToFile, AnExistingFileIsUntouchedWhenRecordingFails) {
   const auto before = fake.snapshot();
   TempDir out;
   const fs::path file = out.path() / "precious.trace";
-  spit(file, "an earlier recording\n");
-  auto options = fake.options();
-  options.events.push_back("writeback/no_such_event");
-  std::ostringstream msg, err;
-  EXPECT_EQ(recordTraceToFile(file.string(), 1, msg, err, options), 1);
-  EXPECT_NE(err.str().find("no_such_event"), std::string::npos) << err.str();
-  EXPECT_TRUE(msg.str().empty());
-  EXPECT_EQ(slurp(file), "an earlier recording\n");
+  writeFile(file, "an earlier recording\n");
+  const Recorded r = recordWithAMissingEvent(fake, file);
+  EXPECT_TRUE(r.msg.empty());
+  EXPECT_EQ(readFile(file), "an earlier recording\n");
   EXPECT_EQ(out.entries(), 1u) << "no temporary files left behind";
   EXPECT_EQ(fake.snapshot(), before);
 }
@@ -760,7 +773,7 @@ TEST(RecordTraceToFile, ABadDurationIsRefused) {
 
 TEST(RecordTraceToFile, InAnInstanceSigintRemovesItAndLeavesTheTopLevelAlone) {
   FakeTracefs fake(true);
-  spit(fake.root() / "tracing_on", "0\n");
+  writeFile(fake.root() / "tracing_on", "0\n");
   const auto before = fake.snapshot();
   const auto beforeTimes = fake.mtimes();
   TempDir out;
@@ -770,29 +783,20 @@ TEST(RecordTraceToFile, InAnInstanceSigintRemovesItAndLeavesTheTopLevelAlone) {
   std::promise<std::string> made;
   fake.afterMake = [&made](const std::string& path) { made.set_value(path); };
   std::set<std::string> listingWhileRecording;
-  std::thread writer([&] {
-    const std::string inst = made.get_future().get();
-    const int w = ::open((fs::path(inst) / "trace_pipe").c_str(), O_WRONLY | O_CLOEXEC);
-    ASSERT_GE(w, 0);
-    listingWhileRecording = fake.instances();
-    writeAll(w, kLine1 + kLine2);
-    ::close(w);
-    ::kill(::getpid(), SIGINT);
-  });
-  std::ostringstream msg, err;
-  const int rc = recordTraceToFile(file.string(), 60, msg, err, fake.options());
-  writer.join();
-  EXPECT_EQ(rc, 0) << err.str();
-  EXPECT_TRUE(err.str().empty()) << err.str();
+  const auto [rc, msgText, errText] = recordWhileWriting(
+      file, fake, [&] { return fs::path(made.get_future().get()) / "trace_pipe"; }, kLine1 + kLine2,
+      SIGINT, std::string::npos, [&] { listingWhileRecording = fake.instances(); });
+  EXPECT_EQ(rc, 0) << errText;
+  EXPECT_TRUE(errText.empty()) << errText;
   EXPECT_EQ(listingWhileRecording, std::set<std::string>{fake.ownInstance().filename().string()});
-  const std::string text = slurp(file);
+  const std::string text = readFile(file);
   EXPECT_NE(text.find("entries-in-buffer/entries-written: 2/2"), std::string::npos) << text;
   EXPECT_EQ(text.substr(text.size() - (kLine1 + kLine2).size()), kLine1 + kLine2);
-  EXPECT_NE(msg.str().find("in the private ftrace instance " + fake.ownInstance().string()),
+  EXPECT_NE(msgText.find("in the private ftrace instance " + fake.ownInstance().string()),
             std::string::npos)
-      << msg.str();
-  EXPECT_NE(msg.str().find("2 events"), std::string::npos) << msg.str();
-  EXPECT_NE(msg.str().find("SIGINT"), std::string::npos) << msg.str();
+      << msgText;
+  EXPECT_NE(msgText.find("2 events"), std::string::npos) << msgText;
+  EXPECT_NE(msgText.find("SIGINT"), std::string::npos) << msgText;
   EXPECT_FALSE(fs::exists(fake.ownInstance()));
   EXPECT_EQ(fake.snapshot(), before);
   EXPECT_EQ(fake.mtimes(), beforeTimes) << "a top-level file was written";
@@ -802,11 +806,7 @@ TEST(RecordTraceToFile, InAnInstanceAFailureRemovesIt) {
   FakeTracefs fake(true);
   const auto before = fake.snapshot();
   TempDir out;
-  auto options = fake.options();
-  options.events.push_back("writeback/no_such_event");
-  std::ostringstream msg, err;
-  EXPECT_EQ(recordTraceToFile((out.path() / "x.trace").string(), 1, msg, err, options), 1);
-  EXPECT_NE(err.str().find("no_such_event"), std::string::npos) << err.str();
+  recordWithAMissingEvent(fake, out.path() / "x.trace");
   EXPECT_EQ(fake.makeCalls, 1);
   EXPECT_FALSE(fs::exists(fake.ownInstance()));
   EXPECT_EQ(fake.snapshot(), before);

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "file_text.h"
 #include "throttlelab/host/trace_host_facts.h"
 #include "throttlelab/host/vmstat_sampler.h"
 
@@ -24,22 +25,13 @@ namespace {
 
 const fs::path kData = fs::path(THROTTLELAB_TEST_DATA) / "proc-6.18";
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void spit(const fs::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::trunc);
-  out << text;
-}
+using throttlelab::test::readFile;
+using throttlelab::test::writeFile;
 
 /// "name value" or "Name: value kB" files as a map.
 std::map<std::string, long long> keyValues(const fs::path& p) {
   std::map<std::string, long long> m;
-  std::istringstream in(slurp(p));
+  std::istringstream in(readFile(p));
   std::string name;
   long long value = 0;
   std::string line;
@@ -54,11 +46,11 @@ std::map<std::string, long long> keyValues(const fs::path& p) {
 }
 
 long long intFile(const fs::path& p) {
-  return std::stoll(slurp(p));
+  return std::stoll(readFile(p));
 }
 
 double uptime(const fs::path& dir) {
-  return std::stod(slurp(dir / "uptime"));
+  return std::stod(readFile(dir / "uptime"));
 }
 
 struct ZoneTotals {
@@ -68,7 +60,7 @@ struct ZoneTotals {
 /// Watermark sums and totalreserve_pages (max protection + high, capped at managed, per zone).
 ZoneTotals zoneTotals(const fs::path& p) {
   ZoneTotals t;
-  std::istringstream in(slurp(p));
+  std::istringstream in(readFile(p));
   std::string line;
   long long high = 0, prot = 0, managed = -1;
   bool zone = false;
@@ -132,7 +124,7 @@ class ProcCopy {
 
 /// Replaces the value of `name` in a "name value" file.
 void setCounter(const fs::path& file, const std::string& name, long long value) {
-  std::istringstream in(slurp(file));
+  std::istringstream in(readFile(file));
   std::string out, line;
   bool found = false;
   while (std::getline(in, line)) {
@@ -143,16 +135,16 @@ void setCounter(const fs::path& file, const std::string& name, long long value) 
     out += line + "\n";
   }
   ASSERT_TRUE(found) << name;
-  spit(file, out);
+  writeFile(file, out);
 }
 
 void removeLine(const fs::path& file, const std::string& prefix) {
-  std::istringstream in(slurp(file));
+  std::istringstream in(readFile(file));
   std::string out, line;
   while (std::getline(in, line)) {
     if (line.rfind(prefix, 0) != 0) out += line + "\n";
   }
-  spit(file, out);
+  writeFile(file, out);
 }
 
 }  // namespace
@@ -239,35 +231,42 @@ TEST(VmstatSampler, FirstPollHasNoRates) {
   EXPECT_EQ(s.devices.at(0).bytesWritten, 0);
 }
 
-TEST(VmstatSampler, RatesAreTheDifferenceBetweenTwoPolls) {
+/// The fixture's snapshots a and b (their counters and uptimes) and a sampler on a copy of a.
+struct SnapshotsAAndB {
   ProcCopy proc;
-  const auto va = keyValues(kData / "a/vmstat");
-  const auto vb = keyValues(kData / "b/vmstat");
-  const double ta = uptime(kData / "a"), tb = uptime(kData / "b");
-  VmstatSampler sampler(proc.root());
-  ASSERT_TRUE(sampler.poll(ta).sample);
-  proc.load("b");
-  const auto poll = sampler.poll(tb);
+  const std::map<std::string, long long> va = keyValues(kData / "a/vmstat");
+  const std::map<std::string, long long> vb = keyValues(kData / "b/vmstat");
+  const double ta = uptime(kData / "a");
+  const double tb = uptime(kData / "b");
+  VmstatSampler sampler{proc.root()};
+  /// b's counter `k` less a's.
+  double delta(const char* k) const { return static_cast<double>(vb.at(k) - va.at(k)); }
+};
+
+TEST(VmstatSampler, RatesAreTheDifferenceBetweenTwoPolls) {
+  SnapshotsAAndB f;
+  ASSERT_TRUE(f.sampler.poll(f.ta).sample);
+  f.proc.load("b");
+  const auto poll = f.sampler.poll(f.tb);
   ASSERT_TRUE(poll.sample) << poll.error;
   const auto& s = *poll.sample;
-  const double dt = tb - ta;
-  const auto d = [&](const char* k) { return static_cast<double>(vb.at(k) - va.at(k)); };
-  ASSERT_GT(d("nr_written"), 0) << "the fixture was taken during a write";
-  EXPECT_NEAR(s.devices.at(0).deviceWriteKBps, d("nr_written") * 4 / dt, 1e-6);
-  EXPECT_EQ(s.devices.at(0).bytesWritten, (vb.at("nr_written") - va.at("nr_written")) * 4096);
-  EXPECT_NEAR(s.pgscanKswapdPerS, d("pgscan_kswapd") / dt, 1e-6);
-  EXPECT_NEAR(s.pgscanDirectPerS, d("pgscan_direct") / dt, 1e-6);
-  EXPECT_NEAR(s.pgstealPerS, (d("pgsteal_kswapd") + d("pgsteal_direct")) / dt, 1e-6);
-  EXPECT_NEAR(s.swapOutKBps, d("pswpout") * 4 / dt, 1e-6);
-  EXPECT_NEAR(s.swapInKBps, d("pswpin") * 4 / dt, 1e-6);
+  const double dt = f.tb - f.ta;
+  ASSERT_GT(f.delta("nr_written"), 0) << "the fixture was taken during a write";
+  EXPECT_NEAR(s.devices.at(0).deviceWriteKBps, f.delta("nr_written") * 4 / dt, 1e-6);
+  EXPECT_EQ(s.devices.at(0).bytesWritten, (f.vb.at("nr_written") - f.va.at("nr_written")) * 4096);
+  EXPECT_NEAR(s.pgscanKswapdPerS, f.delta("pgscan_kswapd") / dt, 1e-6);
+  EXPECT_NEAR(s.pgscanDirectPerS, f.delta("pgscan_direct") / dt, 1e-6);
+  EXPECT_NEAR(s.pgstealPerS, (f.delta("pgsteal_kswapd") + f.delta("pgsteal_direct")) / dt, 1e-6);
+  EXPECT_NEAR(s.swapOutKBps, f.delta("pswpout") * 4 / dt, 1e-6);
+  EXPECT_NEAR(s.swapInKBps, f.delta("pswpin") * 4 / dt, 1e-6);
   long long stallsA = 0, stallsB = 0;
-  for (const auto& [k, v] : va)
+  for (const auto& [k, v] : f.va)
     if (k.rfind("allocstall", 0) == 0) stallsA += v;
-  for (const auto& [k, v] : vb)
+  for (const auto& [k, v] : f.vb)
     if (k.rfind("allocstall", 0) == 0) stallsB += v;
   EXPECT_EQ(s.allocStalls, stallsB - stallsA);
-  EXPECT_EQ(s.kswapdActive, vb.at("pgscan_kswapd") > va.at("pgscan_kswapd"));
-  EXPECT_EQ(s.dirtyPages, vb.at("nr_dirty"));  // levels are b's, not differences
+  EXPECT_EQ(s.kswapdActive, f.vb.at("pgscan_kswapd") > f.va.at("pgscan_kswapd"));
+  EXPECT_EQ(s.dirtyPages, f.vb.at("nr_dirty"));  // levels are b's, not differences
 }
 
 TEST(VmstatSampler, ReclaimActivityShowsAsRates) {
@@ -325,19 +324,15 @@ TEST(VmstatSampler, TimeThatDoesNotAdvanceGivesZeroRates) {
 }
 
 TEST(VmstatSampler, AFailedPollKeepsThePreviousCounters) {
-  ProcCopy proc;
-  const auto va = keyValues(kData / "a/vmstat");
-  const auto vb = keyValues(kData / "b/vmstat");
-  const double ta = uptime(kData / "a"), tb = uptime(kData / "b");
-  VmstatSampler sampler(proc.root());
-  ASSERT_TRUE(sampler.poll(ta).sample);
-  fs::remove(proc.dir() / "vmstat");
-  EXPECT_FALSE(sampler.poll((ta + tb) / 2).sample);
-  proc.load("b");
-  const auto poll = sampler.poll(tb);
+  SnapshotsAAndB f;
+  ASSERT_TRUE(f.sampler.poll(f.ta).sample);
+  fs::remove(f.proc.dir() / "vmstat");
+  EXPECT_FALSE(f.sampler.poll((f.ta + f.tb) / 2).sample);
+  f.proc.load("b");
+  const auto poll = f.sampler.poll(f.tb);
   ASSERT_TRUE(poll.sample) << poll.error;
-  EXPECT_NEAR(poll.sample->devices.at(0).deviceWriteKBps,
-              static_cast<double>(vb.at("nr_written") - va.at("nr_written")) * 4 / (tb - ta), 1e-6);
+  EXPECT_NEAR(poll.sample->devices.at(0).deviceWriteKBps, f.delta("nr_written") * 4 / (f.tb - f.ta),
+              1e-6);
 }
 
 TEST(VmstatSampler, AMissingCounterIsNamed) {
@@ -378,13 +373,13 @@ TEST(VmstatSampler, GarbledLinesDoNotCrash) {
   ProcCopy proc;
   const auto va = keyValues(kData / "a/vmstat");
   const fs::path vmstat = proc.dir() / "vmstat";
-  std::string text = slurp(vmstat);
+  std::string text = readFile(vmstat);
   // Garbage in counters the sampler does not use, a line without a value, a huge number, a
   // very long line, NUL and high bytes, and no final newline.
   text = "pgfault notanumber\njustaname\n \n\t\nnr_mlock 99999999999999999999999\n" +
          std::string(100000, 'x') + " 1\n" + std::string("nr_zspages \0\xff\xfe 3\n", 17) + text +
          "numa_hit";
-  spit(vmstat, text);
+  writeFile(vmstat, text);
   VmstatSampler sampler(proc.root());
   const auto poll = sampler.poll(1);
   ASSERT_TRUE(poll.sample) << poll.error;
@@ -393,19 +388,19 @@ TEST(VmstatSampler, GarbledLinesDoNotCrash) {
 
   // Garbage where a used counter should be is an error that names it.
   setCounter(vmstat, "nr_dirty", 0);
-  text = slurp(vmstat);
+  text = readFile(vmstat);
   text.replace(text.find("nr_dirty 0"), 10, "nr_dirty 12x4");
-  spit(vmstat, text);
+  writeFile(vmstat, text);
   const auto bad = sampler.poll(2);
   EXPECT_FALSE(bad.sample);
   EXPECT_NE(bad.error.find("nr_dirty"), std::string::npos) << bad.error;
 
-  spit(vmstat, "");
+  writeFile(vmstat, "");
   const auto empty = sampler.poll(3);
   EXPECT_FALSE(empty.sample);
   EXPECT_FALSE(empty.error.empty());
 
-  spit(proc.dir() / "sys/vm/dirty_ratio", "twenty\n");
+  writeFile(proc.dir() / "sys/vm/dirty_ratio", "twenty\n");
   const auto sysctl = sampler.poll(4);
   EXPECT_FALSE(sysctl.sample);
   EXPECT_NE(sysctl.error.find("dirty_ratio"), std::string::npos) << sysctl.error;
@@ -416,8 +411,8 @@ TEST(VmstatSampler, SysctlsAreReadOnEveryPoll) {
   VmstatSampler sampler(proc.root());
   ASSERT_TRUE(sampler.poll(1).sample);
   const int before = sampler.sysctls().dirtyRatio;
-  spit(proc.dir() / "sys/vm/dirty_ratio", std::to_string(before + 7) + "\n");
-  spit(proc.dir() / "sys/vm/dirty_bytes", "0\n");
+  writeFile(proc.dir() / "sys/vm/dirty_ratio", std::to_string(before + 7) + "\n");
+  writeFile(proc.dir() / "sys/vm/dirty_bytes", "0\n");
   ASSERT_TRUE(sampler.poll(1.1).sample);
   EXPECT_EQ(sampler.sysctls().dirtyRatio, before + 7);
   EXPECT_EQ(sampler.sysctls().dirtyBytes, 0);
@@ -434,7 +429,7 @@ TEST(HostInfo, ReadsTheFixture) {
   const fs::path a = kData / "a";
   const auto info = readHostInfo(a.string());
   int cpus = 0;
-  std::istringstream stat(slurp(a / "stat"));
+  std::istringstream stat(readFile(a / "stat"));
   for (std::string line; std::getline(stat, line);) {
     if (line.size() > 3 && line.rfind("cpu", 0) == 0 && std::isdigit(line[3])) ++cpus;
   }
@@ -443,7 +438,7 @@ TEST(HostInfo, ReadsTheFixture) {
   const auto mem = keyValues(a / "meminfo");
   EXPECT_EQ(info.memTotalKiB, mem.at("MemTotal"));
   EXPECT_EQ(info.swapTotalKiB, mem.at("SwapTotal"));
-  std::string release = slurp(a / "sys/kernel/osrelease");
+  std::string release = readFile(a / "sys/kernel/osrelease");
   release.erase(release.find_last_not_of("\n") + 1);
   EXPECT_EQ(info.kernelRelease, release);
   // The capturing kernel was built with CONFIG_HZ=250 (tests/data/kernel-6.18/README.md);
@@ -461,7 +456,7 @@ TEST(HostInfo, MissingFilesLeaveFieldsEmpty) {
   EXPECT_TRUE(info.kernelRelease.empty());
   EXPECT_GT(info.cpus, 0);
   // A timer_list whose jiffies fit no HZ is "unknown", not a guess.
-  spit(proc.dir() / "timer_list", "now at 1000000000000 nsecs\njiffies: 12345\n");
+  writeFile(proc.dir() / "timer_list", "now at 1000000000000 nsecs\njiffies: 12345\n");
   EXPECT_EQ(readHostInfo(proc.root()).hz, 0);
   EXPECT_EQ(readHostInfo("/nonexistent/throttlelab-proc"), throttlelab::host::HostInfo{});
 }
@@ -485,28 +480,31 @@ class SysCopy {
   static void makeQueue(const fs::path& q, const std::string& maxKb, const std::string& nr,
                         const std::string& rot, const std::string& sched) {
     fs::create_directories(q);
-    spit(q / "max_sectors_kb", maxKb);
-    spit(q / "nr_requests", nr);
-    spit(q / "rotational", rot);
-    spit(q / "scheduler", sched);
+    writeFile(q / "max_sectors_kb", maxKb);
+    writeFile(q / "nr_requests", nr);
+    writeFile(q / "rotational", rot);
+    writeFile(q / "scheduler", sched);
   }
   fs::path m_dir;
 };
 
 TEST(BlockQueue, ReadsADeviceByMajorMinorOrByName) {
   SysCopy sys;
-  const auto vda = throttlelab::host::readBlockQueue("254:0", sys.root());
-  EXPECT_TRUE(vda.found);
-  EXPECT_EQ(vda.maxSectorsKb, 4096);
-  EXPECT_EQ(vda.nrRequests, 256);
-  EXPECT_EQ(vda.rotational, 1);
-  EXPECT_EQ(vda.scheduler, "mq-deadline");
-  const auto sda = throttlelab::host::readBlockQueue("sda", sys.root());
-  EXPECT_TRUE(sda.found);
-  EXPECT_EQ(sda.maxSectorsKb, 512);
-  EXPECT_EQ(sda.nrRequests, 64);
-  EXPECT_EQ(sda.rotational, 0);
-  EXPECT_EQ(sda.scheduler, "bfq");
+  struct Queue {
+    std::string name;
+    int maxSectorsKb, nrRequests, rotational;
+    std::string scheduler;
+  };
+  for (const Queue& e :
+       {Queue{"254:0", 4096, 256, 1, "mq-deadline"}, Queue{"sda", 512, 64, 0, "bfq"}}) {
+    SCOPED_TRACE(e.name);
+    const auto q = throttlelab::host::readBlockQueue(e.name, sys.root());
+    EXPECT_TRUE(q.found);
+    EXPECT_EQ(q.maxSectorsKb, e.maxSectorsKb);
+    EXPECT_EQ(q.nrRequests, e.nrRequests);
+    EXPECT_EQ(q.rotational, e.rotational);
+    EXPECT_EQ(q.scheduler, e.scheduler);
+  }
 }
 
 TEST(BlockQueue, UnknownOrUnsafeNamesFindNothing) {
@@ -514,7 +512,7 @@ TEST(BlockQueue, UnknownOrUnsafeNamesFindNothing) {
   for (const std::string name : {"8:16", "", "../block/sda", "sda/../../etc", "a b"})
     EXPECT_FALSE(throttlelab::host::readBlockQueue(name, sys.root()).found) << name;
   // A garbled number leaves that field unknown, and the rest still reads.
-  spit(sys.dir() / "block/sda/queue/nr_requests", "lots\n");
+  writeFile(sys.dir() / "block/sda/queue/nr_requests", "lots\n");
   const auto sda = throttlelab::host::readBlockQueue("sda", sys.root());
   EXPECT_TRUE(sda.found);
   EXPECT_EQ(sda.nrRequests, 0);

@@ -11,6 +11,8 @@
 #include "test_support.h"
 #include "throttlelab/engine/simulator.h"
 #include "throttlelab/traceio/trace_parser.h"
+#include "trace_records.h"
+#include "two_device_scenario.h"
 
 namespace {
 
@@ -25,22 +27,10 @@ struct Capture final : te::RecordSink {
 
 /// Ten dd writers on two devices with a low threshold, so that every event shows up often.
 te::Scenario twoDeviceScenario() {
-  te::Scenario s = te::parseScenario(*te::builtinScenarioJson("ten-dd"), "ten-dd");
+  te::Scenario s = throttlelab::test::twoDeviceScenario(6, 4, "cp");
   s.durationS = 12;
   s.vm.dirtyBytes = 100 << 20;
   s.vm.dirtyBackgroundBytes = 50 << 20;
-  s.devices.resize(2);
-  s.devices[0].name = "8:0";
-  s.devices[1] = s.devices[0];
-  s.devices[1].name = "254:0";
-  s.devices[1].writeMBps = 120;
-  s.tasks.resize(2);
-  s.tasks[0].count = 6;
-  s.tasks[0].device = "8:0";
-  s.tasks[1] = s.tasks[0];
-  s.tasks[1].count = 4;
-  s.tasks[1].name = "cp";
-  s.tasks[1].device = "254:0";
   return s;
 }
 
@@ -66,58 +56,10 @@ te::TraceRecord withMicros(te::TraceRecord r) {
   return r;
 }
 
-void expectSameHeader(const te::TraceHeader& parsed, const te::TraceHeader& original) {
-  EXPECT_EQ(parsed.time, toMicros(original.time));
-  EXPECT_EQ(parsed.comm, original.comm);
-  EXPECT_EQ(parsed.pid, original.pid);
-  EXPECT_EQ(parsed.cpu, original.cpu);
-}
-
 void expectSameRecord(const te::TraceRecord& parsed, const te::TraceRecord& original,
                       std::size_t i) {
   SCOPED_TRACE("record " + std::to_string(i));
-  ASSERT_EQ(parsed.index(), original.index());
-  if (const auto* o = std::get_if<te::GlobalDirtyState>(&original)) {
-    const auto& p = std::get<te::GlobalDirtyState>(parsed);
-    expectSameHeader(p.header, o->header);
-    EXPECT_EQ(p.dirty, o->dirty);
-    EXPECT_EQ(p.writeback, o->writeback);
-    EXPECT_EQ(p.bgThresh, o->bgThresh);
-    EXPECT_EQ(p.thresh, o->thresh);
-    EXPECT_EQ(p.limit, o->limit);
-    EXPECT_EQ(p.dirtied, o->dirtied);
-    EXPECT_EQ(p.written, o->written);
-  } else if (const auto* b = std::get_if<te::BdiDirtyRatelimit>(&original)) {
-    const auto& p = std::get<te::BdiDirtyRatelimit>(parsed);
-    expectSameHeader(p.header, b->header);
-    EXPECT_EQ(p.bdi, b->bdi);
-    EXPECT_EQ(p.writeBw, b->writeBw);
-    EXPECT_EQ(p.awriteBw, b->awriteBw);
-    EXPECT_EQ(p.dirtyRate, b->dirtyRate);
-    EXPECT_EQ(p.dirtyRatelimit, b->dirtyRatelimit);
-    EXPECT_EQ(p.taskRatelimit, b->taskRatelimit);
-    EXPECT_EQ(p.balancedDirtyRatelimit, b->balancedDirtyRatelimit);
-    EXPECT_EQ(p.cgroupIno, b->cgroupIno);
-  } else {
-    const auto& o2 = std::get<te::BalanceDirtyPages>(original);
-    const auto& p = std::get<te::BalanceDirtyPages>(parsed);
-    expectSameHeader(p.header, o2.header);
-    EXPECT_EQ(p.bdi, o2.bdi);
-    EXPECT_EQ(p.limit, o2.limit);
-    EXPECT_EQ(p.setpoint, o2.setpoint);
-    EXPECT_EQ(p.dirty, o2.dirty);
-    EXPECT_EQ(p.wbSetpoint, o2.wbSetpoint);
-    EXPECT_EQ(p.wbDirty, o2.wbDirty);
-    EXPECT_EQ(p.dirtyRatelimit, o2.dirtyRatelimit);
-    EXPECT_EQ(p.taskRatelimit, o2.taskRatelimit);
-    EXPECT_EQ(p.dirtied, o2.dirtied);
-    EXPECT_EQ(p.dirtiedPause, o2.dirtiedPause);
-    EXPECT_EQ(p.paused, o2.paused);
-    EXPECT_EQ(p.pause, o2.pause);
-    EXPECT_EQ(p.period, o2.period);
-    EXPECT_EQ(p.think, o2.think);
-    EXPECT_EQ(p.cgroupIno, o2.cgroupIno);
-  }
+  throttlelab::test::expectSameRecord(parsed, withMicros(original));
 }
 
 class SimulatedTrace : public ::testing::Test {

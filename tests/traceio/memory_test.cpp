@@ -34,46 +34,21 @@ void writeTrace(const std::string& path, std::int64_t bytes) {
   std::int64_t written = 0;
   for (std::int64_t i = 0; written < bytes; ++i) {
     const int pid = 1000 + static_cast<int>(i % 200);
-    const te::TraceHeader h{.time = te::SimTime{te::SimDuration{i * 10'000'000}},
-                            .comm = te::makeComm("dd"),
-                            .pid = pid,
-                            .cpu = static_cast<int>(i % 4)};
+    const te::TraceHeader h{te::SimTime{te::SimDuration{i * 10'000'000}}, te::makeComm("dd"), pid,
+                            static_cast<int>(i % 4)};
+    const std::string_view bdi = (i % 2) ? "8:0" : "8:16";
+    // Members in records.h order.
     te::TraceRecord r;
     switch (i % 3) {
       case 0:
-        r = te::GlobalDirtyState{.header = h,
-                                 .dirty = 1000 + i % 97,
-                                 .writeback = 50,
-                                 .bgThresh = 500,
-                                 .thresh = 1000,
-                                 .limit = 1000,
-                                 .dirtied = i,
-                                 .written = i};
+        r = te::GlobalDirtyState{h, 1000 + i % 97, 50, 500, 1000, 1000, i, i};
         break;
       case 1:
-        r = te::BdiDirtyRatelimit{.header = h,
-                                  .bdi = (i % 2) ? "8:0" : "8:16",
-                                  .writeBw = 100000,
-                                  .awriteBw = 99000,
-                                  .dirtyRate = 98000,
-                                  .dirtyRatelimit = 500,
-                                  .taskRatelimit = 510,
-                                  .balancedDirtyRatelimit = 490};
+        r = te::BdiDirtyRatelimit{h, bdi, 100000, 99000, 98000, 500, 510, 490, 1};
         break;
       default:
-        r = te::BalanceDirtyPages{.header = h,
-                                  .bdi = (i % 2) ? "8:0" : "8:16",
-                                  .limit = 1000,
-                                  .setpoint = 875,
-                                  .dirty = 900,
-                                  .wbSetpoint = 400,
-                                  .wbDirty = 410,
-                                  .dirtyRatelimit = 500,
-                                  .taskRatelimit = 480,
-                                  .dirtied = 32,
-                                  .dirtiedPause = 32,
-                                  .pause = 4 + i % 20,
-                                  .period = 8};
+        r = te::BalanceDirtyPages{h,   bdi, 1000, 875, 900,        400, 410, 500,
+                                  480, 32,  32,   0,   4 + i % 20, 8,   0,   1};
         break;
     }
     std::string line = te::formatTraceLine(r);

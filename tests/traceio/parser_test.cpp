@@ -4,28 +4,22 @@
 // events. Expected values are read off the literal lines, never computed by the parser.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "throttlelab/traceio/trace_parser.h"
+#include "trace_records.h"
 
 namespace {
 
 namespace te = throttlelab::engine;
 namespace ti = throttlelab::traceio;
 
-std::string commOf(const te::TraceHeader& h) {
-  return std::string(h.comm.data());
-}
-std::int64_t nsOf(const te::TraceHeader& h) {
-  return h.time.time_since_epoch().count();
-}
+using throttlelab::test::traceHeader;
 
 const te::BalanceDirtyPages& bdp(const ti::ParsedLine& p) {
   return std::get<te::BalanceDirtyPages>(p.record);
-}
-const te::BdiDirtyRatelimit& bdr(const ti::ParsedLine& p) {
-  return std::get<te::BdiDirtyRatelimit>(p.record);
 }
 const te::GlobalDirtyState& gds(const ti::ParsedLine& p) {
   return std::get<te::GlobalDirtyState>(p.record);
@@ -37,214 +31,167 @@ constexpr std::uint32_t kBdpThink = 1u << 12;
 constexpr std::uint32_t kBdpCgroup = 1u << 13;
 constexpr std::uint32_t kBdrCgroup = 1u << 6;
 
-// A 6.18 line from tests/data/real-trace-excerpt.txt.
+// A 6.18 line from tests/data/real-trace-excerpt.txt, and what it says.
 constexpr const char* kModernBdp =
     "              dd-4288    [000] .....   294.213189: balance_dirty_pages: bdi 254:0: "
     "limit=9766 setpoint=7568 dirty=6674 wb_setpoint=7567 wb_dirty=6674 dirty_ratelimit=102400 "
     "task_ratelimit=109300 dirtied=256 dirtied_pause=200 paused=0 pause=0 period=8 think=8 "
     "cgroup_ino=1";
+const te::TraceHeader kModernHeader = traceHeader("dd", 4288, 0, 294'213'189'000);
+const auto kModernBdpRecord = te::BalanceDirtyPages{
+    kModernHeader, "254:0", 9766, 7568, 6674, 7567, 6674, 102400, 109300, 256, 200, 0, 0, 8, 8, 1};
 
-TEST(TraceParser, ReadsEveryFieldOfAModernBalanceDirtyPagesLine) {
-  const auto p = ti::parseTraceLine(kModernBdp);
-  ASSERT_EQ(p.kind, ti::LineKind::Event) << p.problem;
-  EXPECT_EQ(p.format, ti::TraceFormat::Ftrace);
-  EXPECT_EQ(p.missingFields, 0u);
-  const auto& r = bdp(p);
-  EXPECT_EQ(commOf(r.header), "dd");
-  EXPECT_EQ(r.header.pid, 4288);
-  EXPECT_EQ(r.header.cpu, 0);
-  EXPECT_EQ(nsOf(r.header), 294'213'189'000);
-  EXPECT_EQ(r.bdi, "254:0");
-  EXPECT_EQ(r.limit, 9766);
-  EXPECT_EQ(r.setpoint, 7568);
-  EXPECT_EQ(r.dirty, 6674);
-  EXPECT_EQ(r.wbSetpoint, 7567);
-  EXPECT_EQ(r.wbDirty, 6674);
-  EXPECT_EQ(r.dirtyRatelimit, 102400);
-  EXPECT_EQ(r.taskRatelimit, 109300);
-  EXPECT_EQ(r.dirtied, 256u);
-  EXPECT_EQ(r.dirtiedPause, 200u);
-  EXPECT_EQ(r.paused, 0);
-  EXPECT_EQ(r.pause, 0);
-  EXPECT_EQ(r.period, 8);
-  EXPECT_EQ(r.think, 8);
-  EXPECT_EQ(r.cgroupIno, 1u);
+// One 6.18 record as trace-cmd report and perf script print it.
+const te::TraceHeader kReportedHeader = traceHeader("dd", 4288, 0, 294'213'596'000);
+const auto kReportedBdpRecord =
+    te::BalanceDirtyPages{kReportedHeader, "254:0", 9766, 7568, 6930, 7567, 6930, 102400,
+                          104800,          256,     200,  0,    8,    8,    0,    1};
+
+// A 3.x balance_dirty_pages line (bdi_setpoint/bdi_dirty), with the flags column `flags` and
+// the fields `tail` after pause=, and its record with that period.
+std::string line3xBdp(const char* flags, const char* tail) {
+  return std::string("              dd-3420  [001] ") + flags +
+         "  812.003521: balance_dirty_pages: bdi 8:0: limit=181600 setpoint=158900 dirty=159587 "
+         "bdi_setpoint=104999 bdi_dirty=104120 dirty_ratelimit=23412 task_ratelimit=21880 "
+         "dirtied=256 dirtied_pause=256 paused=0 pause=44" +
+         tail;
+}
+te::BalanceDirtyPages k3xBdpRecord(std::int64_t period) {
+  const te::TraceHeader header = traceHeader("dd", 3420, 1, 812'003'521'000);
+  return te::BalanceDirtyPages{header, "8:0", 181600, 158900, 159587, 104999, 104120, 23412,
+                               21880,  256,   256,    0,      44,     period, 0,      1};
 }
 
-TEST(TraceParser, ReadsGlobalDirtyStateOfAKworkerWithDashesInItsName) {
-  const auto p = ti::parseTraceLine(
-      "    kworker/u8:1-33      [001] .....   294.213209: global_dirty_state: dirty=777 "
-      "writeback=5897 bg_thresh=977 thresh=9766 limit=9766 dirtied=1136703 written=1106196");
-  ASSERT_EQ(p.kind, ti::LineKind::Event) << p.problem;
-  const auto& r = gds(p);
-  EXPECT_EQ(commOf(r.header), "kworker/u8:1");
-  EXPECT_EQ(r.header.pid, 33);
-  EXPECT_EQ(r.header.cpu, 1);
-  EXPECT_EQ(r.dirty, 777);
-  EXPECT_EQ(r.writeback, 5897);
-  EXPECT_EQ(r.bgThresh, 977);
-  EXPECT_EQ(r.thresh, 9766);
-  EXPECT_EQ(r.limit, 9766);
-  EXPECT_EQ(r.dirtied, 1136703);
-  EXPECT_EQ(r.written, 1106196);
-  EXPECT_EQ(p.missingFields, 0u);
+// 3.2's bdi_dirty_ratelimit, whose average is printed as awrite_bw or (`trace-cmd report -R`,
+// the member name) avg_write_bw: both mean the same field.
+std::string line32Bdr(const char* averageName) {
+  return std::string(
+             "  dd-3421  [000]   812.012034: bdi_dirty_ratelimit: bdi 8:0: write_bw=93504 ") +
+         averageName +
+         "=91620 dirty_rate=94100 dirty_ratelimit=23412 task_ratelimit=21876 "
+         "balanced_dirty_ratelimit=22940";
+}
+const te::TraceHeader k32Header = traceHeader("dd", 3421, 0, 812'012'034'000);
+const auto k32BdrRecord =
+    te::BdiDirtyRatelimit{k32Header, "8:0", 93504, 91620, 94100, 23412, 21876, 22940, 1};
+
+// global_dirty_state's fields counting up, after a header.
+constexpr const char* kCountingGds =
+    "dirty=1 writeback=2 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7";
+te::GlobalDirtyState countingGds(const te::TraceHeader& header) {
+  return te::GlobalDirtyState{header, 1, 2, 3, 4, 5, 6, 7};
 }
 
-TEST(TraceParser, ReadsBdiDirtyRatelimit) {
-  const auto p = ti::parseTraceLine(
-      "              dd-4290    [001] .N...   294.244281: bdi_dirty_ratelimit: bdi 8:16: "
-      "write_bw=102912 awrite_bw=101888 dirty_rate=99812 dirty_ratelimit=25600 "
-      "task_ratelimit=25604 balanced_dirty_ratelimit=24800 cgroup_ino=1");
-  ASSERT_EQ(p.kind, ti::LineKind::Event) << p.problem;
-  const auto& r = bdr(p);
-  EXPECT_EQ(r.bdi, "8:16");
-  EXPECT_EQ(r.writeBw, 102912);
-  EXPECT_EQ(r.awriteBw, 101888);
-  EXPECT_EQ(r.dirtyRate, 99812);
-  EXPECT_EQ(r.dirtyRatelimit, 25600);
-  EXPECT_EQ(r.taskRatelimit, 25604);
-  EXPECT_EQ(r.balancedDirtyRatelimit, 24800);
-  EXPECT_EQ(r.cgroupIno, 1u);
+/// One line of one of our events and the record it holds, its every field read off the line
+/// (the records list their members in records.h order, the order 6.18 prints them in).
+struct LineCase {
+  std::string name;  ///< the test's name
+  std::string line;
+  te::TraceRecord expected;
+  std::optional<ti::TraceFormat> format;  ///< where the layout decides it
+  std::optional<std::uint32_t> missing;   ///< missingFields, where the line says it
+};
+
+std::vector<LineCase> lineCases() {
+  using F = ti::TraceFormat;
+  return {
+      {"ReadsEveryFieldOfAModernBalanceDirtyPagesLine", kModernBdp, kModernBdpRecord, F::Ftrace,
+       0u},
+      {"IgnoresACarriageReturn", std::string(kModernBdp) + "\r", kModernBdpRecord, F::Ftrace, 0u},
+      {"ReadsGlobalDirtyStateOfAKworkerWithDashesInItsName",
+       "    kworker/u8:1-33      [001] .....   294.213209: global_dirty_state: dirty=777 "
+       "writeback=5897 bg_thresh=977 thresh=9766 limit=9766 dirtied=1136703 written=1106196",
+       te::GlobalDirtyState{traceHeader("kworker/u8:1", 33, 1, 294'213'209'000), 777, 5897, 977,
+                            9766, 9766, 1136703, 1106196},
+       F::Ftrace, 0u},
+      {"ReadsBdiDirtyRatelimit",
+       "              dd-4290    [001] .N...   294.244281: bdi_dirty_ratelimit: bdi 8:16: "
+       "write_bw=102912 awrite_bw=101888 dirty_rate=99812 dirty_ratelimit=25600 "
+       "task_ratelimit=25604 balanced_dirty_ratelimit=24800 cgroup_ino=1",
+       te::BdiDirtyRatelimit{traceHeader("dd", 4290, 1, 294'244'281'000), "8:16", 102912, 101888,
+                             99812, 25600, 25604, 24800, 1},
+       F::Ftrace, 0u},
+      {"ReadsFtraceWithTheOldFourCharacterFlags", line3xBdp("d..1 ", " period=44 think=0"),
+       k3xBdpRecord(44), F::Ftrace, kBdpCgroup},
+      // 3.2's field list: no period, think or cgroup_ino; no flags column.
+      {"Reads32EraBalanceDirtyPagesWithoutPeriodAndThink", line3xBdp("", ""), k3xBdpRecord(0),
+       std::nullopt, kBdpPeriod | kBdpThink | kBdpCgroup},
+      {"Reads32EraBdiDirtyRatelimitAsAwriteBw", line32Bdr("awrite_bw"), k32BdrRecord, std::nullopt,
+       kBdrCgroup},
+      {"Reads32EraBdiDirtyRatelimitAsAvgWriteBw", line32Bdr("avg_write_bw"), k32BdrRecord,
+       std::nullopt, kBdrCgroup},
+      // Wu Fengguang's 2011 series: goal, bdi_goal, base_rate, and a different field order.
+      {"Reads2011PatchNames",
+       "              dd-2900  [002]   391.125102: balance_dirty_pages: bdi 8:0: limit=80000 "
+       "goal=70000 dirty=69500 bdi_goal=35000 bdi_dirty=34800 base_rate=12800 "
+       "task_ratelimit=13100 dirtied=32 dirtied_pause=32 period=12 think=4 pause=8 paused=0",
+       te::BalanceDirtyPages{traceHeader("dd", 2900, 2, 391'125'102'000), "8:0", 80000, 70000,
+                             69500, 35000, 34800, 12800, 13100, 32, 32, 0, 8, 12, 4, 1},
+       std::nullopt, kBdpCgroup},
+      {"FindsFieldsByNameInAnyOrderAndIgnoresUnknownOnes",
+       "  dd-1 [000] ..... 1.000000: balance_dirty_pages: bdi sda: pause=12 future_field=7 "
+       "dirty=300 limit=400 cgroup=/user.slice",
+       te::BalanceDirtyPages{traceHeader("dd", 1, 0, 1'000'000'000), "sda", 400, 0, 300, 0, 0, 0, 0,
+                             0, 0, 0, 12, 0, 0, 1},
+       F::Ftrace, std::nullopt},
+      {"ReadsTraceCmdReport",
+       "              dd-4288  [000]   294.213596: balance_dirty_pages:  bdi 254:0: limit=9766 "
+       "setpoint=7568 dirty=6930 wb_setpoint=7567 wb_dirty=6930 dirty_ratelimit=102400 "
+       "task_ratelimit=104800 dirtied=256 dirtied_pause=200 paused=0 pause=8 period=8 think=0 "
+       "cgroup_ino=1",
+       kReportedBdpRecord, F::TraceCmd, 0u},
+      {"ReadsPerfScript",
+       "              dd  4288 [000]   294.213596: writeback:balance_dirty_pages: bdi 254:0: "
+       "limit=9766 setpoint=7568 dirty=6930 wb_setpoint=7567 wb_dirty=6930 dirty_ratelimit=102400 "
+       "task_ratelimit=104800 dirtied=256 dirtied_pause=200 paused=0 pause=8 period=8 think=0 "
+       "cgroup_ino=1",
+       kReportedBdpRecord, F::PerfScript, 0u},
+      {"ReadsTraceCmdNanosecondTimestamps",
+       std::string("  dd-4288  [000]   294.213596123: global_dirty_state: ") + kCountingGds,
+       countingGds(traceHeader("dd", 4288, 0, 294'213'596'123)), std::nullopt, 0u},
+      {"ReadsPerfScriptWithPidSlashTidAndASpaceInTheName",
+       "     Web Content  4100/4123  [003]  1000.500000: writeback:global_dirty_state: dirty=10 "
+       "writeback=20 bg_thresh=30 thresh=40 limit=50 dirtied=60 written=70",
+       te::GlobalDirtyState{traceHeader("Web Content", 4123, 3, 1000'500'000'000), 10, 20, 30, 40,
+                            50, 60, 70},
+       F::PerfScript, 0u},
+      {"ReadsFtraceWithTheTgidColumn",
+       std::string("              dd-4288    (   4288) [000] .....   294.213189: "
+                   "global_dirty_state: ") +
+           kCountingGds,
+       countingGds(kModernHeader), F::Ftrace, 0u},
+      // The kernel prints pause and think with %ld: they go below zero when a task comes back
+      // before its last pause was due.
+      {"ReadsNegativeMillisecondsOfSignedFields",
+       "  dd-1 [000] ..... 2.5: balance_dirty_pages: bdi sda: dirty=5 paused=4 pause=-4 think=-12",
+       te::BalanceDirtyPages{traceHeader("dd", 1, 0, 2'500'000'000), "sda", 0, 0, 5, 0, 0, 0, 0, 0,
+                             0, 4, -4, 0, -12, 1},
+       F::Ftrace, std::nullopt},
+  };
 }
 
-TEST(TraceParser, ReadsFtraceWithTheOldFourCharacterFlags) {
-  const auto p = ti::parseTraceLine(
-      "              dd-3420  [001] d..1   812.003521: balance_dirty_pages: bdi 8:0: "
-      "limit=181600 setpoint=158900 dirty=159587 bdi_setpoint=104999 bdi_dirty=104120 "
-      "dirty_ratelimit=23412 task_ratelimit=21880 dirtied=256 dirtied_pause=256 paused=0 pause=44 "
-      "period=44 think=0");
-  ASSERT_EQ(p.kind, ti::LineKind::Event) << p.problem;
-  EXPECT_EQ(p.format, ti::TraceFormat::Ftrace);
-  EXPECT_EQ(bdp(p).pause, 44);
-  EXPECT_EQ(bdp(p).period, 44);
-  EXPECT_EQ(p.missingFields, kBdpCgroup);
+// Test names show the case's name, not its bytes.
+void PrintTo(const LineCase& c, std::ostream* os) {
+  *os << c.name;
 }
 
-TEST(TraceParser, Reads32EraBalanceDirtyPagesWithoutPeriodAndThink) {
-  // 3.2's field list: bdi_setpoint/bdi_dirty, no period, think or cgroup_ino; no flags column.
-  const auto p = ti::parseTraceLine(
-      "              dd-3420  [001]   812.003521: balance_dirty_pages: bdi 8:0: limit=181600 "
-      "setpoint=158900 dirty=159587 bdi_setpoint=104999 bdi_dirty=104120 dirty_ratelimit=23412 "
-      "task_ratelimit=21880 dirtied=256 dirtied_pause=256 paused=0 pause=44");
-  ASSERT_EQ(p.kind, ti::LineKind::Event) << p.problem;
-  const auto& r = bdp(p);
-  EXPECT_EQ(r.wbSetpoint, 104999);
-  EXPECT_EQ(r.wbDirty, 104120);
-  EXPECT_EQ(r.pause, 44);
-  EXPECT_EQ(r.period, 0);
-  EXPECT_EQ(r.think, 0);
-  EXPECT_EQ(p.missingFields, kBdpPeriod | kBdpThink | kBdpCgroup);
-}
+class TraceParserLine : public ::testing::TestWithParam<LineCase> {};
 
-TEST(TraceParser, Reads32EraBdiDirtyRatelimitInBothSpellingsOfTheAverage) {
-  // 3.2 printed the member avg_write_bw under the label awrite_bw; raw output
-  // (`trace-cmd report -R`) prints the member name. Both mean the same field.
-  const std::string head =
-      "  dd-3421  [000]   812.012034: bdi_dirty_ratelimit: bdi 8:0: write_bw=93504 ";
-  const std::string tail =
-      "=91620 dirty_rate=94100 dirty_ratelimit=23412 task_ratelimit=21876 "
-      "balanced_dirty_ratelimit=22940";
-  for (const char* name : {"awrite_bw", "avg_write_bw"}) {
-    const auto p = ti::parseTraceLine(head + name + tail);
-    ASSERT_EQ(p.kind, ti::LineKind::Event) << name << ": " << p.problem;
-    EXPECT_EQ(bdr(p).awriteBw, 91620) << name;
-    EXPECT_EQ(p.missingFields, kBdrCgroup) << name;
+TEST_P(TraceParserLine, ReadsTheRecord) {
+  const LineCase& c = GetParam();
+  const auto p = ti::parseTraceLine(c.line);
+  ASSERT_EQ(p.kind, ti::LineKind::Event) << p.problem;
+  throttlelab::test::expectSameRecord(p.record, c.expected);
+  if (c.format) {
+    EXPECT_EQ(p.format, *c.format) << ti::toString(p.format);
+  }
+  if (c.missing) {
+    EXPECT_EQ(p.missingFields, *c.missing);
   }
 }
 
-TEST(TraceParser, Reads2011PatchNames) {
-  // Wu Fengguang's 2011 series: goal, bdi_goal, base_rate, and a different field order.
-  const auto p = ti::parseTraceLine(
-      "              dd-2900  [002]   391.125102: balance_dirty_pages: bdi 8:0: limit=80000 "
-      "goal=70000 dirty=69500 bdi_goal=35000 bdi_dirty=34800 base_rate=12800 "
-      "task_ratelimit=13100 dirtied=32 dirtied_pause=32 period=12 think=4 pause=8 paused=0");
-  ASSERT_EQ(p.kind, ti::LineKind::Event) << p.problem;
-  const auto& r = bdp(p);
-  EXPECT_EQ(r.setpoint, 70000);
-  EXPECT_EQ(r.wbSetpoint, 35000);
-  EXPECT_EQ(r.dirtyRatelimit, 12800);
-  EXPECT_EQ(r.period, 12);
-  EXPECT_EQ(r.think, 4);
-  EXPECT_EQ(r.pause, 8);
-  EXPECT_EQ(p.missingFields, kBdpCgroup);
-}
-
-TEST(TraceParser, FindsFieldsByNameInAnyOrderAndIgnoresUnknownOnes) {
-  const auto p = ti::parseTraceLine(
-      "  dd-1 [000] ..... 1.000000: balance_dirty_pages: bdi sda: pause=12 future_field=7 "
-      "dirty=300 limit=400 cgroup=/user.slice");
-  ASSERT_EQ(p.kind, ti::LineKind::Event) << p.problem;
-  EXPECT_EQ(bdp(p).pause, 12);
-  EXPECT_EQ(bdp(p).dirty, 300);
-  EXPECT_EQ(bdp(p).limit, 400);
-  EXPECT_EQ(bdp(p).bdi, "sda");
-}
-
-TEST(TraceParser, ReadsTraceCmdReport) {
-  const auto p = ti::parseTraceLine(
-      "              dd-4288  [000]   294.213596: balance_dirty_pages:  bdi 254:0: limit=9766 "
-      "setpoint=7568 dirty=6930 wb_setpoint=7567 wb_dirty=6930 dirty_ratelimit=102400 "
-      "task_ratelimit=104800 dirtied=256 dirtied_pause=200 paused=0 pause=8 period=8 think=0 "
-      "cgroup_ino=1");
-  ASSERT_EQ(p.kind, ti::LineKind::Event) << p.problem;
-  EXPECT_EQ(p.format, ti::TraceFormat::TraceCmd);
-  EXPECT_EQ(bdp(p).pause, 8);
-  EXPECT_EQ(bdp(p).bdi, "254:0");
-  EXPECT_EQ(nsOf(bdp(p).header), 294'213'596'000);
-}
-
-TEST(TraceParser, ReadsTraceCmdNanosecondTimestamps) {
-  const auto p = ti::parseTraceLine(
-      "  dd-4288  [000]   294.213596123: global_dirty_state: dirty=1 writeback=2 bg_thresh=3 "
-      "thresh=4 limit=5 dirtied=6 written=7");
-  ASSERT_EQ(p.kind, ti::LineKind::Event) << p.problem;
-  EXPECT_EQ(nsOf(gds(p).header), 294'213'596'123);
-}
-
-TEST(TraceParser, ReadsPerfScript) {
-  const auto p = ti::parseTraceLine(
-      "              dd  4288 [000]   294.213596: writeback:balance_dirty_pages: bdi 254:0: "
-      "limit=9766 setpoint=7568 dirty=6930 wb_setpoint=7567 wb_dirty=6930 dirty_ratelimit=102400 "
-      "task_ratelimit=104800 dirtied=256 dirtied_pause=200 paused=0 pause=8 period=8 think=0 "
-      "cgroup_ino=1");
-  ASSERT_EQ(p.kind, ti::LineKind::Event) << p.problem;
-  EXPECT_EQ(p.format, ti::TraceFormat::PerfScript);
-  EXPECT_EQ(commOf(bdp(p).header), "dd");
-  EXPECT_EQ(bdp(p).header.pid, 4288);
-  EXPECT_EQ(bdp(p).pause, 8);
-}
-
-TEST(TraceParser, ReadsPerfScriptWithPidSlashTidAndASpaceInTheName) {
-  const auto p = ti::parseTraceLine(
-      "     Web Content  4100/4123  [003]  1000.500000: writeback:global_dirty_state: dirty=10 "
-      "writeback=20 bg_thresh=30 thresh=40 limit=50 dirtied=60 written=70");
-  ASSERT_EQ(p.kind, ti::LineKind::Event) << p.problem;
-  EXPECT_EQ(p.format, ti::TraceFormat::PerfScript);
-  EXPECT_EQ(commOf(gds(p).header), "Web Content");
-  EXPECT_EQ(gds(p).header.pid, 4123);
-  EXPECT_EQ(gds(p).header.cpu, 3);
-}
-
-TEST(TraceParser, ReadsFtraceWithTheTgidColumn) {
-  const auto p = ti::parseTraceLine(
-      "              dd-4288    (   4288) [000] .....   294.213189: global_dirty_state: dirty=1 "
-      "writeback=2 bg_thresh=3 thresh=4 limit=5 dirtied=6 written=7");
-  ASSERT_EQ(p.kind, ti::LineKind::Event) << p.problem;
-  EXPECT_EQ(gds(p).header.pid, 4288);
-  EXPECT_EQ(commOf(gds(p).header), "dd");
-}
-
-TEST(TraceParser, ReadsNegativeMillisecondsOfSignedFields) {
-  // The kernel prints pause and think with %ld: they go below zero when a task comes back
-  // before its last pause was due.
-  const auto p = ti::parseTraceLine(
-      "  dd-1 [000] ..... 2.5: balance_dirty_pages: bdi sda: dirty=5 paused=4 pause=-4 think=-12");
-  ASSERT_EQ(p.kind, ti::LineKind::Event) << p.problem;
-  EXPECT_EQ(bdp(p).paused, 4);
-  EXPECT_EQ(bdp(p).pause, -4);
-  EXPECT_EQ(bdp(p).think, -12);
-  EXPECT_EQ(nsOf(bdp(p).header), 2'500'000'000);
-}
+INSTANTIATE_TEST_SUITE_P(TraceParser, TraceParserLine, ::testing::ValuesIn(lineCases()),
+                         [](const ::testing::TestParamInfo<LineCase>& c) { return c.param.name; });
 
 TEST(TraceParser, CallsAValueTheKernelCannotPrintOutOfRangeAndNamesTheField) {
   // Each field has its kernel type: unsigned long page counts are never negative and never
@@ -303,12 +250,6 @@ TEST(TraceParser, CallsALineLongerThanTheBoundMalformedWithoutReadingIt) {
       ti::parseTraceLine(line + std::string(ti::kMaxLineBytes + 1 - line.size(), ' '));
   EXPECT_EQ(over.kind, ti::LineKind::Malformed);
   EXPECT_NE(over.problem.find("64 KiB"), std::string_view::npos) << over.problem;
-}
-
-TEST(TraceParser, IgnoresACarriageReturn) {
-  const auto p = ti::parseTraceLine(std::string(kModernBdp) + "\r");
-  ASSERT_EQ(p.kind, ti::LineKind::Event) << p.problem;
-  EXPECT_EQ(bdp(p).cgroupIno, 1u);
 }
 
 TEST(TraceParser, ClassifiesHeadersAndPreambleAsComments) {

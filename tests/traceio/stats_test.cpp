@@ -21,16 +21,10 @@ te::TraceHeader at(double s, int pid, std::string_view comm = "dd") {
 
 te::BalanceDirtyPages pauseOf(double s, int pid, std::int64_t pauseMs,
                               std::string_view bdi = "8:0") {
-  return te::BalanceDirtyPages{.header = at(s, pid),
-                               .bdi = bdi,
-                               .limit = 1000,
-                               .setpoint = 800,
-                               .dirty = 880,
-                               .dirtyRatelimit = 400,
-                               .taskRatelimit = 200,
-                               .dirtied = 32,
-                               .pause = pauseMs,
-                               .period = pauseMs};
+  // limit, setpoint, dirty, wb_setpoint, wb_dirty, the two ratelimits, dirtied, dirtied_pause,
+  // paused, pause, period, think, cgroup_ino.
+  return te::BalanceDirtyPages{at(s, pid), bdi, 1000, 800, 880,     0,       0, 400,
+                               200,        32,  0,    0,   pauseMs, pauseMs, 0, 1};
 }
 
 TEST(TraceStats, MeasuresPausesRatesAndThresholds) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "file_text.h"
 #include "throttlelab/engine/output.h"
 #include "throttlelab/engine/simulator.h"
 #include "throttlelab/traceio/trace_import.h"
@@ -76,13 +77,6 @@ inline te::OutputOptions tracesOnly() {
   return o;
 }
 
-inline std::string readFile(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 inline std::filesystem::path dataDir() {
   return std::filesystem::path(THROTTLELAB_SOURCE_DIR) / "tests" / "data";
 }
@@ -110,10 +104,5 @@ class TempDir {
   static inline int s_counter = 0;
   std::filesystem::path m_path;
 };
-
-inline void writeFile(const std::filesystem::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary);
-  out << text;
-}
 
 }  // namespace throttlelab::test

@@ -171,7 +171,7 @@ TEST_F(ImportCli, TraceCgroupKeepsOneCgroupsWritersAndRefusesAnInoNotTraced) {
   // A 3 GiB machine: the writer outside the 1 GiB cgroup passes the global freerun too, so
   // both cgroups' writers are throttled and traced.
   const Outcome sim =
-      run("--headless --scenario container-writer --duration 6 --set machine.memoryMiB=3072 "
+      runShell("--headless --scenario container-writer --duration 6 --set machine.memoryMiB=3072 "
           "--trace-out t.txt");
   ASSERT_EQ(sim.status, 0) << sim.err;
   const std::string trace = readFile(m_dir / "t.txt");
@@ -183,23 +183,23 @@ TEST_F(ImportCli, TraceCgroupKeepsOneCgroupsWritersAndRefusesAnInoNotTraced) {
     for (const auto& row : dataRows(readFile(m_dir / taskCsv))) names.insert(column(row, 1));
     return names;
   };
-  Outcome r = run("--import-trace t.txt --trace-cgroup 4096 --task-csv box.csv --csv rows.csv");
+  Outcome r = runShell("--import-trace t.txt --trace-cgroup 4096 --task-csv box.csv --csv rows.csv");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "Only cgroup_ino 4096")) << r.out;
   EXPECT_EQ(writers("box.csv"), std::set<std::string>{"dd-box"});
   EXPECT_TRUE(contains(readFile(m_dir / "box.csv"), "# cgroup_ino: 4096\n"));
   EXPECT_TRUE(contains(readFile(m_dir / "rows.csv"), "# cgroup_ino: 4096\n"));
-  r = run("--import-trace t.txt --trace-cgroup 1 --task-csv host.csv");
+  r = runShell("--import-trace t.txt --trace-cgroup 1 --task-csv host.csv");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(writers("host.csv"), std::set<std::string>{"dd-host"});
-  r = run("--import-trace t.txt --task-csv all.csv");
+  r = runShell("--import-trace t.txt --task-csv all.csv");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(writers("all.csv"), (std::set<std::string>{"dd-box", "dd-host"}));
 
-  r = run("--import-trace t.txt --trace-cgroup 77 --csv none.csv");
+  r = runShell("--import-trace t.txt --trace-cgroup 77 --csv none.csv");
   expectRefused(r, {"t.txt", "cgroup_ino=77", "1 (", "4096 ("});
   EXPECT_FALSE(fs::exists(m_dir / "none.csv"));
-  expectRefused(run("--import-trace t.txt --trace-cgroup box"), {"--trace-cgroup", "'box'"});
+  expectRefused(runShell("--import-trace t.txt --trace-cgroup box"), {"--trace-cgroup", "'box'"});
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include <utility>
 #include <variant>
 
+#include "throttlelab/engine/enum_names.h"
 #include "throttlelab/engine/tracepoints.h"
 
 namespace throttlelab::traceio {
@@ -30,17 +31,11 @@ namespace throttlelab::traceio {
 namespace te = throttlelab::engine;
 
 std::string_view toString(TraceFormat f) {
-  switch (f) {
-    case TraceFormat::Ftrace:
-      return "ftrace";
-    case TraceFormat::TraceCmd:
-      return "trace-cmd report";
-    case TraceFormat::PerfScript:
-      return "perf script";
-    case TraceFormat::Unknown:
-      break;
-  }
-  return "unknown";
+  static constexpr te::EnumName<TraceFormat> kNames[] = {
+      {TraceFormat::Ftrace, "ftrace"},
+      {TraceFormat::TraceCmd, "trace-cmd report"},
+      {TraceFormat::PerfScript, "perf script"}};
+  return te::nameOf(f, kNames, "unknown");
 }
 
 namespace {

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "format/enum_names.h"
 #include "policies/policy.h"
+#include "throttlelab/engine/enum_names.h"
 
 namespace throttlelab::engine {
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "format/enum_names.h"
+#include "throttlelab/engine/enum_names.h"
 
 namespace throttlelab::engine {
 

@@ -21,9 +21,9 @@
 #include <unordered_set>
 #include <variant>
 
-#include "format/enum_names.h"
 #include "fs/file_system.h"
 #include "policies/policy.h"
+#include "throttlelab/engine/enum_names.h"
 
 namespace throttlelab::engine {
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <charconv>
 
-#include "format/enum_names.h"
 #include "page_cache.h"
+#include "throttlelab/engine/enum_names.h"
 
 namespace throttlelab::engine {
 

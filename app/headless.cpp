@@ -36,39 +36,57 @@ struct WriteFailed {
   int error = 0;
 };
 
+/// An unnamed temporary file (std::tmpfile(), gone once closed) that rows are written to and
+/// then read back from the start; a failed write is remembered.
+class TempFile {
+ public:
+  TempFile() : m_file(std::tmpfile()) {}
+  ~TempFile() {
+    if (m_file) std::fclose(m_file);
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+
+  bool ok() const { return m_file != nullptr && !m_failed; }
+  void write(const std::string& text) {
+    if (m_file && !text.empty() && std::fwrite(text.data(), 1, text.size(), m_file) != text.size())
+      m_failed = true;
+  }
+  /// Goes back to the start for reading; false if the file is not ok or cannot.
+  bool rewind() { return ok() && std::fflush(m_file) == 0 && std::fseek(m_file, 0, SEEK_SET) == 0; }
+  std::size_t read(std::vector<char>& buffer) {
+    return std::fread(buffer.data(), 1, buffer.size(), m_file);
+  }
+  bool readFailed() const { return std::ferror(m_file) != 0; }
+
+ private:
+  std::FILE* m_file;
+  bool m_failed = false;
+};
+
 /// Rows held in an unnamed temporary file until the run ends, so that the `# event:` lines of
 /// everything that happened in the run can come before them, in the header.
 class RowSpool {
  public:
-  RowSpool() : m_file(std::tmpfile()) {}
-  ~RowSpool() {
-    if (m_file) std::fclose(m_file);
-  }
-  RowSpool(const RowSpool&) = delete;
-  RowSpool& operator=(const RowSpool&) = delete;
-
-  bool ok() const { return m_file != nullptr && !m_failed; }
+  bool ok() const { return m_file.ok(); }
   std::ostream& stream() { return m_row; }
   /// Moves what was written to stream() into the file.
   void flush() {
-    const std::string& text = m_row.str();
-    if (m_file && !text.empty() && std::fwrite(text.data(), 1, text.size(), m_file) != text.size())
-      m_failed = true;
+    m_file.write(m_row.str());
     m_row.str(std::string());
   }
   bool copyTo(std::ostream& out) {
     flush();
-    if (!ok() || std::fflush(m_file) != 0 || std::fseek(m_file, 0, SEEK_SET) != 0) return false;
+    if (!m_file.rewind()) return false;
     std::vector<char> buffer(1 << 16);
-    for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), m_file)) > 0;)
+    for (std::size_t n; (n = m_file.read(buffer)) > 0;)
       out.write(buffer.data(), static_cast<std::streamsize>(n));
-    return !std::ferror(m_file) && static_cast<bool>(out);
+    return !m_file.readFailed() && static_cast<bool>(out);
   }
 
  private:
-  std::FILE* m_file;
+  TempFile m_file;
   std::ostringstream m_row;
-  bool m_failed = false;
 };
 
 /// Streams what the simulator reports into the open outputs, as it comes.
@@ -208,25 +226,17 @@ bool sameFile(const std::string& a, const std::string& b) {
 /// writer writes an absent device's (zeros) when they are copied into the output.
 class SampleRows {
  public:
-  SampleRows() : m_file(std::tmpfile()) {}
-  ~SampleRows() {
-    if (m_file) std::fclose(m_file);
-  }
-  SampleRows(const SampleRows&) = delete;
-  SampleRows& operator=(const SampleRows&) = delete;
-
-  bool ok() const { return m_file != nullptr && !m_failed; }
+  bool ok() const { return m_file.ok(); }
 
   void add(const te::Sample& s, std::size_t devices) {
     m_row.str(std::string());
     te::writeSampleCsvRow(m_row, s, devices);
-    const std::string& text = m_row.str();
-    if (m_file && std::fwrite(text.data(), 1, text.size(), m_file) != text.size()) m_failed = true;
+    m_file.write(m_row.str());
   }
 
   /// Copies the rows into `out`, each padded to `devices` devices.
   bool copyTo(std::ostream& out, std::size_t devices) {
-    if (!ok() || std::fflush(m_file) != 0 || std::fseek(m_file, 0, SEEK_SET) != 0) return false;
+    if (!m_file.rewind()) return false;
     const std::size_t one = te::sampleCsvColumns(1).size();
     const std::size_t perDevice = te::sampleCsvColumns(2).size() - one;
     const std::size_t global = one - 1 - perDevice;  // columns before device 0's, after time_s
@@ -244,7 +254,7 @@ class SampleRows {
     std::vector<char> buffer(1 << 16);
     std::string pending;
     for (;;) {
-      const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), m_file);
+      const std::size_t n = m_file.read(buffer);
       if (n == 0) break;
       pending.append(buffer.data(), n);
       std::size_t start = 0;
@@ -258,13 +268,12 @@ class SampleRows {
       }
       pending.erase(0, start);
     }
-    return !std::ferror(m_file) && pending.empty();
+    return !m_file.readFailed() && pending.empty();
   }
 
  private:
-  std::FILE* m_file;
+  TempFile m_file;
   std::ostringstream m_row;
-  bool m_failed = false;
 };
 
 /// Receives the import: rows to the outputs, records to the statistics for --simulate.

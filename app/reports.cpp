@@ -7,6 +7,7 @@
 #include <cmath>
 #include <exception>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <thread>
@@ -88,6 +89,20 @@ bool openOptionalReport(const CliOptions& options, bool checkConflicts, std::ost
   return openReport(*file, err);
 }
 
+/// Runs a report's work, `body`, which returns the exit status: a scenario the engine refuses
+/// is bad input, any other exception an internal error, each with its message on `err`.
+int reportExitStatus(std::ostream& err, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const te::ScenarioError& e) {
+    err << "throttlelab: " << e.what() << '\n';
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    err << "throttlelab: internal error: " << e.what() << '\n';
+    return kExitInternalError;
+  }
+}
+
 }  // namespace
 
 int runCompare(const CliOptions& options, std::ostream& out, std::ostream& err) {
@@ -100,22 +115,15 @@ int runCompare(const CliOptions& options, std::ostream& out, std::ostream& err) 
   if (!loaded) return kExitBadInput;
   const te::Scenario& scenario = *loaded;
   if (!openReport(file, err)) return kExitBadInput;
-  try {
+  return reportExitStatus(err, [&] {
     te::CompareOptions compare;
     compare.policies = options.comparePolicies;
     compare.seeds = options.seeds.value_or(1);
     const te::CompareResult result = te::comparePolicies(scenario, compare);
     const std::string text = *format == ReportFormat::Json ? te::compareReportJson(result)
                                                            : te::compareReportMarkdown(result);
-    if (!commitReport(file, text, err)) return kExitWriteFailed;
-  } catch (const te::ScenarioError& e) {
-    err << "throttlelab: " << e.what() << '\n';
-    return kExitBadInput;
-  } catch (const std::exception& e) {
-    err << "throttlelab: internal error: " << e.what() << '\n';
-    return kExitInternalError;
-  }
-  return kExitOk;
+    return commitReport(file, text, err) ? kExitOk : kExitWriteFailed;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -307,7 +315,7 @@ int runExperimentCommand(const CliOptions& options, std::ostream& out, std::ostr
   std::optional<ReportFormat> format;
   std::unique_ptr<OutputFile> file;
   if (!openOptionalReport(options, true, out, err, file, format)) return kExitBadInput;
-  try {
+  return reportExitStatus(err, [&] {
     te::ExperimentRunOptions run;
     run.seeds = options.seeds.value_or(3);
     const te::ExperimentResult result = te::runExperiment(*experiment, run);
@@ -323,14 +331,8 @@ int runExperimentCommand(const CliOptions& options, std::ostream& out, std::ostr
       if (file) out << "Report: " << file->path() << '\n';
       out.flush();
     }
-  } catch (const te::ScenarioError& e) {
-    err << "throttlelab: " << e.what() << '\n';
-    return kExitBadInput;
-  } catch (const std::exception& e) {
-    err << "throttlelab: internal error: " << e.what() << '\n';
-    return kExitInternalError;
-  }
-  return kExitOk;
+    return kExitOk;
+  });
 }
 
 }  // namespace throttlelab::cli

@@ -23,6 +23,7 @@
 #include <utility>
 #include <variant>
 
+#include "throttlelab/engine/enum_names.h"
 #include "throttlelab/engine/tracepoints.h"
 
 namespace throttlelab::traceio {
@@ -30,17 +31,11 @@ namespace throttlelab::traceio {
 namespace te = throttlelab::engine;
 
 std::string_view toString(TraceFormat f) {
-  switch (f) {
-    case TraceFormat::Ftrace:
-      return "ftrace";
-    case TraceFormat::TraceCmd:
-      return "trace-cmd report";
-    case TraceFormat::PerfScript:
-      return "perf script";
-    case TraceFormat::Unknown:
-      break;
-  }
-  return "unknown";
+  static constexpr te::EnumName<TraceFormat> kNames[] = {
+      {TraceFormat::Ftrace, "ftrace"},
+      {TraceFormat::TraceCmd, "trace-cmd report"},
+      {TraceFormat::PerfScript, "perf script"}};
+  return te::nameOf(f, kNames, "unknown");
 }
 
 namespace {
@@ -189,23 +184,36 @@ void store(Record& r, int slot, std::uint64_t v) {
   kStores[static_cast<std::size_t>(slot)](r, v);
 }
 
-/// The first '=' or ' ' at or after `p` (or `end`). Names are most of a line's bytes, so they
-/// are scanned eight at a time: a word's bytes equal to c are found as the zero bytes of
-/// word ^ c·0x0101…, the usual carry trick.
-inline const char* findEqualsOrSpace(const char* p, const char* end) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+
+/// The high bit of every zero byte of `x`, the usual carry trick: (x - 0x0101…) & ~x & 0x8080….
+/// A borrow may also flag a byte above a zero byte, so only the lowest flag is exact; the
+/// scanners below use only that one.
+inline std::uint64_t zeroBytes(std::uint64_t x) {
+  return (x - kOnes) & ~x & kHighs;
+}
+
+/// The first byte equal to `a` or `b` at or after `p` (or `end`), eight bytes at a time: the
+/// bytes of a word equal to `a` are the zero bytes of word ^ a·0x0101….
+inline const char* findEitherByte(const char* p, const char* end, char a, char b) {
+  const std::uint64_t pa = kOnes * static_cast<unsigned char>(a);
+  const std::uint64_t pb = kOnes * static_cast<unsigned char>(b);
   while (end - p >= 8) {
     std::uint64_t w;
     std::memcpy(&w, p, 8);
-    const std::uint64_t eq = w ^ (kOnes * '=');
-    const std::uint64_t sp = w ^ (kOnes * ' ');
-    const std::uint64_t hit = ((eq - kOnes) & ~eq & kHighs) | ((sp - kOnes) & ~sp & kHighs);
-    if (hit) return p + (__builtin_ctzll(hit) >> 3);
+    if (const std::uint64_t hit = zeroBytes(w ^ pa) | zeroBytes(w ^ pb))
+      return p + (__builtin_ctzll(hit) >> 3);
     p += 8;
   }
-  while (p < end && *p != '=' && *p != ' ') ++p;
+  while (p < end && *p != a && *p != b) ++p;
   return p;
+}
+
+/// The first '=' or ' ' at or after `p` (or `end`). Names are most of a line's bytes, so they
+/// are scanned eight at a time.
+inline const char* findEqualsOrSpace(const char* p, const char* end) {
+  return findEitherByte(p, end, '=', ' ');
 }
 
 // A field's kind is its type in the tracepoint's TP_STRUCT__entry (te::TraceFieldType).
@@ -353,14 +361,11 @@ inline const char* skipSpaces(const char* p, const char* end) {
 /// The first `c` in [p, end), or nullptr, eight bytes at a time: the `[cpu]` column is some
 /// 25 bytes in, too close for a call to memchr to pay off.
 inline const char* findByte(const char* p, const char* end, char c) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
   const std::uint64_t pattern = kOnes * static_cast<unsigned char>(c);
   while (end - p >= 8) {
     std::uint64_t w;
     std::memcpy(&w, p, 8);
-    const std::uint64_t x = w ^ pattern;
-    if (const std::uint64_t hit = (x - kOnes) & ~x & kHighs) return p + (__builtin_ctzll(hit) >> 3);
+    if (const std::uint64_t hit = zeroBytes(w ^ pattern)) return p + (__builtin_ctzll(hit) >> 3);
     p += 8;
   }
   for (; p < end; ++p)
@@ -368,23 +373,9 @@ inline const char* findByte(const char* p, const char* end, char c) {
   return nullptr;
 }
 
-/// The first ' ' or '\t' at or after p (or `end`), eight bytes at a time: the bytes equal to a
-/// given one are the zero bytes of w ^ that·0x0101…, and the lowest byte the usual carry trick
-/// flags is exact.
+/// The first ' ' or '\t' at or after p (or `end`).
 inline const char* findBlank(const char* p, const char* end) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
-  while (end - p >= 8) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    const std::uint64_t sp = w ^ (kOnes * ' ');
-    const std::uint64_t tab = w ^ (kOnes * '\t');
-    const std::uint64_t hit = (((sp - kOnes) & ~sp) | ((tab - kOnes) & ~tab)) & kHighs;
-    if (hit) return p + (__builtin_ctzll(hit) >> 3);
-    p += 8;
-  }
-  while (p < end && !isBlank(*p)) ++p;
-  return p;
+  return findEitherByte(p, end, ' ', '\t');
 }
 
 /// `end` moved back over the spaces before it (not below `begin`), eight bytes at a time.

@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "policies/policy.h"
+#include "throttlelab/engine/enum_names.h"
 
 namespace throttlelab::engine {
 
@@ -36,32 +37,21 @@ std::string valueText(const nlohmann::json& v) {
 
 }  // namespace
 
+namespace {
+using Kind = RunEvent::Kind;
+constexpr EnumName<Kind> kKindNames[] = {
+    {Kind::TaskStart, "start"}, {Kind::TaskStop, "stop"},
+    {Kind::OomKill, "oom"},     {Kind::Reconfigure, "reconfigure"},
+    {Kind::Policy, "policy"},   {Kind::Reset, "reset"},
+    {Kind::Note, "note"}};
+}  // namespace
+
 std::string_view toString(RunEvent::Kind k) {
-  switch (k) {
-    case RunEvent::Kind::TaskStart:
-      return "start";
-    case RunEvent::Kind::TaskStop:
-      return "stop";
-    case RunEvent::Kind::OomKill:
-      return "oom";
-    case RunEvent::Kind::Reconfigure:
-      return "reconfigure";
-    case RunEvent::Kind::Policy:
-      return "policy";
-    case RunEvent::Kind::Reset:
-      return "reset";
-    case RunEvent::Kind::Note:
-      return "note";
-  }
-  return "note";
+  return nameOf(k, kKindNames, "note");
 }
 
 std::optional<RunEvent::Kind> runEventKindFromString(std::string_view s) {
-  for (auto k : {RunEvent::Kind::TaskStart, RunEvent::Kind::TaskStop, RunEvent::Kind::OomKill,
-                 RunEvent::Kind::Reconfigure, RunEvent::Kind::Policy, RunEvent::Kind::Reset,
-                 RunEvent::Kind::Note})
-    if (toString(k) == s) return k;
-  return std::nullopt;
+  return valueNamed(s, kKindNames);
 }
 
 std::string describeChange(const Scenario& before, const Scenario& after) {

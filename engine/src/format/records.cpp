@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "throttlelab/engine/enum_names.h"
+
 namespace throttlelab::engine {
 
 Comm makeComm(std::string_view name) {
@@ -15,23 +17,12 @@ Comm makeComm(std::string_view name) {
 }
 
 std::string_view toString(TaskState s) {
-  switch (s) {
-    case TaskState::NotStarted:
-      return "not_started";
-    case TaskState::Running:
-      return "running";
-    case TaskState::Runnable:
-      return "runnable";
-    case TaskState::Paused:
-      return "paused";
-    case TaskState::IoWait:
-      return "io_wait";
-    case TaskState::Thinking:
-      return "thinking";
-    case TaskState::Exited:
-      return "exited";
-  }
-  return "unknown";
+  static constexpr EnumName<TaskState> kNames[] = {
+      {TaskState::NotStarted, "not_started"}, {TaskState::Running, "running"},
+      {TaskState::Runnable, "runnable"},      {TaskState::Paused, "paused"},
+      {TaskState::IoWait, "io_wait"},         {TaskState::Thinking, "thinking"},
+      {TaskState::Exited, "exited"}};
+  return nameOf(s, kNames, "unknown");
 }
 
 }  // namespace throttlelab::engine

@@ -23,6 +23,7 @@
 
 #include "fs/file_system.h"
 #include "policies/policy.h"
+#include "throttlelab/engine/enum_names.h"
 
 namespace throttlelab::engine {
 
@@ -1601,42 +1602,28 @@ OrderedJson arrayToJson(const std::vector<T>& objects, const Key<T> (&keys)[N]) 
 
 // ---------------------------------------------------------------------------------------------
 
+namespace {
+constexpr EnumName<SchedClass> kSchedClassNames[] = {
+    {SchedClass::Other, "other"}, {SchedClass::Fifo, "fifo"}, {SchedClass::RoundRobin, "rr"}};
+constexpr EnumName<TaskKind> kTaskKindNames[] = {{TaskKind::Writer, "writer"},
+                                                 {TaskKind::Compiler, "compiler"},
+                                                 {TaskKind::Allocator, "allocator"}};
+}  // namespace
+
 std::string_view toString(SchedClass c) {
-  switch (c) {
-    case SchedClass::Other:
-      return "other";
-    case SchedClass::Fifo:
-      return "fifo";
-    case SchedClass::RoundRobin:
-      return "rr";
-  }
-  return "other";
+  return nameOf(c, kSchedClassNames, "other");
 }
 
 std::string_view toString(TaskKind k) {
-  switch (k) {
-    case TaskKind::Writer:
-      return "writer";
-    case TaskKind::Compiler:
-      return "compiler";
-    case TaskKind::Allocator:
-      return "allocator";
-  }
-  return "writer";
+  return nameOf(k, kTaskKindNames, "writer");
 }
 
 std::optional<TaskKind> taskKindFromString(std::string_view s) {
-  if (s == "writer") return TaskKind::Writer;
-  if (s == "compiler") return TaskKind::Compiler;
-  if (s == "allocator") return TaskKind::Allocator;
-  return std::nullopt;
+  return valueNamed(s, kTaskKindNames);
 }
 
 std::optional<SchedClass> schedClassFromString(std::string_view s) {
-  if (s == "other") return SchedClass::Other;
-  if (s == "fifo") return SchedClass::Fifo;
-  if (s == "rr") return SchedClass::RoundRobin;
-  return std::nullopt;
+  return valueNamed(s, kSchedClassNames);
 }
 
 Scenario parseScenario(std::string_view json, std::string_view origin,

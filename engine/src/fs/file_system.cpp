@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "page_cache.h"
+#include "throttlelab/engine/enum_names.h"
 
 namespace throttlelab::engine {
 
@@ -44,26 +45,16 @@ bool addOnce(std::vector<T>& v, const T& x) {
 
 }  // namespace
 
+constexpr EnumName<FsKind> kFsKindNames[] = {
+    {FsKind::None, "none"}, {FsKind::Ext3, "ext3"}, {FsKind::Ext4, "ext4"}, {FsKind::Xfs, "xfs"}};
+
 std::optional<FsKind> fsKindFromString(std::string_view s) {
-  if (s.empty() || s == "none") return FsKind::None;
-  if (s == "ext3") return FsKind::Ext3;
-  if (s == "ext4") return FsKind::Ext4;
-  if (s == "xfs") return FsKind::Xfs;
-  return std::nullopt;
+  if (s.empty()) return FsKind::None;
+  return valueNamed(s, kFsKindNames);
 }
 
 std::string_view toString(FsKind k) {
-  switch (k) {
-    case FsKind::None:
-      return "none";
-    case FsKind::Ext3:
-      return "ext3";
-    case FsKind::Ext4:
-      return "ext4";
-    case FsKind::Xfs:
-      return "xfs";
-  }
-  return "none";
+  return nameOf(k, kFsKindNames, "none");
 }
 
 bool knownElevator(std::string_view s) {

@@ -46,4 +46,13 @@ struct KernelEra {
   int maxFolioOrder = 9;
 };
 
+/// The starting point of every era older than 4.2: no cgroup writeback, and 4 KiB page-cache
+/// pages only (large folios came with 5.18+).
+constexpr KernelEra eraBeforeCgroupWriteback() {
+  KernelEra e;
+  e.memcg = false;
+  e.maxFolioOrder = 0;
+  return e;
+}
+
 }  // namespace throttlelab::engine

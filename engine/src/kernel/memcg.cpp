@@ -186,20 +186,8 @@ Pages Kernel::memcgReclaim(int cg, Pages target) {
 }
 
 bool Kernel::memcgOomKill(int cg) {
-  Task* victim = nullptr;
-  double best = 0;
   const double total = static_cast<double>(m_mem.total + m_mem.swapTotal);
-  for (auto& t : m_tasks) {
-    if (t.removed || t.info.cgroup != cg || t.state == TaskState::Exited ||
-        t.state == TaskState::NotStarted || t.spec.oomScoreAdj <= -1000)
-      continue;
-    const double points =
-        static_cast<double>(t.rss + t.swapped + t.swapWb) + t.spec.oomScoreAdj * total / 1000.0;
-    if (victim == nullptr || points > best) {
-      best = points;
-      victim = &t;
-    }
-  }
+  Task* victim = selectOomVictim(taskTable(), total, cg);
   if (victim == nullptr) return false;
   ++m_mem.oomKills;
   ++m_cgroups[static_cast<std::size_t>(cg)].oomKills;

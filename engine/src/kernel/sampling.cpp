@@ -24,15 +24,7 @@ DeviceSample Kernel::makeDeviceSample(int dev, double intervalS) const {
   s.dirtyRatelimitKBps = pagesToKBps(static_cast<double>(d.bw.dirtyRatelimit));
   s.balancedDirtyRatelimitKBps = pagesToKBps(static_cast<double>(d.bw.balancedDirtyRatelimit));
   const PositionResult pos =
-      wbPositionRatio(PositionInputs{.thresh = g.thresh,
-                                     .bgThresh = g.bgThresh,
-                                     .limit = g.limit,
-                                     .dirty = g.dirty,
-                                     .wbThresh = w.wbThresh,
-                                     .wbBgThresh = w.wbBgThresh,
-                                     .wbDirty = w.wbDirty,
-                                     .avgWriteBw = d.bw.avgWriteBw,
-                                     .strictLimit = d.device.config().strictLimit});
+      wbPositionRatio(positionInputs(g, w, d.bw.avgWriteBw, d.device.config().strictLimit));
   s.posRatio = static_cast<double>(pos.posRatio) / kPosRatioOne;
   s.wbSetpointPages = pos.wbSetpoint;
   s.taskRatelimitKBps = s.dirtyRatelimitKBps * s.posRatio;
@@ -311,15 +303,7 @@ ThrottleCurve Kernel::throttleCurve(int dev, int points) const {
   c.thresh = static_cast<double>(g.thresh);
   c.throttling = m_policy->hasPositionControl();
   c.operatingDirty = static_cast<double>(g.dirty);
-  PositionInputs in{.thresh = g.thresh,
-                    .bgThresh = g.bgThresh,
-                    .limit = g.limit,
-                    .dirty = g.dirty,
-                    .wbThresh = w.wbThresh,
-                    .wbBgThresh = w.wbBgThresh,
-                    .wbDirty = w.wbDirty,
-                    .avgWriteBw = d.bw.avgWriteBw,
-                    .strictLimit = d.device.config().strictLimit};
+  PositionInputs in = positionInputs(g, w, d.bw.avgWriteBw, d.device.config().strictLimit);
   c.operatingRatio = static_cast<double>(wbPositionRatio(in).posRatio) / kPosRatioOne;
   // The device's share of dirty pages is taken to scale with the global count.
   const double share =

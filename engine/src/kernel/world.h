@@ -16,6 +16,7 @@
 #include "fs/file_system.h"
 #include "page_cache.h"
 #include "pause_histogram.h"
+#include "position_control.h"
 #include "throttlelab/engine/records.h"
 #include "throttlelab/engine/scenario.h"
 
@@ -302,6 +303,23 @@ struct MemcgView {
   Pages limit = 0;  ///< max(thresh, its dirty_limit)
   Pages setpoint = 0;
 };
+
+/// wb_position_ratio()'s inputs from one pass's view of a domain `d` (a GlobalView, or a
+/// MemcgView for a memory cgroup's domain: the kernel's gdtc and mdtc are one struct) and the
+/// view `w` of a wb on the device; `avgWriteBw` is that wb's avg_write_bandwidth (pages/s).
+template <class DomainView>
+PositionInputs positionInputs(const DomainView& d, const WbView& w, std::int64_t avgWriteBw,
+                              bool strictLimit) {
+  return {.thresh = d.thresh,
+          .bgThresh = d.bgThresh,
+          .limit = d.limit,
+          .dirty = d.dirty,
+          .wbThresh = w.wbThresh,
+          .wbBgThresh = w.wbBgThresh,
+          .wbDirty = w.wbDirty,
+          .avgWriteBw = avgWriteBw,
+          .strictLimit = strictLimit};
+}
 
 class World;
 using TraceFn = std::function<void(const TraceRecord&)>;

@@ -383,6 +383,23 @@ void PageAllocator::oomExited(PageAllocatorHost& host) {
   wakeMemoryWaiters(host);
 }
 
+Task* selectOomVictim(std::span<Task> tasks, double totalPages, std::optional<int> cgroup) {
+  Task* victim = nullptr;
+  double best = 0;
+  for (auto& t : tasks) {
+    if (t.removed || (cgroup && t.info.cgroup != *cgroup) || t.state == TaskState::Exited ||
+        t.state == TaskState::NotStarted || t.spec.oomScoreAdj <= -1000)
+      continue;
+    const double points = static_cast<double>(t.rss + t.swapped + t.swapWb) +
+                          t.spec.oomScoreAdj * totalPages / 1000.0;
+    if (victim == nullptr || points > best) {
+      best = points;
+      victim = &t;
+    }
+  }
+  return victim;
+}
+
 bool PageAllocator::oomKill(PageAllocatorHost& host) {
   if (m_oomPending) return false;
   const Memory& mem = host.nodeCounters();
@@ -390,19 +407,7 @@ bool PageAllocator::oomKill(PageAllocatorHost& host) {
   // Every task that may be killed is a candidate, the highest score first (select_bad_process()
   // starts from LONG_MIN): a dd whose memory the model does not count is killed last, not never.
   const double total = static_cast<double>(mem.total + mem.swapTotal);
-  Task* victim = nullptr;
-  double best = 0;
-  for (auto& t : host.taskTable()) {
-    if (t.removed || t.state == TaskState::Exited || t.state == TaskState::NotStarted ||
-        t.spec.oomScoreAdj <= -1000)
-      continue;
-    const double points =
-        static_cast<double>(t.rss + t.swapped + t.swapWb) + t.spec.oomScoreAdj * total / 1000.0;
-    if (victim == nullptr || points > best) {
-      best = points;
-      victim = &t;
-    }
-  }
+  Task* victim = selectOomVictim(host.taskTable(), total);
   if (victim == nullptr) return false;
   victim->oomKilled = true;
   ++host.nodeCounters().oomKills;

@@ -7,6 +7,7 @@
 // mm/oom_kill.c).
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -50,6 +51,13 @@ class PageAllocatorHost {
   PageAllocatorHost(const PageAllocatorHost&) = default;
   PageAllocatorHost& operator=(const PageAllocatorHost&) = default;
 };
+
+/// select_bad_process(): the task among `tasks` the OOM killer picks, the highest oom_badness()
+/// (resident + swap pages, plus oom_score_adj thousandths of `totalPages`: memory + swap), or
+/// nullptr if none may be killed (exited, not started, or oom_score_adj -1000). With `cgroup`,
+/// only that memory cgroup's tasks are candidates (mem_cgroup_out_of_memory()).
+Task* selectOomVictim(std::span<Task> tasks, double totalPages,
+                      std::optional<int> cgroup = std::nullopt);
 
 class PageAllocator {
  public:

@@ -17,31 +17,24 @@ namespace throttlelab::engine {
 
 namespace {
 
-class IolessPolicy final : public ThrottlePolicy {
- public:
-  std::unique_ptr<ThrottlePolicy> clone() const override {
-    return std::make_unique<IolessPolicy>(*this);
-  }
-  std::string_view name() const override { return "ioless"; }
-  std::string_view description() const override {
-    return "IO-less balance_dirty_pages() as today's kernels run it (3.2+, 6.x order): writers "
-           "only sleep";
-  }
-  std::string_view kernels() const override { return "Linux 3.3 to today's 6.x"; }
-  std::string_view details() const override {
-    return "Writers never write back pages themselves; they only sleep. balance_dirty_pages() "
-           "takes pos_ratio from how far dirty pages are from the setpoint (globally and on the "
-           "task's device), multiplies it by dirty_ratelimit, the device's write bandwidth "
-           "shared among the writers, and sleeps the task for pages dirtied / task_ratelimit, "
-           "bounded by min_pause and max_pause (200 ms). Time a task spent thinking since its "
-           "last pause is subtracted from the next one. The flusher alone writes, in chunks of "
-           "about half a second of bandwidth.";
-  }
-  bool hasPositionControl() const override { return true; }
+constexpr PolicyText kIolessText{
+    .name = "ioless",
+    .description =
+        "IO-less balance_dirty_pages() as today's kernels run it (3.2+, 6.x order): "
+        "writers only sleep",
+    .kernels = "Linux 3.3 to today's 6.x",
+    .details =
+        "Writers never write back pages themselves; they only sleep. balance_dirty_pages() "
+        "takes pos_ratio from how far dirty pages are from the setpoint (globally and on "
+        "the task's device), multiplies it by dirty_ratelimit, the device's write "
+        "bandwidth shared among the writers, and sleeps the task for pages dirtied / "
+        "task_ratelimit, bounded by min_pause and max_pause (200 ms). Time a task spent "
+        "thinking since its last pause is subtracted from the next one. The flusher alone "
+        "writes, in chunks of about half a second of bandwidth."};
 
-  Pages ratelimit(const ThrottleHost& host, const Task& task) const override {
-    return iolessRatelimit(host, task);
-  }
+class IolessPolicy final : public IolessPolicyBase<IolessPolicy> {
+ public:
+  IolessPolicy() : IolessPolicyBase(kIolessText) {}
 
   BalanceOutcome balance(ThrottleHost& host, Task& task, Pages pagesDirtied) override {
     const int hz = host.hz();
@@ -99,29 +92,12 @@ class IolessPolicy final : public ThrottlePolicy {
     // 6.0+: dirty_exceeded is set or cleared on every throttled pass.
     dirtyExceeded = w.wbDirty > w.wbThresh && g.dirty > g.thresh;
 
-    PositionInputs pin{.thresh = g.thresh,
-                       .bgThresh = g.bgThresh,
-                       .limit = g.limit,
-                       .dirty = g.dirty,
-                       .wbThresh = w.wbThresh,
-                       .wbBgThresh = w.wbBgThresh,
-                       .wbDirty = w.wbDirty,
-                       .avgWriteBw = bw.avgWriteBw,
-                       .strictLimit = strict};
-    const PositionResult pos = wbPositionRatio(pin);
+    const PositionResult pos = wbPositionRatio(positionInputs(g, w, bw.avgWriteBw, strict));
     // The stricter domain sets the pause (the kernel's sdtc): the smaller pos_ratio wins.
     PositionResult mpos;
     bool memcgSets = false;
     if (cg >= 0) {
-      PositionInputs mpin = pin;
-      mpin.thresh = m.thresh;
-      mpin.bgThresh = m.bgThresh;
-      mpin.limit = m.limit;
-      mpin.dirty = m.dirty;
-      mpin.wbThresh = mw.wbThresh;
-      mpin.wbBgThresh = mw.wbBgThresh;
-      mpin.wbDirty = mw.wbDirty;
-      mpos = wbPositionRatio(mpin);
+      mpos = wbPositionRatio(positionInputs(m, mw, bw.avgWriteBw, strict));
       dirtyExceeded = dirtyExceeded || (mw.wbDirty > mw.wbThresh && m.dirty > m.thresh);
       memcgSets = mpos.posRatio < pos.posRatio;
       CgroupState& cs = host.cgroupState(cg);

@@ -16,36 +16,25 @@ namespace throttlelab::engine {
 
 namespace {
 
-class Ioless32Policy final : public ThrottlePolicy {
- public:
-  std::unique_ptr<ThrottlePolicy> clone() const override {
-    return std::make_unique<Ioless32Policy>(*this);
-  }
-  std::string_view name() const override { return "ioless-3.2"; }
-  std::string_view description() const override {
-    return "IO-less throttling as first released in 3.2: no think-time banking, 3.2 pause rules";
-  }
-  std::string_view kernels() const override { return "Linux 3.2"; }
-  std::string_view details() const override {
-    return "The IO-less controller as first released: the same position and rate control as "
-           "ioless, but no think-time banking (a task that copied between two calls gets no "
-           "credit for it) and 3.2's pause bounds, so writers above the hard limit wake every "
-           "max_pause to check again. 3.3's pause-time control replaced those rules.";
-  }
-  bool hasPositionControl() const override { return true; }
-  KernelEra era() const override {
-    KernelEra e;
-    e.memcg = false;      // cgroup writeback arrived in 4.2
-    e.maxFolioOrder = 0;  // 4 KiB pages: large page-cache folios came with 5.18+
-    e.dirtyable = DirtyableStyle::FreePlusLru;
-    e.rtBonus = RtLimitBonus::Quarter;
-    e.flusher = FlusherStyle::Modern;
-    e.followDirtyLimit = true;
-    return e;
-  }
+constexpr PolicyText kIoless32Text{
+    .name = "ioless-3.2",
+    .description =
+        "IO-less throttling as first released in 3.2: no think-time banking, 3.2 pause rules",
+    .kernels = "Linux 3.2",
+    .details =
+        "The IO-less controller as first released: the same position and rate control as "
+        "ioless, but no think-time banking (a task that copied between two calls gets no "
+        "credit for it) and 3.2's pause bounds, so writers above the hard limit wake every "
+        "max_pause to check again. 3.3's pause-time control replaced those rules."};
 
-  Pages ratelimit(const ThrottleHost& host, const Task& task) const override {
-    return iolessRatelimit(host, task);
+class Ioless32Policy final : public IolessPolicyBase<Ioless32Policy> {
+ public:
+  Ioless32Policy() : IolessPolicyBase(kIoless32Text) {}
+  KernelEra era() const override {
+    KernelEra e = eraBeforeCgroupWriteback();
+    e.dirtyable = DirtyableStyle::FreePlusLru;
+    e.rtBonus = RtLimitBonus::Quarter;  // the flusher and dirty_limit are today's
+    return e;
   }
 
   BalanceOutcome balance(ThrottleHost& host, Task& task, Pages pagesDirtied) override {
@@ -65,15 +54,8 @@ class Ioless32Policy final : public ThrottlePolicy {
     if (exceeded) wb.dirtyExceeded = true;
     const bool updated = now > wb.bw.bwTimeStampJiffies + std::max(hz / 5, 1);
     if (updated) update(host, task, g, w);
-    PositionInputs pin{.thresh = g.thresh,
-                       .bgThresh = g.bgThresh,
-                       .limit = g.limit,
-                       .dirty = g.dirty,
-                       .wbThresh = w.wbThresh,
-                       .wbBgThresh = w.wbBgThresh,
-                       .wbDirty = w.wbDirty,
-                       .avgWriteBw = wb.bw.avgWriteBw};
-    const PositionResult pos = wbPositionRatio(pin);
+    const PositionResult pos =
+        wbPositionRatio(positionInputs(g, w, wb.bw.avgWriteBw, /*strictLimit=*/false));
     wb.lastPosRatio = static_cast<double>(pos.posRatio) / kPosRatioOne;
     const std::int64_t rate = wb.bw.dirtyRatelimit;
     const std::int64_t taskRl = (rate * pos.posRatio) >> kRatelimitCalcShift;
@@ -129,8 +111,7 @@ class Ioless32Policy final : public ThrottlePolicy {
   static BalanceOutcome after(ThrottleHost& host, Task& task, const GlobalView& g, bool exceeded) {
     const int dev = task.info.device;
     if (!exceeded) host.device(dev).dirtyExceeded = false;
-    if (!host.writebackInProgress(dev) && g.nrReclaimable > g.bgThresh)
-      host.startBackgroundWriteback(dev);
+    kickBackgroundWriteback(host, dev, g);
     (void)task;
     return {};
   }
@@ -144,14 +125,8 @@ class Ioless32Policy final : public ThrottlePolicy {
     updateDomainDirtyLimit(host, g);
     // 3.2 recomputes pos_ratio inside the update, after dirty_limit moved.
     const Pages limit = hardDirtyLimit(g.thresh, dom.dirtyLimit);
-    PositionInputs pin{.thresh = g.thresh,
-                       .bgThresh = g.bgThresh,
-                       .limit = limit,
-                       .dirty = g.dirty,
-                       .wbThresh = w.wbThresh,
-                       .wbBgThresh = w.wbBgThresh,
-                       .wbDirty = w.wbDirty,
-                       .avgWriteBw = wb.bw.avgWriteBw};
+    PositionInputs pin = positionInputs(g, w, wb.bw.avgWriteBw, /*strictLimit=*/false);
+    pin.limit = limit;
     const PositionResult pos = wbPositionRatio(pin);
     updateDirtyRatelimit(wb.bw, RateInputs{.dirtied = wb.dirtied,
                                            .elapsedJiffies = elapsed,

@@ -4,6 +4,7 @@
 // dirty_limit step, and the balance_dirty_pages tracepoint record.
 #include <cstdint>
 
+#include "policies/policy.h"
 #include "position_control.h"
 #include "throttle_host.h"
 
@@ -11,6 +12,19 @@ namespace throttlelab::engine {
 
 /// The per-task poll interval, cut to 8 pages (32 KiB) while the device is over its limits.
 Pages iolessRatelimit(const ThrottleHost& host, const Task& task);
+
+/// The base of both IO-less policies: position control, and their entry check.
+template <class P>
+class IolessPolicyBase : public CopyablePolicy<P> {
+ public:
+  bool hasPositionControl() const override { return true; }
+  Pages ratelimit(const ThrottleHost& host, const Task& task) const override {
+    return iolessRatelimit(host, task);
+  }
+
+ protected:
+  using CopyablePolicy<P>::CopyablePolicy;
+};
 
 /// update_dirty_limit() (docs/model.md, Eq. 8) inside the 200 ms update: moves the global
 /// dirty_limit if its own stamp is old enough.

@@ -19,83 +19,45 @@ enum class RtVariant { None, Exempt, Break, Bonus };
 
 enum Phase { kLoopTop = 0, kAfterWriteback = 1, kAfterWait = 2 };
 
-class LegacyPolicy final : public ThrottlePolicy {
+// Indexed by RtVariant.
+constexpr PolicyText kLegacyTexts[] = {
+    {.name = "legacy-2.6.0",
+     .description = "2.6.0 IO-ful throttling: throttled writers write back pages themselves; no "
+                    "real-time treatment",
+     .kernels = "Linux 2.6.0 to 2.6.23, without the real-time bonus",
+     .details = "IO-ful and global: one dirty limit (vm.dirty_ratio of dirtyable memory). A task "
+                "over it writes back up to 1.5 × its ratelimit of pages itself, sleeping in "
+                "blk_congestion_wait between rounds, until dirty pages fall below the limit; "
+                "pdflush writes in 1024-page chunks and backs off when the queue is congested."},
+    {.name = "legacy-2.6.0-rt-exempt",
+     .description = "2.6.0 IO-ful throttling; real-time writers never throttled (Love's first "
+                    "2003 patch)",
+     .kernels = "a 2003 patch for 2.6.0-test (Robert Love), not merged",
+     .details = "As legacy-2.6.0, but a real-time (SCHED_FIFO/RR) writer never enters the "
+                "throttle loop: it dirties at copy speed however full the cache is, and normal "
+                "writers pay for it."},
+    {.name = "legacy-2.6.0-rt-break",
+     .description = "2.6.0 IO-ful throttling; real-time writers leave the loop at once "
+                    "(Morton's 2003 -mm patch)",
+     .kernels = "a 2003 -mm patch for 2.6.0-test (Andrew Morton), not merged",
+     .details = "As legacy-2.6.0, but a real-time writer leaves balance_dirty_pages() at once "
+                "instead of writing back and waiting; normal writers are throttled as before."},
+    {.name = "legacy-2.6.0-rt-bonus",
+     .description = "2.6.0 IO-ful throttling; real-time writers get limits a quarter higher "
+                    "(mainline 2.6.0)",
+     .kernels = "Linux 2.6.0 onwards (the real-time bonus mainline kept)",
+     .details = "As legacy-2.6.0, but a real-time writer's background and dirty thresholds are "
+                "a quarter higher, so it is throttled only once the cache holds that much more; "
+                "past it, it writes back and waits like everyone else."},
+};
+
+class LegacyPolicy final : public CopyablePolicy<LegacyPolicy> {
  public:
-  std::unique_ptr<ThrottlePolicy> clone() const override {
-    return std::make_unique<LegacyPolicy>(*this);
-  }
-  explicit LegacyPolicy(RtVariant v) : m_variant(v) {}
-
-  std::string_view name() const override {
-    switch (m_variant) {
-      case RtVariant::Exempt:
-        return "legacy-2.6.0-rt-exempt";
-      case RtVariant::Break:
-        return "legacy-2.6.0-rt-break";
-      case RtVariant::Bonus:
-        return "legacy-2.6.0-rt-bonus";
-      case RtVariant::None:
-        break;
-    }
-    return "legacy-2.6.0";
-  }
-  std::string_view description() const override {
-    switch (m_variant) {
-      case RtVariant::Exempt:
-        return "2.6.0 IO-ful throttling; real-time writers never throttled (Love's first 2003 "
-               "patch)";
-      case RtVariant::Break:
-        return "2.6.0 IO-ful throttling; real-time writers leave the loop at once (Morton's 2003 "
-               "-mm patch)";
-      case RtVariant::Bonus:
-        return "2.6.0 IO-ful throttling; real-time writers get limits a quarter higher (mainline "
-               "2.6.0)";
-      case RtVariant::None:
-        break;
-    }
-    return "2.6.0 IO-ful throttling: throttled writers write back pages themselves; no real-time "
-           "treatment";
-  }
-
-  std::string_view kernels() const override {
-    switch (m_variant) {
-      case RtVariant::Exempt:
-        return "a 2003 patch for 2.6.0-test (Robert Love), not merged";
-      case RtVariant::Break:
-        return "a 2003 -mm patch for 2.6.0-test (Andrew Morton), not merged";
-      case RtVariant::Bonus:
-        return "Linux 2.6.0 onwards (the real-time bonus mainline kept)";
-      case RtVariant::None:
-        break;
-    }
-    return "Linux 2.6.0 to 2.6.23, without the real-time bonus";
-  }
-  std::string_view details() const override {
-    switch (m_variant) {
-      case RtVariant::Exempt:
-        return "As legacy-2.6.0, but a real-time (SCHED_FIFO/RR) writer never enters the "
-               "throttle loop: it dirties at copy speed however full the cache is, and normal "
-               "writers pay for it.";
-      case RtVariant::Break:
-        return "As legacy-2.6.0, but a real-time writer leaves balance_dirty_pages() at once "
-               "instead of writing back and waiting; normal writers are throttled as before.";
-      case RtVariant::Bonus:
-        return "As legacy-2.6.0, but a real-time writer's background and dirty thresholds are a "
-               "quarter higher, so it is throttled only once the cache holds that much more; past "
-               "it, it writes back and waits like everyone else.";
-      case RtVariant::None:
-        break;
-    }
-    return "IO-ful and global: one dirty limit (vm.dirty_ratio of dirtyable memory). A task "
-           "over it writes back up to 1.5 × its ratelimit of pages itself, sleeping in "
-           "blk_congestion_wait between rounds, until dirty pages fall below the limit; pdflush "
-           "writes in 1024-page chunks and backs off when the queue is congested.";
-  }
+  explicit LegacyPolicy(RtVariant v)
+      : CopyablePolicy(kLegacyTexts[static_cast<int>(v)]), m_variant(v) {}
 
   KernelEra era() const override {
-    KernelEra e;
-    e.memcg = false;      // cgroup writeback arrived in 4.2
-    e.maxFolioOrder = 0;  // 4 KiB pages: large page-cache folios came with 5.18+
+    KernelEra e = eraBeforeCgroupWriteback();
     e.dirtyable = DirtyableStyle::TotalPages;
     e.unmappedClamp = true;
     e.fivePercentFloor = true;
@@ -156,8 +118,7 @@ class LegacyPolicy final : public ThrottlePolicy {
     const int dev = task.info.device;
     if (under) host.device(dev).dirtyExceeded = false;
     task.balancePhase = kLoopTop;
-    if (!host.writebackInProgress(dev) && g.nrReclaimable > g.bgThresh)
-      host.startBackgroundWriteback(dev);
+    kickBackgroundWriteback(host, dev, g);
     return {};
   }
 

@@ -16,28 +16,24 @@ namespace {
 
 enum Phase { kLoopTop = 0, kAfterWriteback = 1 };
 
-class PerBdiPolicy final : public ThrottlePolicy {
+constexpr PolicyText kPerBdiText{
+    .name = "perbdi-2.6.24",
+    .description =
+        "2.6.24–3.1 per-device IO-ful throttling with proportional limits and the "
+        "per-task 1/8 cut",
+    .kernels = "Linux 2.6.24 to 3.1",
+    .details =
+        "IO-ful: each device gets a share of the dirty limit in proportion to its recent "
+        "writeout (floating proportions), and a task that dirtied much lately gets its "
+        "own limit cut by up to an eighth. A task over its device's limit writes back "
+        "pages of that device itself, then waits in congestion_wait (up to 100 ms) and "
+        "checks again. The baseline of the 2010 IO-less benchmarks."};
+
+class PerBdiPolicy final : public CopyablePolicy<PerBdiPolicy> {
  public:
-  std::unique_ptr<ThrottlePolicy> clone() const override {
-    return std::make_unique<PerBdiPolicy>(*this);
-  }
-  std::string_view name() const override { return "perbdi-2.6.24"; }
-  std::string_view description() const override {
-    return "2.6.24–3.1 per-device IO-ful throttling with proportional limits and the per-task 1/8 "
-           "cut";
-  }
-  std::string_view kernels() const override { return "Linux 2.6.24 to 3.1"; }
-  std::string_view details() const override {
-    return "IO-ful: each device gets a share of the dirty limit in proportion to its recent "
-           "writeout (floating proportions), and a task that dirtied much lately gets its own "
-           "limit cut by up to an eighth. A task over its device's limit writes back pages of "
-           "that device itself, then waits in congestion_wait (up to 100 ms) and checks again. "
-           "The baseline of the 2010 IO-less benchmarks.";
-  }
+  PerBdiPolicy() : CopyablePolicy(kPerBdiText) {}
   KernelEra era() const override {
-    KernelEra e;
-    e.memcg = false;      // cgroup writeback arrived in 4.2
-    e.maxFolioOrder = 0;  // 4 KiB pages: large page-cache folios came with 5.18+
+    KernelEra e = eraBeforeCgroupWriteback();
     e.dirtyable = DirtyableStyle::FreePlusLru;
     e.fivePercentFloor = true;
     e.rtBonus = RtLimitBonus::Quarter;
@@ -118,8 +114,7 @@ class PerBdiPolicy final : public ThrottlePolicy {
     task.balancePhase = kLoopTop;
     task.balanceBackoff = 0;
     const GlobalView g = seen ? *seen : host.globalView(&task, false);
-    if (!host.writebackInProgress(dev) && g.nrReclaimable > g.bgThresh)
-      host.startBackgroundWriteback(dev);
+    kickBackgroundWriteback(host, dev, g);
     return {};
   }
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "policies/policy.h"
 
+#include "throttle_host.h"
+
 namespace throttlelab::engine {
 
 namespace {
@@ -27,6 +29,11 @@ std::vector<std::string> policyNames() {
   std::vector<std::string> names;
   for (const auto& i : policyInfos()) names.push_back(i.name);
   return names;
+}
+
+void kickBackgroundWriteback(ThrottleHost& host, int dev, const GlobalView& g) {
+  if (!host.writebackInProgress(dev) && g.nrReclaimable > g.bgThresh)
+    host.startBackgroundWriteback(dev);
 }
 
 std::unique_ptr<ThrottlePolicy> makePolicy(std::string_view name) {

@@ -14,6 +14,7 @@
 
 namespace throttlelab::engine {
 
+struct GlobalView;
 struct Task;
 class ThrottleHost;
 
@@ -59,6 +60,14 @@ struct BalanceOutcome {
   }
 };
 
+/// What a policy says about itself: menus, reports, the window's tooltips, --list-policies.
+struct PolicyText {
+  std::string_view name;
+  std::string_view description;  ///< one line for menus and reports
+  std::string_view kernels;      ///< the kernels that throttled this way ("3.3 to 6.x")
+  std::string_view details;      ///< a paragraph: what it does differently
+};
+
 class ThrottlePolicy {
  public:
   virtual ~ThrottlePolicy() = default;
@@ -66,13 +75,10 @@ class ThrottlePolicy {
 
   /// A copy of this policy with whatever state it keeps (a snapshot of the run copies it).
   virtual std::unique_ptr<ThrottlePolicy> clone() const = 0;
-  virtual std::string_view name() const = 0;
-  /// One line for menus and reports.
-  virtual std::string_view description() const = 0;
-  /// The kernels that throttled this way ("3.3 to 6.x").
-  virtual std::string_view kernels() const = 0;
-  /// A paragraph for the window's tooltips and --list-policies: what it does differently.
-  virtual std::string_view details() const = 0;
+  std::string_view name() const { return m_text.name; }
+  std::string_view description() const { return m_text.description; }
+  std::string_view kernels() const { return m_text.kernels; }
+  std::string_view details() const { return m_text.details; }
   /// How the rest of the kernel behaved in this policy's era.
   virtual KernelEra era() const { return {}; }
   /// Pages a task dirties before it must call balance() (the entry ratelimit).
@@ -85,9 +91,29 @@ class ThrottlePolicy {
   virtual bool hasPositionControl() const { return false; }
 
  protected:
-  ThrottlePolicy() = default;
+  explicit ThrottlePolicy(const PolicyText& text) : m_text(text) {}
   ThrottlePolicy(const ThrottlePolicy&) = default;
+
+ private:
+  PolicyText m_text;  // views of string literals
 };
+
+/// The base of a concrete policy `P`: its clone() is a copy of the whole `P`.
+template <class P>
+class CopyablePolicy : public ThrottlePolicy {
+ public:
+  std::unique_ptr<ThrottlePolicy> clone() const override {
+    return std::make_unique<P>(static_cast<const P&>(*this));
+  }
+
+ protected:
+  using ThrottlePolicy::ThrottlePolicy;
+};
+
+/// balance_dirty_pages()'s kick of the flusher (after its loop before 6.0, inside it since):
+/// start background writeback on device `dev` once reclaimable pages pass the background
+/// threshold and none is in progress.
+void kickBackgroundWriteback(ThrottleHost& host, int dev, const GlobalView& g);
 
 struct PolicyInfo {
   std::string name;

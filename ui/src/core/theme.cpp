@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "theme.h"
 
+#include <algorithm>
 #include <array>
 
 namespace throttlelab::ui {
@@ -41,28 +42,16 @@ Theme Theme::fromPalette(const QPalette& palette, const QFont& baseFont, bool pr
 }
 
 QColor Theme::colour(SeriesColour role) const {
+  if (role == SeriesColour::Grey) return mix(background, foreground, 0.55);
+  // The palette tables hold the seven Okabe-Ito colours in this order.
+  static constexpr std::array kPaletteRoles = {
+      SeriesColour::Orange, SeriesColour::SkyBlue,    SeriesColour::Green, SeriesColour::Yellow,
+      SeriesColour::Blue,   SeriesColour::Vermillion, SeriesColour::Purple};
+  static_assert(kPaletteRoles.size() == kOkabeItoLight.size());
+  const auto* at = std::find(kPaletteRoles.begin(), kPaletteRoles.end(), role);
+  if (at == kPaletteRoles.end()) return foreground;  // SeriesColour::Foreground
   const auto& table = dark ? kOkabeItoDark : kOkabeItoLight;
-  switch (role) {
-    case SeriesColour::Foreground:
-      return foreground;
-    case SeriesColour::Grey:
-      return mix(background, foreground, 0.55);
-    case SeriesColour::Orange:
-      return QColor(table[0]);
-    case SeriesColour::SkyBlue:
-      return QColor(table[1]);
-    case SeriesColour::Green:
-      return QColor(table[2]);
-    case SeriesColour::Yellow:
-      return QColor(table[3]);
-    case SeriesColour::Blue:
-      return QColor(table[4]);
-    case SeriesColour::Vermillion:
-      return QColor(table[5]);
-    case SeriesColour::Purple:
-      return QColor(table[6]);
-  }
-  return foreground;
+  return QColor(table[static_cast<std::size_t>(at - kPaletteRoles.begin())]);
 }
 
 QColor Theme::taskColour(int i) const {

@@ -218,6 +218,18 @@ void SimulationWorker::fail(std::uint64_t seq, const std::string& message) {
   m_snapshotDirty = true;
 }
 
+bool SimulationWorker::engineAccepts(std::uint64_t seq, const std::function<void()>& engineCall) {
+  try {
+    engineCall();
+    return true;
+  } catch (const engine::ScenarioError& e) {
+    fail(seq, e.key().empty() ? std::string(e.what()) : e.key() + ": " + e.what());
+  } catch (const std::exception& e) {
+    fail(seq, e.what());
+  }
+  return false;
+}
+
 void SimulationWorker::apply(std::uint64_t, command::SetRunning& c) {
   m_running = c.running;
   m_stepTarget.reset();
@@ -239,15 +251,7 @@ void SimulationWorker::apply(std::uint64_t, command::SetSpeed& c) {
 
 void SimulationWorker::apply(std::uint64_t seq, command::Reset& c) {
   std::unique_ptr<engine::Simulator> sim;
-  try {
-    sim = std::make_unique<engine::Simulator>(c.scenario);
-  } catch (const engine::ScenarioError& e) {
-    fail(seq, e.key().empty() ? std::string(e.what()) : e.key() + ": " + e.what());
-    return;
-  } catch (const std::exception& e) {
-    fail(seq, e.what());
-    return;
-  }
+  if (!engineAccepts(seq, [&] { sim = std::make_unique<engine::Simulator>(c.scenario); })) return;
   if (m_sim) m_sim->setSink(nullptr);
   m_sink.clear();
   m_sink.setExtraTasks({});
@@ -268,15 +272,7 @@ void SimulationWorker::apply(std::uint64_t seq, command::Reset& c) {
 
 void SimulationWorker::apply(std::uint64_t seq, command::Reconfigure& c) {
   if (!m_sim) return;
-  try {
-    m_sim->reconfigure(c.scenario);
-  } catch (const engine::ScenarioError& e) {
-    fail(seq, e.key().empty() ? std::string(e.what()) : e.key() + ": " + e.what());
-    return;
-  } catch (const std::exception& e) {
-    fail(seq, e.what());
-    return;
-  }
+  if (!engineAccepts(seq, [&] { m_sim->reconfigure(c.scenario); })) return;
   m_snapshotDirty = true;
 }
 

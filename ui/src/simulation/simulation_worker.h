@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -62,6 +63,9 @@ class SimulationWorker {
   void apply(std::uint64_t seq, command::RunUntil& c);
   void apply(std::uint64_t seq, command::SetDecimation& c);
   void fail(std::uint64_t seq, const std::string& message);
+  /// Runs `engineCall`; if it throws (a scenario the engine refuses, or anything else), fails
+  /// command `seq` with the message and returns false.
+  bool engineAccepts(std::uint64_t seq, const std::function<void()>& engineCall);
   bool advancing() const;
   engine::SimTime sliceTarget(Clock::time_point now);
   void advance(engine::SimTime target, Clock::time_point deadline);

@@ -185,9 +185,10 @@ void Kernel::takeSample() {
         ts.readWaitS = t.readWaitS;
         m_sink->onTaskSample(ts);
         if (m_options.explains) {
-          const ThrottleExplain& e = m_explains[static_cast<std::size_t>(t.info.index)];
-          if (e.kind != ThrottleExplain::Kind::None && e.time > m_explainsSentUntil)
-            m_sink->onTaskExplain(e);
+          if (lastExplainTime(t.info.index) > m_explainsSentUntil) {
+            const ThrottleExplain e = lastExplain(t.info.index);
+            if (e.kind != ThrottleExplain::Kind::None) m_sink->onTaskExplain(e);
+          }
         }
       }
       m_explainsSentUntil = m_now;

@@ -259,11 +259,8 @@ void Kernel::callBalance(Task& t, Pages pages) {
   const BalanceOutcome out = m_policy->balance(*this, t, pages);
   using A = BalanceOutcome::Action;
   if (m_policy->hasPositionControl()) {
-    ThrottleExplain& e = m_explains[static_cast<std::size_t>(t.info.index)];
-    if (e.kind == ThrottleExplain::Kind::IoLess && e.time == m_now) {
-      e.nextDirtiedPause = t.nrDirtiedPause;
-      setExplainPolicy(e);
-    }
+    if (IolessPass& p = m_passes[static_cast<std::size_t>(t.info.index)]; p.set && p.time == m_now)
+      p.nextDirtiedPause = t.nrDirtiedPause;
   } else {
     explainLoopStep(t, out);
   }
@@ -304,6 +301,21 @@ void Kernel::setExplainPolicy(ThrottleExplain& e) const {
   const std::size_t n = std::min(name.size(), e.policy.size() - 1);
   std::copy_n(name.data(), n, e.policy.data());
   e.policy[n] = '\0';
+}
+
+SimTime Kernel::lastExplainTime(int index) const {
+  const auto i = static_cast<std::size_t>(index);
+  return m_passes[i].set ? m_passes[i].time : m_explains[i].time;
+}
+
+ThrottleExplain Kernel::lastExplain(int index) const {
+  const auto i = static_cast<std::size_t>(index);
+  if (!m_passes.at(i).set) return m_explains.at(i);
+  ThrottleExplain e = explainFromPass(m_passes[i]);
+  e.task = index;
+  e.pid = m_tasks[i].info.pid;
+  setExplainPolicy(e);
+  return e;
 }
 
 void Kernel::explainLoopStep(Task& t, const BalanceOutcome& out) {

@@ -14,17 +14,17 @@
 namespace throttlelab::engine {
 
 struct IolessPass {
-  SimTime time{};          ///< when the pass began
-  Pages dirty = 0;         ///< global_dirty_state dirty + writeback (the traced `dirty`)
-  Pages thresh = 0;        ///< dirty_thresh as the task sees it
-  Pages bgThresh = 0;      ///< background_thresh as the task sees it
-  Pages normalThresh = 0;  ///< dirty_thresh of a normal task (differs only with the RT bonus)
-  Pages freerun = 0;       ///< (thresh + bg_thresh)/2
-  Pages hardLimit = 0;     ///< max(thresh, dirty_limit): position control's limit
-  Pages setpoint = 0;      ///< position control's setpoint (of hardLimit, not the traced one)
-  Pages limit = 0;         ///< the stored global dirty_limit (traced)
-  Pages wbDirty = 0;       ///< the device's dirty + writeback
-  Pages wbThresh = 0;      ///< the device's share of thresh
+  SimTime time{};             ///< when the pass began
+  Pages dirty = 0;            ///< global_dirty_state dirty + writeback (the traced `dirty`)
+  Pages thresh = 0;           ///< dirty_thresh as the task sees it
+  Pages bgThresh = 0;         ///< background_thresh as the task sees it
+  Pages normalThresh = 0;     ///< dirty_thresh of a normal task (differs only with the RT bonus)
+  Pages freerun = 0;          ///< (thresh + bg_thresh)/2
+  Pages hardLimit = 0;        ///< max(thresh, dirty_limit): position control's limit
+  Pages setpoint = 0;         ///< position control's setpoint (of hardLimit, not the traced one)
+  Pages limit = 0;            ///< the stored global dirty_limit (traced)
+  Pages wbDirty = 0;          ///< the device's dirty + writeback
+  Pages wbThresh = 0;         ///< the device's share of thresh
   std::int64_t posRatio = 0;  ///< fixed point, 1.0 = 1024
   std::int64_t dirtyRatelimitKBps = 0;
   std::int64_t taskRatelimitKBps = 0;

@@ -252,6 +252,13 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   void startCommit(int dev);
   /// Data written: a commit waiting for its ordered data may go on to the log.
   void journalDataProgress(int dev);
+  /// The commit's T_LOCKED phase ends once the handles open at its start have stopped.
+  void journalLockProgress(int dev);
+  /// From T_FLUSH on: data=ordered data, then the log blocks and the commit block.
+  void flushCommit(int dev);
+  /// write()'s handle (jbd2__journal_start()): true if `t` must wait for a commit's lock-down
+  /// first (engine/src/fs/journal.cpp).
+  bool writeHandleWaits(Task& t);
   /// A request of the journal (or the XFS log) completed.
   void journalIoDone(int dev);
   void xfsLogWrite(int dev);

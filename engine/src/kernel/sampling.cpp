@@ -247,6 +247,7 @@ std::vector<TaskStats> Kernel::taskStats() const {
     s.oomKilled = t.oomKilled;
     s.journalWaitS = t.journalWaitS;
     s.journalWaits = t.journalWaits;
+    s.writeHandleWaitS = t.writeHandleWaitS;
     s.readMsP50 = t.readLatency.quantile(0.5);
     s.readMsMax = t.readLatency.max();
     s.reads = t.readLatency.count();

@@ -48,6 +48,7 @@ void Kernel::beginRun(Task& t) {
   if (!reuse) {  // conv=notrunc keeps rewriting the same file; anything else is a new file
     t.file = static_cast<int>(m_files.size());
     m_files.emplace_back(t.file, dev, size);
+    t.mtimeTick = -1;
     // Its pages are charged to the writer's memory cgroup.
     if (t.info.cgroup >= 0) {
       m_files.back().cgroup = t.info.cgroup;
@@ -117,6 +118,7 @@ void Kernel::continueWriting(Task& t) {
     return;
   }
   t.holdsCpu = false;
+  if (writeHandleWaits(t)) return;  // fsWaitDone() calls us again
 
   CachedFile& f = m_files[static_cast<std::size_t>(t.file)];
   const auto plan = f.planWrite(piece);
@@ -310,11 +312,18 @@ SimTime Kernel::lastExplainTime(int index) const {
 
 ThrottleExplain Kernel::lastExplain(int index) const {
   const auto i = static_cast<std::size_t>(index);
-  if (!m_passes.at(i).set) return m_explains.at(i);
-  ThrottleExplain e = explainFromPass(m_passes[i]);
-  e.task = index;
-  e.pid = m_tasks[i].info.pid;
-  setExplainPolicy(e);
+  ThrottleExplain e = m_passes.at(i).set ? explainFromPass(m_passes[i]) : m_explains.at(i);
+  const Task& t = m_tasks[i];
+  if (m_passes[i].set) {
+    e.task = index;
+    e.pid = t.info.pid;
+    setExplainPolicy(e);
+  }
+  e.journalWaitS = t.journalWaitS;
+  e.journalWaits = t.journalWaits;
+  e.writeHandleWaitS = t.writeHandleWaitS;
+  e.readWaitS = t.readWaitS;
+  e.readMaxMs = t.readLatency.max();
   return e;
 }
 

@@ -231,6 +231,18 @@ std::string formatExplain(const ThrottleExplain& e, const std::string& name,
       out << "  no throttle call recorded\n";
       break;
   }
+  if (e.journalWaits > 0 || e.readWaitS > 0) {
+    // Time outside balance_dirty_pages(): the journal's and the disk's (so far in the run).
+    out << "The file system, so far:\n";
+    constexpr const char* kFs = "the-file-system";
+    line(out, "journal waits",
+         format("%.3f s in %lld waits", e.journalWaitS, static_cast<long long>(e.journalWaits)),
+         "start_this_handle(), do_get_write_access(), fsync()'s commit", kFs, "Eq. 63");
+    line(out, "of which write()'s handles", format("%.3f s", e.writeHandleWaitS),
+         "wait_transaction_locked(): a commit's lock-down", kFs, "Eq. 63-64");
+    line(out, "reads", format("%.3f s, longest %.1f ms", e.readWaitS, e.readMaxMs),
+         "uncached reads behind the request queue", kFs);
+  }
   return out.str();
 }
 

@@ -63,6 +63,7 @@ struct Transaction {
 
 enum class CommitPhase : std::uint8_t {
   Idle,          ///< no commit running
+  Locked,        ///< T_LOCKED: waiting for the handles still open (t_updates) to stop
   Data,          ///< data=ordered: waiting for the transaction's data to reach the disk
   Log,           ///< the metadata blocks are being written to the journal (BJ_Shadow)
   CommitRecord,  ///< the commit block is being written
@@ -75,6 +76,11 @@ struct Journal {
   Pages dataTarget = 0;            ///< Data phase: the device's completed-page count to reach
   bool commitRequested = false;    ///< the running transaction is due (timer, fsync) meanwhile
   std::vector<int> shadowWaiters;  ///< tasks in do_get_write_access() on a BJ_Shadow buffer
+  std::vector<int> lockedWaiters;  ///< tasks in start_this_handle(): wait_transaction_locked()
+  /// Locked: the handles still open are those of writepage()s blocked in get_request_wait();
+  /// the lock-down ends once the device's slot waiters have been woken this many times.
+  std::int64_t lockUntilWakeups = 0;
+  SimTime lockStart{};
   std::vector<std::pair<int, std::int64_t>> commitWaiters;  ///< (task, tid) in log_wait_commit
   SimTime commitStart{};
   bool committingSync = false;  ///< an fsync() waited for the committing transaction at start
@@ -82,7 +88,9 @@ struct Journal {
   std::int64_t commits = 0;
   Pages logPages = 0;
   double commitSTotal = 0;
-  double xfsLogBytes = 0;  ///< XFS: bytes in the current in-core log buffer
+  std::int64_t lockedCommits = 0;  ///< commits whose lock-down had to wait for open handles
+  double lockedSTotal = 0;         ///< time those lock-downs took
+  double xfsLogBytes = 0;          ///< XFS: bytes in the current in-core log buffer
 };
 
 /// Per-inode times the atime rules need (seconds of simulated time; -1 = never).

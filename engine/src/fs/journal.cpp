@@ -47,15 +47,86 @@ void Kernel::startCommit(int dev) {
   // allocated by its write()s, in the same handles.
   for (const auto& [when, file] : d.dirtyFiles) fs.joinRunning(file);
   if (j.running.empty() && j.commitWaiters.empty()) return;  // nothing to commit
-  // T_LOCKED, then T_FLUSH: the transaction becomes the committing one and new handles go to
-  // a new one. (Handles in the model are instantaneous: the lock-down waits for none.)
+  // The transaction becomes the committing one; handles started from now on belong to the
+  // next (the model files them there once the lock-down below is over).
   j.committing = j.running;
   j.running = Transaction{};
   j.running.tid = j.committing.tid + 1;
   j.commitStart = m_now;
-  j.phase = CommitPhase::Data;
   j.committingSync = !j.commitWaiters.empty();
   if (tracing()) traceJbd2Commit(dev, false, j.committing.tid, j.committingSync ? 1 : 0);
+  // journal_commit_transaction() first sets T_LOCKED and waits until no handle of the
+  // transaction is open (t_updates == 0); new handles wait meanwhile in start_this_handle()
+  // (jbd2: add_transaction_credits() -> wait_transaction_locked(); jbd 2.6.x: the T_LOCKED
+  // check in start_this_handle()). Handles in the model are instantaneous except those of a
+  // writepage() blocked in get_request_wait() at a full request queue: ext3's
+  // ext3_ordered_writepage() holds one around block_write_full_page(), and ext4's
+  // ext4_da_writepages()/ext4_writepages() hold one while they map and submit an extent. Such
+  // writers wait in the device's slotWaiters: the lock-down lasts until the last of them that
+  // is there now has got its request slot.
+  std::int64_t holders = 0;
+  for (std::size_t i = 0; i < d.slotWaiters.size(); ++i) {
+    // ext4's writepage from reclaim allocates nothing and takes no handle.
+    if (fs.kind() == FsKind::Ext4 && d.slotWaiters[i] == PageAllocator::kKswapdSlotWaiter) continue;
+    holders = static_cast<std::int64_t>(i) + 1;
+  }
+  if (holders > 0) {
+    j.phase = CommitPhase::Locked;
+    j.lockStart = m_now;
+    j.lockUntilWakeups = d.slotWakeups + holders;
+    return;  // journalLockProgress() goes on
+  }
+  flushCommit(dev);
+}
+
+void Kernel::journalLockProgress(int dev) {
+  DeviceState& d = device(dev);
+  Journal& j = d.fs.journal();
+  if (j.phase != CommitPhase::Locked) return;
+  if (d.slotWakeups < j.lockUntilWakeups && !d.slotWaiters.empty()) return;
+  // t_updates is 0: T_FLUSH. The handles that waited join the new running transaction.
+  ++j.lockedCommits;
+  j.lockedSTotal += toSeconds(m_now - j.lockStart);
+  flushCommit(dev);
+  std::vector<int> waiters;
+  waiters.swap(j.lockedWaiters);
+  for (int id : waiters) fsWaitDone(task(id));
+}
+
+bool Kernel::writeHandleWaits(Task& t) {
+  if (t.handleStarted) {
+    t.handleStarted = false;  // granted after waiting: the copy goes on
+    return false;
+  }
+  FileSystem& fs = device(t.info.device).fs;
+  if (!fs.jbd()) return false;
+  // Which pieces of a write() start a handle (jbd2__journal_start() -> start_this_handle()):
+  // - ext3: every page, in ext3_prepare_write() (2.6.0) / ext3_write_begin() (2.6.24+), which
+  //   allocates its blocks at write time;
+  // - ext4 (delayed allocation; ext4_da_write_begin() allocates nothing): file_update_time()
+  //   at the start of write() dirties the inode (ext4_dirty_inode() takes a handle) when the
+  //   mtime it would set differs from the stored one. The time comes from the coarse clock,
+  //   which moves once a jiffy (current_time(); ext4's s_time_gran is 1 ns with 256-byte
+  //   inodes), so at most one update per tick and file. 6.13's multigrain timestamps give a
+  //   fine-grained time only after someone has queried the ctime (stat): a dd that nobody
+  //   stats still updates once per tick.
+  const std::int64_t tick = jiffies();
+  const bool handle = fs.kind() == FsKind::Ext3 || tick != t.mtimeTick;
+  t.mtimeTick = tick;
+  if (!handle || fs.journal().phase != CommitPhase::Locked) return false;
+  t.fsWait = Task::FsWait::Locked;
+  t.journalWaitStart = m_now;
+  t.state = TaskState::IoWait;
+  t.holdsCpu = false;
+  fs.journal().lockedWaiters.push_back(t.info.index);
+  return true;
+}
+
+void Kernel::flushCommit(int dev) {
+  DeviceState& d = device(dev);
+  FileSystem& fs = d.fs;
+  Journal& j = fs.journal();
+  j.phase = CommitPhase::Data;
   if (fs.options().data == DataMode::Ordered) {
     Pages write = 0;
     if (fs.kind() == FsKind::Ext3) {
@@ -199,6 +270,13 @@ void Kernel::readIoDone(Task& t) {
   FileSystem& fs = d.fs;
   if (fs.jbd() && fs.atimeUpdate(t.readTimes, toSeconds(m_now))) {
     Journal& j = fs.journal();
+    if (j.phase == CommitPhase::Locked) {
+      // ext3_dirty_inode()'s handle waits for the lock-down first.
+      t.fsWait = Task::FsWait::LockedAtime;
+      t.journalWaitStart = m_now;
+      j.lockedWaiters.push_back(t.info.index);
+      return;
+    }
     if (j.phase == CommitPhase::Log && j.committing.holds(t.readInode)) {
       t.fsWait = Task::FsWait::Shadow;
       t.journalWaitStart = m_now;
@@ -238,7 +316,11 @@ void Kernel::fsWaitDone(Task& t) {
   t.journalWaitS += toSeconds(m_now - t.journalWaitStart);
   ++t.journalWaits;
   t.state = TaskState::Runnable;
-  if (was == Task::FsWait::Shadow) {
+  if (was == Task::FsWait::Locked) {
+    t.writeHandleWaitS += toSeconds(m_now - t.journalWaitStart);
+    t.handleStarted = true;
+    continueWriting(t);
+  } else if (was == Task::FsWait::Shadow || was == Task::FsWait::LockedAtime) {
     FileSystem& fs = device(t.info.device).fs;
     fs.joinRunning(t.readInode);  // the handle goes on, in the new transaction
     t.readDoneThisRun = true;

@@ -75,8 +75,10 @@ void Kernel::addTask(std::size_t group, const TaskSpec& spec) {
     t->info.index = static_cast<int>(m_tasks.size()) - 1;
     m_infos.emplace_back();
     m_explains.emplace_back();
+    m_passes.emplace_back();
   } else {
     m_explains[static_cast<std::size_t>(t->info.index)] = ThrottleExplain{};
+    m_passes[static_cast<std::size_t>(t->info.index)] = IolessPass{};
     Task fresh;
     fresh.info.index = t->info.index;
     fresh.generation = t->generation + 1;
@@ -593,6 +595,12 @@ void Kernel::reconfigure(const Scenario& in) {
   const bool policyChanged = policy != nullptr;
   if (policyChanged) {
     const FlusherStyle oldFlusher = m_era.flusher;
+    // The old policy's last passes keep its name: they become whole breakdowns now.
+    for (std::size_t i = 0; i < m_passes.size(); ++i) {
+      if (!m_passes[i].set) continue;
+      m_explains[i] = lastExplain(static_cast<int>(i));
+      m_passes[i] = IolessPass{};
+    }
     m_policy = std::move(policy);
     m_era = m_policy->era();
     // A task_ratelimit of the old policy means nothing under the new one (and the IO-ful

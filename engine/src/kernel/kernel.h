@@ -84,15 +84,14 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   WbView memcgWbView(int cg, int device, const MemcgView& m) const override;
   Pages cgroupWbDirty(int device) const override;
   std::uint64_t traceCgroupIno(const Task& task) const override;
-  ThrottleExplain& explainOf(const Task& t) override {
-    return m_explains[static_cast<std::size_t>(t.info.index)];
+  IolessPass& iolessPassOf(const Task& t) override {
+    return m_passes[static_cast<std::size_t>(t.info.index)];
   }
   /// What happened in the run so far (task groups, OOM kills, reconfigurations, policy).
   const std::vector<RunEvent>& runEvents() const { return m_runEvents; }
-  /// The last throttle call of task `index` (Kind::None if it has not been throttled).
-  const ThrottleExplain& lastExplain(int index) const {
-    return m_explains.at(static_cast<std::size_t>(index));
-  }
+  /// The last throttle call of task `index` (Kind::None if it has not been throttled), made
+  /// now from what the pass or call recorded.
+  ThrottleExplain lastExplain(int index) const;
 
   // --- driving the run ---
   void setSink(RecordSink* sink, OutputOptions options);
@@ -253,6 +252,13 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   void startCommit(int dev);
   /// Data written: a commit waiting for its ordered data may go on to the log.
   void journalDataProgress(int dev);
+  /// The commit's T_LOCKED phase ends once the handles open at its start have stopped.
+  void journalLockProgress(int dev);
+  /// From T_FLUSH on: data=ordered data, then the log blocks and the commit block.
+  void flushCommit(int dev);
+  /// write()'s handle (jbd2__journal_start()): true if `t` must wait for a commit's lock-down
+  /// first (engine/src/fs/journal.cpp).
+  bool writeHandleWaits(Task& t);
   /// A request of the journal (or the XFS log) completed.
   void journalIoDone(int dev);
   void xfsLogWrite(int dev);
@@ -312,7 +318,10 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   std::vector<TaskInfo> m_infos;
   /// Per task, its last throttle call step by step (indexed like m_tasks; kept apart from the
   /// task table so the hot task lines stay as they are).
-  std::vector<ThrottleExplain> m_explains;
+  std::vector<ThrottleExplain> m_explains;  ///< IO-ful calls (and IO-less ones of a past policy)
+  std::vector<IolessPass> m_passes;         ///< IO-less passes of the current policy
+  /// When task `index`'s last throttle began (what lastExplain() would describe).
+  SimTime lastExplainTime(int index) const;
   SimTime m_explainsSentUntil{};  ///< breakdowns up to here went to the sink
   std::vector<RunEvent> m_runEvents;
   std::vector<int> m_groupAlive;  ///< per task group: started tasks not yet exited

@@ -177,9 +177,10 @@ void Kernel::takeSample() {
         ts.readWaitS = t.readWaitS;
         m_sink->onTaskSample(ts);
         if (m_options.explains) {
-          const ThrottleExplain& e = m_explains[static_cast<std::size_t>(t.info.index)];
-          if (e.kind != ThrottleExplain::Kind::None && e.time > m_explainsSentUntil)
-            m_sink->onTaskExplain(e);
+          if (lastExplainTime(t.info.index) > m_explainsSentUntil) {
+            const ThrottleExplain e = lastExplain(t.info.index);
+            if (e.kind != ThrottleExplain::Kind::None) m_sink->onTaskExplain(e);
+          }
         }
       }
       m_explainsSentUntil = m_now;
@@ -238,6 +239,7 @@ std::vector<TaskStats> Kernel::taskStats() const {
     s.oomKilled = t.oomKilled;
     s.journalWaitS = t.journalWaitS;
     s.journalWaits = t.journalWaits;
+    s.writeHandleWaitS = t.writeHandleWaitS;
     s.readMsP50 = t.readLatency.quantile(0.5);
     s.readMsMax = t.readLatency.max();
     s.reads = t.readLatency.count();

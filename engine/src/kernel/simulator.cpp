@@ -91,7 +91,7 @@ ThrottleCurve Simulator::throttleCurve(int device, int points) const {
 const std::vector<RunEvent>& Simulator::events() const {
   return m_impl->kernel.runEvents();
 }
-const ThrottleExplain& Simulator::lastExplain(int index) const {
+ThrottleExplain Simulator::lastExplain(int index) const {
   return m_impl->kernel.lastExplain(index);
 }
 std::int64_t Simulator::eventsProcessed() const {

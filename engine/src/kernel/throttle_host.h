@@ -3,6 +3,7 @@
 // What a throttling policy may read and do: the simulator implements this.
 #include <string_view>
 
+#include "ioless_pass.h"
 #include "kernel_era.h"
 #include "throttlelab/engine/explain.h"
 #include "throttlelab/engine/records.h"
@@ -62,9 +63,10 @@ class ThrottleHost {
   virtual void trace(const TraceRecord& r) = 0;
   virtual TraceHeader traceHeader(const Task& t) const = 0;
   virtual std::string_view deviceName(int device) const = 0;
-  /// The breakdown of `t`'s last throttle call, for the policy to fill (docs/model.md,
-  /// Outputs). The reference is valid until the next task is added; never keep it.
-  virtual ThrottleExplain& explainOf(const Task& t) = 0;
+  /// The numbers of `t`'s last IO-less pass, for the policy to fill; its explain breakdown is
+  /// made from them when asked (docs/model.md, Outputs). The reference is valid until the next
+  /// task is added; never keep it.
+  virtual IolessPass& iolessPassOf(const Task& t) = 0;
 
  protected:
   ThrottleHost() = default;

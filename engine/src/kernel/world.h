@@ -130,7 +130,10 @@ struct alignas(64) Task {
   double exitedS = -1;
 
   // the file system (engine/src/fs/journal.cpp): uncached reads, journal waits
-  enum class FsWait : std::uint8_t { None, Read, Shadow, Commit };
+  /// Read: an uncached read; Shadow: the atime update's get_write_access() on a BJ_Shadow
+  /// buffer; Commit: fsync()'s commit; Locked / LockedAtime: write()'s or the atime update's
+  /// handle in start_this_handle() while a commit locks the transaction down.
+  enum class FsWait : std::uint8_t { None, Read, Shadow, Commit, Locked, LockedAtime };
   FsWait fsWait = FsWait::None;
   bool readDoneThisRun = false;  ///< this run's read (and its atime update) is behind it
   bool fsyncDone = false;        ///< this run's fsync() returned
@@ -144,6 +147,9 @@ struct alignas(64) Task {
   double readWaitS = 0;           ///< total time in uncached reads
   double journalWaitS = 0;        ///< total time in journal_start/get_write_access and fsync
   std::int64_t journalWaits = 0;  ///< how many of those waits there were
+  double writeHandleWaitS = 0;    ///< of journalWaitS: write()'s handles waiting for a lock-down
+  std::int64_t mtimeTick = -1;    ///< jiffy of its file's last mtime update (file_update_time())
+  bool handleStarted = false;     ///< this piece's handle was granted after a wait
   TaskSpec spec;                  ///< copy of its group's spec (live-updated)
 };
 
@@ -182,6 +188,7 @@ struct DeviceState {
   std::int64_t allocCursor = 0;   ///< next free block (in pages) for delayed allocation
   std::deque<int>
       slotWaiters;  ///< waiting for a request slot: task ids, -1 = the flusher, -2 = kswapd
+  std::int64_t slotWakeups = 0;        ///< entries taken off slotWaiters so far
   std::vector<int> congestionWaiters;  ///< tasks in congestion_wait()
   int submitters = 0;                  ///< tasks writing back to this device right now
   // 2.6.24 per-task dirtying proportions (docs/model.md, Eq. 15), lazily aged per task

@@ -48,6 +48,7 @@ void Kernel::beginRun(Task& t) {
   if (!reuse) {  // conv=notrunc keeps rewriting the same file; anything else is a new file
     t.file = static_cast<int>(m_files.size());
     m_files.emplace_back(t.file, dev, size);
+    t.mtimeTick = -1;
     // Its pages are charged to the writer's memory cgroup.
     if (t.info.cgroup >= 0) {
       m_files.back().cgroup = t.info.cgroup;
@@ -117,6 +118,7 @@ void Kernel::continueWriting(Task& t) {
     return;
   }
   t.holdsCpu = false;
+  if (writeHandleWaits(t)) return;  // fsWaitDone() calls us again
 
   CachedFile& f = m_files[static_cast<std::size_t>(t.file)];
   const auto plan = f.planWrite(piece);
@@ -259,11 +261,8 @@ void Kernel::callBalance(Task& t, Pages pages) {
   const BalanceOutcome out = m_policy->balance(*this, t, pages);
   using A = BalanceOutcome::Action;
   if (m_policy->hasPositionControl()) {
-    ThrottleExplain& e = m_explains[static_cast<std::size_t>(t.info.index)];
-    if (e.kind == ThrottleExplain::Kind::IoLess && e.time == m_now) {
-      e.nextDirtiedPause = t.nrDirtiedPause;
-      setExplainPolicy(e);
-    }
+    if (IolessPass& p = m_passes[static_cast<std::size_t>(t.info.index)]; p.set && p.time == m_now)
+      p.nextDirtiedPause = t.nrDirtiedPause;
   } else {
     explainLoopStep(t, out);
   }
@@ -304,6 +303,28 @@ void Kernel::setExplainPolicy(ThrottleExplain& e) const {
   const std::size_t n = std::min(name.size(), e.policy.size() - 1);
   std::copy_n(name.data(), n, e.policy.data());
   e.policy[n] = '\0';
+}
+
+SimTime Kernel::lastExplainTime(int index) const {
+  const auto i = static_cast<std::size_t>(index);
+  return m_passes[i].set ? m_passes[i].time : m_explains[i].time;
+}
+
+ThrottleExplain Kernel::lastExplain(int index) const {
+  const auto i = static_cast<std::size_t>(index);
+  ThrottleExplain e = m_passes.at(i).set ? explainFromPass(m_passes[i]) : m_explains.at(i);
+  const Task& t = m_tasks[i];
+  if (m_passes[i].set) {
+    e.task = index;
+    e.pid = t.info.pid;
+    setExplainPolicy(e);
+  }
+  e.journalWaitS = t.journalWaitS;
+  e.journalWaits = t.journalWaits;
+  e.writeHandleWaitS = t.writeHandleWaitS;
+  e.readWaitS = t.readWaitS;
+  e.readMaxMs = t.readLatency.max();
+  return e;
 }
 
 void Kernel::explainLoopStep(Task& t, const BalanceOutcome& out) {

@@ -251,10 +251,8 @@ class IolessPolicy final : public IolessPolicyBase<IolessPolicy> {
   static void emitTrace(ThrottleHost& host, const Task& task, const GlobalView& g, const WbView& w,
                         std::int64_t dirtyRatelimit, std::int64_t taskRatelimit, Pages pagesDirtied,
                         std::int64_t period, std::int64_t pause, const PassDetail& detail) {
-    BalanceDirtyPages r = balanceTrace(host, task, g, w, dirtyRatelimit, taskRatelimit,
-                                       pagesDirtied, period, pause, /*withThink=*/true);
-    r.domain = detail.domain;
-    traceAndExplain(host, task, g, w, r, detail);
+    recordPass(host, task, g, w, dirtyRatelimit, taskRatelimit, pagesDirtied, period, pause,
+               /*withThink=*/true, detail);
   }
 };
 

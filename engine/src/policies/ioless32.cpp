@@ -141,10 +141,7 @@ class Ioless32Policy final : public IolessPolicyBase<Ioless32Policy> {
                     std::int64_t rate, std::int64_t taskRl, Pages pages, std::int64_t pause,
                     const PassDetail& detail) {
     // 3.2's tracepoint had no period or think fields: they stay 0.
-    traceAndExplain(host, task, g, w,
-                    balanceTrace(host, task, g, w, rate, taskRl, pages, 0, pause,
-                                 /*withThink=*/false),
-                    detail);
+    recordPass(host, task, g, w, rate, taskRl, pages, 0, pause, /*withThink=*/false, detail);
   }
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the IO-less policies (ioless, ioless-3.2) share: the entry check, the slowly following
-// dirty_limit step, and the balance_dirty_pages tracepoint record.
+// dirty_limit step, and the record of a pass (its tracepoint and its explain breakdown).
 #include <cstdint>
 
 #include "policies/policy.h"
@@ -33,13 +33,6 @@ void updateDomainDirtyLimit(ThrottleHost& host, const GlobalView& g);
 /// The same for a memory cgroup's wb_domain (domain_update_dirty_limit() on the mdtc, 4.2+).
 void updateMemcgDirtyLimit(ThrottleHost& host, int cg, const MemcgView& m);
 
-/// The writeback:balance_dirty_pages record of one throttle decision (times in jiffies).
-/// `period` and `think` are 0 for the 3.2 form, which had neither.
-BalanceDirtyPages balanceTrace(ThrottleHost& host, const Task& task, const GlobalView& g,
-                               const WbView& w, std::int64_t dirtyRatelimit,
-                               std::int64_t taskRatelimit, Pages pagesDirtied, std::int64_t period,
-                               std::int64_t pause, bool withThink);
-
 /// What a pass computed besides its tracepoint record, for the explain breakdown.
 struct PassDetail {
   std::int64_t posRatio = 0;  ///< fixed point, 1.0 = 1024
@@ -50,9 +43,12 @@ struct PassDetail {
   ThrottleDomain domain = ThrottleDomain::Global;  ///< whose pos_ratio set the pause
 };
 
-/// Emits the balance_dirty_pages record `r` if tracing, and records the pass as the task's
-/// last throttle (ThrottleHost::explainOf) from the same numbers.
-void traceAndExplain(ThrottleHost& host, const Task& task, const GlobalView& g, const WbView& w,
-                     const BalanceDirtyPages& r, const PassDetail& d);
+/// Records one throttle decision as the task's last pass (ThrottleHost::iolessPassOf), and
+/// emits the writeback:balance_dirty_pages record made of the same numbers if tracing. Rates
+/// in pages/s, times in jiffies; `withThink`: the 6.x record, which has period and think (the
+/// 3.2 one had neither: they stay 0).
+void recordPass(ThrottleHost& host, const Task& task, const GlobalView& g, const WbView& w,
+                std::int64_t dirtyRatelimit, std::int64_t taskRatelimit, Pages pagesDirtied,
+                std::int64_t period, std::int64_t pause, bool withThink, const PassDetail& d);
 
 }  // namespace throttlelab::engine

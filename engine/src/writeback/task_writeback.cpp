@@ -81,6 +81,7 @@ void Kernel::wakeSlotWaiter(int dev) {
   while (!d.slotWaiters.empty() && !d.device.full()) {
     const int id = d.slotWaiters.front();
     d.slotWaiters.pop_front();
+    ++d.slotWakeups;
     if (id == PageAllocator::kKswapdSlotWaiter) {
       m_pages.kswapdSlotFree(*this);
       continue;
@@ -98,6 +99,7 @@ void Kernel::wakeSlotWaiter(int dev) {
     t.batchUntil = m_now + std::chrono::milliseconds(20);
     continueTaskWriteback(t);
   }
+  journalLockProgress(dev);  // a writepage() holding a handle may have gone on
 }
 
 void Kernel::startCongestionWait(Task& t, SimDuration timeout) {

@@ -60,6 +60,14 @@ struct ThrottleExplain {
   /// domain's; false: the global domain (docs/model.md, Memory cgroups).
   bool cgroupDomain = false;
 
+  // --- the task's waits in the file system up to now (docs/model.md, The file system) ---
+  double journalWaitS = 0;  ///< in start_this_handle(), do_get_write_access() and fsync()'s commit
+  std::int64_t journalWaits = 0;
+  /// Of journalWaitS: write()'s own handles in wait_transaction_locked() (a commit's lock-down).
+  double writeHandleWaitS = 0;
+  double readWaitS = 0;  ///< in uncached reads, queueing included
+  double readMaxMs = 0;  ///< the longest of them
+
   // --- IO-less: the 6.x (or 3.2) balance_dirty_pages() pass ---
   Pages dirty = 0;         ///< global_dirty_state dirty + writeback (as traced: `dirty`)
   Pages thresh = 0;        ///< dirty_thresh as the task sees it (Eq. 4–7, the RT bonus included)

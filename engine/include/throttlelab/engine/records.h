@@ -278,10 +278,12 @@ struct TaskStats {
   Pages swapPages = 0;  ///< anonymous pages in swap
   bool oomKilled = false;
   /// Time waiting for the journal: a metadata buffer being written by a commit
-  /// (do_get_write_access() on BJ_Shadow, after an atime update) or fsync()'s commit.
+  /// (do_get_write_access() on BJ_Shadow, after an atime update), a handle waiting for a
+  /// commit's lock-down (start_this_handle()), or fsync()'s commit.
   double journalWaitS = 0;
   std::int64_t journalWaits = 0;
-  double readMsP50 = 0;  ///< latency of the task's uncached reads (TaskSpec::readKiB)
+  double writeHandleWaitS = 0;  ///< of journalWaitS: write()'s own handles (docs/model.md Eq. 63)
+  double readMsP50 = 0;         ///< latency of the task's uncached reads (TaskSpec::readKiB)
   double readMsMax = 0;
   std::int64_t reads = 0;
 };

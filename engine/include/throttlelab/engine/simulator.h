@@ -146,7 +146,7 @@ class Simulator {
   const std::vector<RunEvent>& events() const;
   /// The last throttle call of task `index` at or before now(), step by step (Kind::None if
   /// it has not been throttled). Throws std::out_of_range for an unknown index.
-  const ThrottleExplain& lastExplain(int index) const;
+  ThrottleExplain lastExplain(int index) const;
   /// True once every task has exited (finished its runs or was OOM-killed) and none is
   /// waiting to start: a run of finite jobs (make -jN) can stop here.
   bool allTasksExited() const;

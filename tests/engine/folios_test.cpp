@@ -129,5 +129,70 @@ TEST(Folios, AHundredWritersOfFoliosStandFurtherAboveTheLimitThanOfPages) {
   EXPECT_GT(withFolios, withPages * 1.1) << withFolios << " against " << withPages;
 }
 
+// balance_dirty_pages_ratelimited_flags() 3.2+: besides its own quota a writer checks in when
+// the CPU it runs on has dirtied ratelimit_pages since the last check-in there: dirty_thresh /
+// (CPUs x 32) = 256 pages on this 2-CPU box, one 1 MiB folio. Ten dd on a disk as fast as the
+// one of the 6.18 10-dd trace get quotas above a folio, and still check in after every folio,
+// as that trace shows (`dirtied=256 dirtied_pause=415`); by their quota alone they would come
+// in after two.
+TEST(EntryCheck, ACpuThatDirtiedRatelimitPagesSendsItsNextWriterIn) {
+  Scenario s = box(10, 1024);
+  s.devices[0].writeMBps = 1400;
+  const Records r = run(s);
+  std::int64_t aboveAFolio = 0;
+  for (const auto& b : r.bdp) {
+    if (b.paused != 0 || b.dirtiedPause <= 256) continue;
+    ++aboveAFolio;
+    EXPECT_EQ(b.dirtied, 256u) << "dirtied_pause " << b.dirtiedPause;
+  }
+  EXPECT_GT(aboveAFolio, 100);
+}
+
+// dirty_throttle_leaks (3.2+): a writer that exits before its check-in leaves the pages it
+// dirtied since the last one to the next writer checking in on its CPU. Four hundred dd of
+// 1 MiB each: without the leaks the pages each dirtied after its last check-in (a fifth of
+// them here) would never be counted at one; with them only the last few runs' are not.
+TEST(EntryCheck, ShortLivedWritersAreThrottledForWhatTheyLeftUncounted) {
+  Scenario s = box(400, 4);
+  s.tasks[0].fileMiB = 1;
+  struct Sink : RecordSink {
+    std::int64_t checkedIn = 0;
+    Pages firstDirtied = -1, lastDirtied = 0;
+    void onTrace(const TraceRecord& r) override {
+      if (const auto* b = std::get_if<BalanceDirtyPages>(&r)) {
+        if (b->paused == 0) checkedIn += b->dirtied;
+      } else if (const auto* g = std::get_if<GlobalDirtyState>(&r)) {
+        if (g->dirty + g->writeback > (g->thresh + g->bgThresh) / 2) {
+          if (firstDirtied < 0) firstDirtied = g->dirtied;
+          lastDirtied = g->dirtied;
+        }
+      }
+    }
+  } sink;
+  Simulator sim(s);
+  sim.setSink(&sink, OutputOptions{.traces = true});
+  sim.run();
+  const Pages dirtied = sink.lastDirtied - sink.firstDirtied;
+  ASSERT_GT(dirtied, 4 * 16384);
+  EXPECT_GT(static_cast<double>(sink.checkedIn), 0.9 * static_cast<double>(dirtied))
+      << sink.checkedIn << " of " << dirtied << " pages were counted at a check-in";
+}
+
+// The kernel keeps a bdi's bandwidth state for its lifetime: a run can start from the state
+// earlier writes left (DeviceConfig::initial*KBps), or from INIT_BW as after boot.
+TEST(EntryCheck, ADeviceStartsFromTheBandwidthStateItIsGiven) {
+  const auto firstRatelimit = [](const Scenario& s) {
+    const Records r = run(s);
+    return r.bdp.empty() ? -1 : r.bdp.front().dirtyRatelimit;
+  };
+  Scenario s = box(10, 1024);
+  s.durationS = 1;
+  EXPECT_EQ(firstRatelimit(s), 102400);  // INIT_BW, 100 MB/s
+  s.devices[0].initialDirtyRatelimitKBps = 212;
+  s.devices[0].initialWriteBwKBps = 1'900'000;
+  s.devices[0].initialAvgWriteBwKBps = 1'800'000;
+  EXPECT_EQ(firstRatelimit(s), 212);
+}
+
 }  // namespace
 }  // namespace throttlelab::engine

@@ -287,6 +287,49 @@ TEST(TraceStats, WarmsUpOnlyForATraceThatBeginsWithTheWritersRunning) {
   EXPECT_GT(ti::kBusyTraceWarmupS, 0.0);
 }
 
+TEST(TraceStats, ABusyTraceGivesTheDiskItsWrittenRateAndTheBdiItsStartingState) {
+  // One bdi, the writers running from the start: 100,000 pages written back in 2 s, while the
+  // kernel's smoothed estimate still said 440,000 KB/s.
+  ti::TraceStats stats;
+  for (int i = 0; i <= 4; ++i)
+    stats.add(te::GlobalDirtyState{.header = at(10.0 + 0.5 * i, 33),
+                                   .dirty = 9000,
+                                   .writeback = 3000,
+                                   .bgThresh = 8192,
+                                   .thresh = 16384,
+                                   .limit = 16384,
+                                   .written = 500'000 + 25'000 * i});
+  te::BalanceDirtyPages first = pauseOf(10.1, 7, 8, "254:0");
+  first.dirtyRatelimit = 141'948;
+  stats.add(first);
+  stats.add(te::BdiDirtyRatelimit{.header = at(10.4, 7),
+                                  .bdi = "254:0",
+                                  .writeBw = 711'232,
+                                  .awriteBw = 440'400,
+                                  .dirtyRatelimit = 124'204});
+  stats.add(te::BdiDirtyRatelimit{.header = at(10.6, 8),
+                                  .bdi = "254:0",
+                                  .writeBw = 708'940,
+                                  .awriteBw = 473'268,
+                                  .dirtyRatelimit = 108'676});
+  const auto m = stats.result();
+  EXPECT_DOUBLE_EQ(m.writtenPagesPerS, 50'000);
+  ASSERT_TRUE(ti::startsFromTracedState(m));
+  EXPECT_EQ(ti::simulationWarmupS(m), 0.0);  // it starts from that state, not from boot
+  std::vector<std::string> notes;
+  const te::Scenario s = ti::deriveScenario(m, ti::HostFacts{}, &notes);
+  ASSERT_EQ(s.devices.size(), 1u);
+  const te::DeviceConfig& d = s.devices.front();
+  EXPECT_DOUBLE_EQ(d.writeMBps, 50'000 * 4096 / 1e6);
+  EXPECT_EQ(d.initialWriteBwKBps, 711'232);
+  EXPECT_EQ(d.initialAvgWriteBwKBps, 440'400);
+  EXPECT_EQ(d.initialDirtyRatelimitKBps, 141'948);  // the first record's, before any update
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+    return n.find("what it wrote back during the trace") != std::string::npos;
+  }));
+  EXPECT_NO_THROW(te::validateScenario(s));
+}
+
 namespace {
 
 TEST(TraceStats, ALongTraceIsSimulatedForABoundedTimeAndSaysSo) {

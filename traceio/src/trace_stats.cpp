@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -118,6 +119,9 @@ struct TraceStats::State {
   std::map<std::uint64_t, CgroupAcc> cgroups;  ///< bounded: at most kMaxCgroups inos
   std::set<std::int64_t> jiffyValues;          ///< distinct positive ms values, bounded
   int startsBusy = -1;  ///< the first global_dirty_state: above bg_thresh (1) or not (0)
+  std::map<std::string, TraceStats::Result::WbStart, std::less<>> wbStart;
+  /// The first and the last global_dirty_state: (time, written).
+  std::optional<std::pair<double, std::int64_t>> firstWritten, lastWritten;
 };
 
 TraceStats::TraceStats(double fromS) : m_state(std::make_shared<State>()) {
@@ -143,17 +147,37 @@ void TraceStats::add(const te::TraceRecord& record) {
     if (it == map.end()) it = map.emplace(std::string(bdi), Reservoir{}).first;
     return it->second;
   };
+  // A bdi's first record gives its dirty_ratelimit at the trace's start (records arrive in
+  // time order; the bounded map keeps the first 64 bdis).
+  const auto wbStartOf = [&](std::string_view bdi,
+                             std::int64_t dirtyRatelimit) -> TraceStats::Result::WbStart* {
+    auto it = st.wbStart.find(bdi);
+    if (it == st.wbStart.end()) {
+      if (st.wbStart.size() >= 64) return nullptr;
+      it = st.wbStart.emplace(std::string(bdi), TraceStats::Result::WbStart{}).first;
+      it->second.dirtyRatelimitKBps = static_cast<double>(dirtyRatelimit);
+    }
+    return &it->second;
+  };
   std::visit(
       [&](const auto& r) {
         using T = std::decay_t<decltype(r)>;
         if constexpr (std::is_same_v<T, te::GlobalDirtyState>) {
           if (st.startsBusy < 0) st.startsBusy = r.dirty + r.writeback > r.bgThresh ? 1 : 0;
+          const auto written = std::make_pair(t, static_cast<std::int64_t>(r.written));
+          if (!st.firstWritten || t < st.firstWritten->first) st.firstWritten = written;
+          if (!st.lastWritten || t >= st.lastWritten->first) st.lastWritten = written;
           st.dirty.add(static_cast<double>(r.dirty + r.writeback));
           st.thresh.add(static_cast<double>(r.thresh));
           st.bgThresh.add(static_cast<double>(r.bgThresh));
           st.limit.add(static_cast<double>(r.limit));
         } else if constexpr (std::is_same_v<T, te::BdiDirtyRatelimit>) {
           perBdi(st.writeBw, r.bdi).add(static_cast<double>(r.awriteBw));
+          TraceStats::Result::WbStart* start = wbStartOf(r.bdi, r.dirtyRatelimit);
+          if (start && start->avgWriteBwKBps == 0) {
+            start->writeBwKBps = static_cast<double>(r.writeBw);
+            start->avgWriteBwKBps = static_cast<double>(r.awriteBw);
+          }
           perBdi(st.dirtyRatelimit, r.bdi).add(static_cast<double>(r.dirtyRatelimit));
         } else {
           if (r.setpoint > 0)
@@ -161,6 +185,7 @@ void TraceStats::add(const te::TraceRecord& record) {
                                      static_cast<double>(r.setpoint));
           if (r.pause > 0) st.pause.add(static_cast<double>(r.pause));
           st.taskRatelimit.add(static_cast<double>(r.taskRatelimit));
+          wbStartOf(r.bdi, r.dirtyRatelimit);
           ++st.balanceRecords;
           st.dirtied.add(static_cast<double>(r.dirtied));
           st.dirtiedPause.add(static_cast<double>(r.dirtiedPause));
@@ -222,6 +247,11 @@ TraceStats::Result TraceStats::result() const {
   r.limitPages = static_cast<te::Pages>(std::llround(st.limit.median()));
   for (const auto& [bdi, res] : st.writeBw) r.writeBwKBps[bdi] = res.median();
   for (const auto& [bdi, res] : st.dirtyRatelimit) r.dirtyRatelimitKBps[bdi] = res.median();
+  for (const auto& [bdi, start] : st.wbStart) r.wbStart[bdi] = start;
+  if (st.firstWritten && st.lastWritten && st.lastWritten->first > st.firstWritten->first)
+    r.writtenPagesPerS = static_cast<double>(std::max<std::int64_t>(
+                             0, st.lastWritten->second - st.firstWritten->second)) /
+                         (st.lastWritten->first - st.firstWritten->first);
   for (const auto& [pid, a] : st.tasks) {
     TaskRate t;
     t.pid = pid;
@@ -254,8 +284,14 @@ TraceStats::Result TraceStats::result() const {
 
 // ---------------------------------------------------------------------------------------------
 
+bool startsFromTracedState(const TraceStats::Result& measured) {
+  return !measured.wbStart.empty() &&
+         std::all_of(measured.wbStart.begin(), measured.wbStart.end(),
+                     [](const auto& s) { return s.second.avgWriteBwKBps > 0; });
+}
+
 double simulationWarmupS(const TraceStats::Result& measured) {
-  return measured.startsBusy ? kBusyTraceWarmupS : 0.0;
+  return measured.startsBusy && !startsFromTracedState(measured) ? kBusyTraceWarmupS : 0.0;
 }
 
 engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& host,
@@ -369,11 +405,30 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
                       [&](const te::DeviceConfig& o) { return o.name == d.name; }))
         d.name += std::to_string(s.devices.size());
       const auto it = m.writeBwKBps.find(bdi);
-      if (it != m.writeBwKBps.end() && it->second > 0) {
+      const bool measuredWrites = bdis.size() == 1 && m.startsBusy && m.writtenPagesPerS > 0;
+      if (measuredWrites) {
+        // What the disk took while the writers kept it busy: awrite_bw is the kernel's
+        // estimate of it, smoothed over seconds, and lags behind when the disk's speed
+        // changes (as a virtual disk's does).
+        d.writeMBps = m.writtenPagesPerS * te::kPageBytes / 1e6;
+        n.push_back("device " + d.name + ": " + fixed(d.writeMBps, 2) +
+                    " MB/s, what it wrote back during the trace (global_dirty_state `written`, " +
+                    fixed(m.writtenPagesPerS, 0) +
+                    " pages/s; the trace begins above bg_thresh, "
+                    "so the flusher kept it busy)" +
+                    (it != m.writeBwKBps.end() && it->second > 0
+                         ? "; the traced awrite_bw, the kernel's smoothed estimate, was " +
+                               fixed(it->second * 1.024 / 1000.0, 2) + " MB/s (median)"
+                         : std::string()));
+      } else if (it != m.writeBwKBps.end() && it->second > 0) {
         d.writeMBps = it->second * 1.024 / 1000.0;
         n.push_back("device " + d.name + ": " + fixed(d.writeMBps, 2) +
                     " MB/s, the median traced awrite_bw " + fixed(it->second, 0) +
-                    " KB/s x 1.024 / 1000");
+                    " KB/s x 1.024 / 1000" +
+                    (bdis.size() == 1 && m.startsBusy
+                         ? std::string(" (the disk wrote nothing back during the trace: it "
+                                       "stalled)")
+                         : std::string()));
       } else {
         n.push_back("device " + d.name + ": " + fixed(d.writeMBps, 2) +
                     " MB/s (default): no bdi_dirty_ratelimit record for it");
@@ -391,6 +446,19 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
           n.push_back("device " + d.name + ": queue depth " + std::to_string(d.nrRequests) +
                       ", this host's nr_requests");
         }
+      }
+      // Where the trace shows it, the bdi starts from the state it had (the kernel keeps its
+      // estimates for the bdi's lifetime): initial conditions, not a fit.
+      if (const auto st = m.wbStart.find(bdi);
+          st != m.wbStart.end() && st->second.avgWriteBwKBps > 0) {
+        d.initialWriteBwKBps = std::max(4.0, st->second.writeBwKBps);
+        d.initialAvgWriteBwKBps = std::max(4.0, st->second.avgWriteBwKBps);
+        d.initialDirtyRatelimitKBps = std::max(4.0, st->second.dirtyRatelimitKBps);
+        n.push_back("device " + d.name + ": starts with write_bw " +
+                    fixed(d.initialWriteBwKBps, 0) + ", awrite_bw " +
+                    fixed(d.initialAvgWriteBwKBps, 0) + " and dirty_ratelimit " +
+                    fixed(d.initialDirtyRatelimitKBps, 0) +
+                    " KB/s, its state when the trace begins (its first records)");
       }
       if (it != m.writeBwKBps.end() && it->second > 0) {
         // awrite_bw is what the disk delivered for this very workload, positioning included;

@@ -93,6 +93,8 @@ constexpr Range kPercent{0, 100};
 // speed a trace can show. Tiny values such as 1e-320 (denormals) are refused with the range.
 constexpr Range kSpeedMBps{0.001, 1e6};
 constexpr Range kSeconds{0, 1e7};  // ~115 days of simulated time
+// A bdi's bandwidth state in KB/s: at least the one page per second the kernel keeps it at.
+constexpr Range kInitialRateKBps{4, 1e9};
 
 template <class T>
 struct Key {
@@ -239,6 +241,30 @@ constexpr Key<DeviceConfig> kDeviceKeys[] = {
      .allowed = "`\"\"`, `\"fifo\"`, `\"deadline\"`",
      .defaultText = "`\"\"` (fifo)",
      .omitWhenEmpty = true},
+    {.name = "initialWriteBwKBps",
+     .member = &DeviceConfig::initialWriteBwKBps,
+     .range = kInitialRateKBps,
+     .unit = "KB/s",
+     .meaning = "the bdi's `write_bandwidth` when the run starts (the `write_bw` of a "
+                "`bdi_dirty_ratelimit` record): the kernel keeps the estimate for the bdi's "
+                "lifetime, so a run after earlier writes starts from it",
+     .zeroOr = "0 (`INIT_BW`, 100 MB/s, as after boot) or ",
+     .omitWhenDefault = true},
+    {.name = "initialAvgWriteBwKBps",
+     .member = &DeviceConfig::initialAvgWriteBwKBps,
+     .range = kInitialRateKBps,
+     .unit = "KB/s",
+     .meaning = "the bdi's `avg_write_bandwidth` when the run starts (`awrite_bw`)",
+     .zeroOr = "0 (`INIT_BW`, 100 MB/s, as after boot) or ",
+     .omitWhenDefault = true},
+    {.name = "initialDirtyRatelimitKBps",
+     .member = &DeviceConfig::initialDirtyRatelimitKBps,
+     .range = kInitialRateKBps,
+     .unit = "KB/s",
+     .meaning = "the bdi's base rate `dirty_ratelimit` (and `balanced_dirty_ratelimit`) when "
+                "the run starts",
+     .zeroOr = "0 (`INIT_BW`, 100 MB/s, as after boot) or ",
+     .omitWhenDefault = true},
 };
 
 constexpr Key<VmConfig> kVmKeys[] = {

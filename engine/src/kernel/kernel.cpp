@@ -28,7 +28,7 @@ Kernel::Kernel(Scenario scenario)
   for (std::size_t i = 0; i < m_scenario.devices.size(); ++i) {
     auto d = std::make_unique<DeviceState>(m_scenario.devices[i],
                                            m_scenario.seed ^ (kDeviceSeedSalt * (i + 1)));
-    d->bw.bwTimeStampJiffies = jiffies();
+    d->bw = initialWbBandwidth(m_scenario.devices[i], jiffies());
     m_devices.emplace_back(std::move(d));
   }
   m_domain.completions.resize(m_devices.size());
@@ -36,6 +36,7 @@ Kernel::Kernel(Scenario scenario)
   m_cpu.resetPerCpuDirty();
   m_domain.dirtyLimit = globalViewFor(LimitBonus::None).thresh;  // boot: dirty_limit = thresh
   m_domain.dirtyLimitStamp = jiffies();
+  setBdpRatelimitPages();
   for (std::size_t g = 0; g < m_scenario.tasks.size(); ++g)
     for (int i = 0; i < m_scenario.tasks[g].count; ++i) addTask(g, m_scenario.tasks[g]);
   const auto interval = millis(m_scenario.vm.dirtyWritebackCentisecs * 10.0);
@@ -631,6 +632,8 @@ void Kernel::reconfigure(const Scenario& in) {
     m_domain.dirtyLimit = globalViewFor(LimitBonus::None).thresh;
     m_domain.dirtyLimitStamp = jiffies();
   }
+  if (dirtyLimitFields(cur) != dirtyLimitFields(old) || cur.machine.cpus != old.machine.cpus)
+    setBdpRatelimitPages();
   // The flushers' periodic timer.
   if (cur.vm.dirtyWritebackCentisecs != old.vm.dirtyWritebackCentisecs) {
     const auto interval = millis(cur.vm.dirtyWritebackCentisecs * 10.0);

@@ -143,6 +143,17 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   /// The largest folio order of a buffered write() now (machine.maxFolioOrder, else the
   /// policy's kernel; 0 under the <= 3.1 per-CPU entry check, which counts 4 KiB pages).
   int maxFolioOrder() const;
+  /// writeback_set_ratelimit() 3.2+: ratelimit_pages, the pages a CPU may dirty between two
+  /// check-ins, from the dirty threshold at boot and at each vm.dirty_* or CPU change.
+  void setBdpRatelimitPages();
+  /// The 3.2+ entry check (the IO-less policies and `none`): checkInDue() and the leaks.
+  bool hasBdpSafetyNet() const;
+  /// balance_dirty_pages_ratelimited_flags() 3.2+: whether `t`, at a check-in, calls
+  /// balance_dirty_pages(): its own quota, or its CPU's bdp_ratelimits past ratelimit_pages,
+  /// after taking up what exited tasks left in dirty_throttle_leaks.
+  bool checkInDue(Task& t);
+  /// dirty_throttle_leaks: charge what exited tasks left on t's CPU to t, up to `ratelimit`.
+  void takeThrottleLeaks(Task& t, Pages ratelimit);
   void pieceDone(Task& t);
   void endCopy(Task& t);
   /// Enters balance_dirty_pages() for `pages` dirtied pages, the loop state fresh.
@@ -311,6 +322,7 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   Memory m_mem;
   PageAllocator m_pages;
   Domain m_domain;
+  Pages m_bdpRatelimitPages = 16;  ///< ratelimit_pages (3.2+; setBdpRatelimitPages())
   std::vector<DeepPtr<DeviceState>> m_devices;
   std::vector<CachedFile> m_files;
   std::vector<CgroupState> m_cgroups;  ///< Scenario::cgroups, by index

@@ -35,7 +35,9 @@ void Kernel::taskStart(Task& t) {
 }
 
 void Kernel::beginRun(Task& t) {
-  // Every dd invocation is a new process: fork() resets the throttle state.
+  // Every dd invocation is a new process: fork() resets the throttle state; the last one's
+  // unthrottled pages went to dirty_throttle_leaks at its exit (3.2+).
+  if (hasBdpSafetyNet()) m_cpu.perCpuDirty(cpuOf(t)).leaks += t.nrDirtied;
   t.nrDirtied = 0;
   t.nrDirtiedPause = 32;
   t.dirtyPausedWhen = 0;
@@ -71,7 +73,14 @@ void Kernel::continueWriting(Task& t) {
     return;
   }
   const Pages ratelimit = m_policy->ratelimit(*this, t);
+  if (hasBdpSafetyNet()) takeThrottleLeaks(t, ratelimit);
   Pages piece = std::max<Pages>(1, ratelimit - t.nrDirtied);
+  if (hasBdpSafetyNet()) {
+    // 3.2+: the kernel looks at the CPU's bdp_ratelimits at every folio, so the piece ends
+    // where this CPU reaches ratelimit_pages (checkInDue()).
+    const Pages cpuLeft = m_bdpRatelimitPages - m_cpu.perCpuDirty(cpuOf(t)).dirtied;
+    piece = std::min(piece, std::max<Pages>(1, cpuLeft));
+  }
   if (m_era.perCpuRatelimit) {
     // <= 3.1: generic_perform_write() calls balance_dirty_pages_ratelimited() for every page
     // it copies, which adds to this CPU's bdp_ratelimits; whichever task brings the CPU's
@@ -173,6 +182,8 @@ void Kernel::endCopy(Task& t) {
   d.dirtied += newlyDirtied;
   if (f.cgroup >= 0) memcgDirtied(f, newlyDirtied);
   t.nrDirtied += newlyDirtied;
+  // folio_account_dirtied() 3.2+: the CPU's bdp_ratelimits counts every page dirtied on it.
+  if (hasBdpSafetyNet()) m_cpu.perCpuDirty(cpuOf(t)).dirtied += newlyDirtied;
   recordDirtied(t, newlyDirtied);
   fileDirtiedWhenChanged(f, oldWhen, wasDirty);
 }
@@ -228,12 +239,52 @@ void Kernel::pieceDone(Task& t) {
     proceed(t);
     return;
   }
-  // balance_dirty_pages_ratelimited(): check in once the quota is used up.
-  if (t.nrDirtied >= m_policy->ratelimit(*this, t)) {
+  // balance_dirty_pages_ratelimited(): check in once the quota is used up (3.2+: or the CPU's).
+  if (hasBdpSafetyNet() ? checkInDue(t) : t.nrDirtied >= m_policy->ratelimit(*this, t)) {
     enterBalance(t, t.nrDirtied);
     return;
   }
   proceed(t);
+}
+
+bool Kernel::hasBdpSafetyNet() const {
+  // The per-task quota of 3.2+ came with bdp_ratelimits and dirty_throttle_leaks beside it
+  // (the IO-less policies and `none`); the 2.6.0 policies count per task without either.
+  return m_era.followDirtyLimit && !m_era.perCpuRatelimit;
+}
+
+void Kernel::setBdpRatelimitPages() {
+  // writeback_set_ratelimit() 3.2+ (6.18 unchanged): dirty_thresh / (online CPUs x 32), at
+  // least 16 pages.
+  const Pages thresh = globalViewFor(LimitBonus::None).thresh;
+  m_bdpRatelimitPages = std::max<Pages>(16, thresh / (std::max(1, cpus()) * 32));
+}
+
+bool Kernel::checkInDue(Task& t) {
+  // balance_dirty_pages_ratelimited_flags() (3.2+, 6.18): the task checks in once its own
+  // quota is used up, which starts its CPU's count afresh. Otherwise a CPU on which tasks
+  // together dirtied ratelimit_pages since then sends this one in anyway: 1000 tasks that all
+  // start at once each honour their first, too large, nr_dirtied_pause.
+  Pages ratelimit = m_policy->ratelimit(*this, t);
+  CpuScheduler::PerCpuDirty& c = m_cpu.perCpuDirty(cpuOf(t));
+  if (t.nrDirtied >= ratelimit) {
+    c.dirtied = 0;
+  } else if (c.dirtied >= m_bdpRatelimitPages) {
+    c.dirtied = 0;
+    ratelimit = 0;
+  }
+  takeThrottleLeaks(t, ratelimit);
+  return t.nrDirtied >= ratelimit;
+}
+
+void Kernel::takeThrottleLeaks(Task& t, Pages ratelimit) {
+  // Pages dirtied by tasks that exited before their check-in are charged to a running one on
+  // the same CPU, up to its quota, so short-lived writers cannot escape the throttle.
+  Pages& leaks = m_cpu.perCpuDirty(cpuOf(t)).leaks;
+  if (leaks <= 0 || t.nrDirtied >= ratelimit) return;
+  const Pages take = std::min(leaks, ratelimit - t.nrDirtied);
+  leaks -= take;
+  t.nrDirtied += take;
 }
 
 void Kernel::proceed(Task& t) {
@@ -434,6 +485,8 @@ void Kernel::endRun(Task& t) {
     beginRun(t);
     return;
   }
+  // do_exit() 3.2+: pages the task dirtied since its last check-in go to dirty_throttle_leaks.
+  if (hasBdpSafetyNet()) m_cpu.perCpuDirty(cpuOf(t)).leaks += t.nrDirtied;
   noteTaskExiting(t);
   t.state = TaskState::Exited;
   t.exitedS = toSeconds(m_now);

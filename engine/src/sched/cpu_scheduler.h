@@ -73,10 +73,12 @@ class CpuScheduler {
   /// The CPU task `id` counts on for per-CPU state: id modulo the CPUs (the fluid model has
   /// no placement).
   int cpuOf(int id) const { return id % m_cpus; }
-  /// Per-CPU counters of the <= 3.1 writeback entry check (KernelEra::perCpuRatelimit).
+  /// Per-CPU counters of the writeback entry check: the <= 3.1 one (KernelEra::perCpuRatelimit)
+  /// and the 3.2+ safety net beside the per-task quota (Kernel::checkInDue()).
   struct PerCpuDirty {
     Pages dirtied = 0;  ///< bdp_ratelimits: pages dirtied on the CPU since its last check
     int copiers = 0;    ///< writers copying into the page cache on it right now
+    Pages leaks = 0;    ///< dirty_throttle_leaks (3.2+): exited tasks' unthrottled pages
   };
   PerCpuDirty& perCpuDirty(int cpu) { return m_perCpuDirty[static_cast<std::size_t>(cpu)]; }
   /// Every CPU's counters back to zero, one entry per CPU (after setCpus() or a policy change).

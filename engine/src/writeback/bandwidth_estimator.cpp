@@ -2,10 +2,26 @@
 #include "bandwidth_estimator.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "kernel_math.h"
 
 namespace throttlelab::engine {
+
+WbBandwidth initialWbBandwidth(const DeviceConfig& config, std::int64_t nowJiffies) {
+  // KB/s as the tracepoints print them to pages per second, at least the kernel's 1.
+  const auto pages = [](double kbps) {
+    return kbps > 0 ? std::max<std::int64_t>(1, std::llround(kbps * 1024 / kPageBytes))
+                    : kInitBwPagesPerS;
+  };
+  WbBandwidth bw;
+  bw.writeBw = pages(config.initialWriteBwKBps);
+  bw.avgWriteBw = pages(config.initialAvgWriteBwKBps);
+  bw.dirtyRatelimit = pages(config.initialDirtyRatelimitKBps);
+  bw.balancedDirtyRatelimit = bw.dirtyRatelimit;
+  bw.bwTimeStampJiffies = nowJiffies;
+  return bw;
+}
 
 void updateWriteBandwidth(WbBandwidth& wb, std::int64_t elapsedJiffies, Pages written, int hz) {
   // The estimate is a moving average over about three seconds (a power of two in jiffies).

@@ -4,6 +4,7 @@
 // and the write-bandwidth estimator (docs/model.md, Bandwidth estimation, Eq. 20–21).
 #include <cstdint>
 
+#include "throttlelab/engine/scenario.h"
 #include "throttlelab/engine/units.h"
 
 namespace throttlelab::engine {
@@ -22,6 +23,12 @@ struct WbBandwidth {
   Pages dirtiedStamp = 0;
   std::int64_t bwTimeStampJiffies = 0;  ///< bw_time_stamp
 };
+
+/// A device's bandwidth state at the start of a run, stamped `nowJiffies`: INIT_BW for each
+/// estimate, as wb_init() sets them at boot, unless the scenario gives the state the bdi had
+/// from earlier writes (DeviceConfig::initial*KBps; the kernel keeps it for the bdi's lifetime).
+/// balanced_dirty_ratelimit starts equal to dirty_ratelimit, as wb_init() starts it.
+WbBandwidth initialWbBandwidth(const DeviceConfig& config, std::int64_t nowJiffies);
 
 /// Eq. 20–21 (wb_update_write_bandwidth()): `written` is the cumulative completed-page count,
 /// `elapsedJiffies` the time since the stamp. Updates writeBw and avgWriteBw.

@@ -54,6 +54,13 @@ struct DeviceConfig {
   /// The I/O scheduler (/sys/block/<dev>/queue/scheduler): "fifo" (noop; also "") or
   /// "deadline".
   std::string elevator{};
+  /// The device's bdi_writeback bandwidth state when the run starts, in KB/s as the
+  /// bdi_dirty_ratelimit tracepoint prints it (write_bw, awrite_bw, dirty_ratelimit): the kernel
+  /// keeps these for the bdi's lifetime, so a run that begins after earlier writes starts from
+  /// them. 0 = INIT_BW (100 MB/s), the value wb_init() gives them at boot.
+  double initialWriteBwKBps = 0;
+  double initialAvgWriteBwKBps = 0;
+  double initialDirtyRatelimitKBps = 0;
   bool operator==(const DeviceConfig&) const = default;
 };
 

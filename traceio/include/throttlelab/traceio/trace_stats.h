@@ -72,6 +72,18 @@ class TraceStats {
     engine::Pages limitPages = 0;                      ///< median `limit`
     std::map<std::string, double> writeBwKBps;         ///< per bdi: median awrite_bw
     std::map<std::string, double> dirtyRatelimitKBps;  ///< per bdi: median dirty_ratelimit
+    /// A bdi's bandwidth state when the trace begins, from its first records: write_bw and
+    /// awrite_bw of its first bdi_dirty_ratelimit (printed before that update changes them),
+    /// and dirty_ratelimit of its first balance_dirty_pages or bdi_dirty_ratelimit record.
+    struct WbStart {
+      double writeBwKBps = 0;  ///< 0: no bdi_dirty_ratelimit record
+      double avgWriteBwKBps = 0;
+      double dirtyRatelimitKBps = 0;  ///< 0: no record of the bdi
+    };
+    std::map<std::string, WbStart> wbStart;
+    /// Pages written back per second over the trace: the `written` counter of the first and
+    /// the last global_dirty_state, over the time between them (0 with fewer than two).
+    double writtenPagesPerS = 0;
     std::vector<TaskRate> tasks;                   ///< pids that called balance_dirty_pages, by pid
     std::map<std::uint64_t, CgroupTrace> cgroups;  ///< by traced cgroup_ino
     int writers = 0;                               ///< tasks.size()
@@ -127,9 +139,14 @@ engine::Scenario deriveScenario(const TraceStats::Result& measured, const HostFa
 /// the kernel's estimates long settled; the simulation starts from an empty page cache, and
 /// its smoothed write bandwidth (wb_update_write_bandwidth(); docs/model.md, Eq. 20–21, a moving
 /// average over about 4 s) needs about 20 s to reach the device's speed, so that start-up is
-/// simulated first. A trace that begins quiet is compared from the simulation's start.
+/// simulated first. A trace that begins quiet is compared from the simulation's start, and so
+/// is one that shows every bdi's bandwidth state (startsFromTracedState()): the simulated
+/// devices then start from that state, and only the page cache has to fill (milliseconds).
 inline constexpr double kBusyTraceWarmupS = 20;
 double simulationWarmupS(const TraceStats::Result& measured);
+/// Every traced bdi has a bdi_dirty_ratelimit record, so deriveScenario() starts each device
+/// from the bandwidth state the trace shows (DeviceConfig::initial*KBps).
+bool startsFromTracedState(const TraceStats::Result& measured);
 
 /// One row of the measured-versus-simulated comparison.
 struct ComparisonRow {

@@ -3,7 +3,8 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QLocale>
+#include <QThread>
+#include <chrono>
 
 #include "compare_plot.h"
 #include "compare_view.h"
@@ -13,10 +14,9 @@
 namespace throttlelab::ui {
 
 namespace {
+/// The mark on every plot names the branch in full ("branch: vm.dirty_ratio=10 at 600 s").
 QString markLabel(const BranchSpec& spec) {
-  return QObject::tr("branch at %1 s: %2")
-      .arg(QString::number(spec.atS, 'g', QLocale::FloatingPointShortest),
-           changesText(spec.changes));
+  return branchRunName(spec);
 }
 }  // namespace
 
@@ -32,18 +32,29 @@ QString BranchController::branchHere(double atS, const std::vector<engine::Overr
   const BranchSpec spec{atS, changes};
   m_base = r.base;
   m_spec = spec;
-  std::vector<engine::Sample> before(m_live.history().begin(), m_live.history().end());
-  m_compare.startBranch(
-      CompareView::BranchRuns{.originalName = originalRunName(),
-                              .branchName = branchRunName(spec),
-                              .markLabel = markLabel(spec),
-                              .atS = atS,
-                              .original = r.original->scenario(),
-                              .branch = r.changed,
-                              .originalFrom = *r.original,
-                              .branchFrom = *r.branch,
-                              .before = std::move(before)},
-      running);
+  // The original goes on from the worker's moment, which the window's history may not have
+  // reached yet: take in what the worker produced up to it (briefly), and nothing after it.
+  const double originalS = engine::toSeconds(r.original->time());
+  const double due = originalS - r.original->scenario().sampleIntervalS - 1e-9;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+  while ((m_live.history().empty() || m_live.history().lastTimeS() < due) &&
+         std::chrono::steady_clock::now() < deadline) {
+    m_live.frame();
+    QThread::msleep(1);
+  }
+  std::vector<engine::Sample> before;
+  for (const auto& s : m_live.history())
+    if (engine::toSeconds(s.time) <= originalS + 1e-9) before.push_back(s);
+  m_compare.startBranch(CompareView::BranchRuns{.originalName = originalRunName(),
+                                                .branchName = branchRunName(spec),
+                                                .markLabel = markLabel(spec),
+                                                .atS = atS,
+                                                .original = r.original->scenario(),
+                                                .branch = r.changed,
+                                                .originalFrom = *r.original,
+                                                .branchFrom = *r.branch,
+                                                .before = std::move(before)},
+                        running);
   Q_EMIT started();
   return {};
 }
@@ -60,7 +71,7 @@ const engine::Scenario& BranchController::branchScenario() const {
 QString BranchController::edit(const engine::Scenario& edited) {
   const auto& shown = m_compare.branch();
   if (!shown) return tr("no branch is shown");
-  const BranchSpec spec{shown->atS, scenarioChanges(m_base, edited)};
+  const BranchSpec spec{shown->atS, inOrderOf(m_spec.changes, scenarioChanges(m_base, edited))};
   command::BranchResult r = m_live.branchAt(spec.atS, spec.changes);
   if (!r.error.empty()) return QString::fromStdString(r.error);
   m_spec = spec;
@@ -114,45 +125,30 @@ QString BranchController::exportTo(const QString& path, const ExportChoice& choi
   // What was drained last, drawn as the view shows it now.
   for (int i = 0; i < 2; ++i) m_compare.run(i).frame();
   m_compare.refresh();
-  Exporter::View view{
-      .frame = &m_compare,
-      .plot = [this](PlotId id) -> QCustomPlot* {
-        for (ComparePlot* p : m_compare.plots())
-          if (p->id() == id) return p->widget();
-        return m_compare.plots().front()->widget();
-      },
-      .theme = Theme::fromPalette(m_compare.palette(), m_compare.font(), false),
-      .events = m_compare.run(0).timeline(),
-      .timeRange = m_compare.plots().front()->timeRange(),
-      .caption = tr("%1 and %2").arg(shown.originalName, shown.branchName)};
+  Exporter::View view{.frame = &m_compare,
+                      .plot = [this](PlotId id) -> QCustomPlot* {
+                        for (ComparePlot* p : m_compare.plots())
+                          if (p->id() == id) return p->widget();
+                        return m_compare.plots().front()->widget();
+                      },
+                      .theme = Theme::fromPalette(m_compare.palette(), m_compare.font(), false),
+                      .events = m_compare.run(0).timeline(),
+                      .timeRange = m_compare.plots().front()->timeRange(),
+                      .caption = tr("%1 and %2").arg(shown.originalName, shown.branchName)};
   for (ComparePlot* p : m_compare.plots()) view.visible.push_back(p->id());
-  const bool csv = choice.format == ExportFormat::CsvAll || choice.format == ExportFormat::CsvVisible;
-  const CsvRange range =
-      choice.format == ExportFormat::CsvVisible ? CsvRange::VisibleRange : CsvRange::EverythingKept;
-  if (!csv) {
-    const Exporter exporter(view, m_compare.run(0).history(), shown.original);
-    switch (choice.format) {
-      case ExportFormat::Png2x:
-        return exporter.exportPng(path, choice.plot, 2);
-      case ExportFormat::Svg:
-        return exporter.exportSvg(path, choice.plot);
-      case ExportFormat::Pdf:
-        return exporter.exportPdf(path, choice.plot);
-      default:
-        return exporter.exportPng(path, choice.plot, 1);
-    }
-  }
+  if (choice.format != ExportFormat::CsvAll && choice.format != ExportFormat::CsvVisible)
+    return Exporter(view, m_compare.run(0).history(), shown.original).exportAs(path, choice);
   // The original's rows as the dashboard's CSV has them, named as the original; the branch's
   // as the headless --branch-csv writes them.
   view.caption.clear();
   view.csvLines = "# run: original\n";
-  const QString original = Exporter(view, m_compare.run(0).history(), shown.original)
-                               .exportCsv(path, range);
+  const QString original =
+      Exporter(view, m_compare.run(0).history(), shown.original).exportAs(path, choice);
   if (!original.isEmpty()) return original;
   view.events = m_compare.run(1).timeline();
   view.csvLines = branchCsvLines(shown.original.name, *spec);
   return Exporter(view, m_compare.run(1).history(), shown.branch)
-      .exportCsv(branchCsvPath(path), range);
+      .exportAs(branchCsvPath(path), choice);
 }
 
 }  // namespace throttlelab::ui

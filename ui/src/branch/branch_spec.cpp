@@ -6,6 +6,8 @@
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QLocale>
+#include <algorithm>
+#include <iterator>
 #include <sstream>
 
 namespace throttlelab::ui {
@@ -79,7 +81,8 @@ std::string branchCsvLines(const std::string& originalName, const BranchSpec& br
   };
   std::ostringstream out;
   out << "# branch_of: " << line(originalName) << '\n' << "# branch_at_s: " << branch.atS << '\n';
-  for (const auto& c : branch.changes) out << "# branch_set: " << line(c.path + "=" + c.value) << '\n';
+  for (const auto& c : branch.changes)
+    out << "# branch_set: " << line(c.path + "=" + c.value) << '\n';
   return out.str();
 }
 
@@ -103,6 +106,20 @@ std::vector<engine::Override> scenarioChanges(const engine::Scenario& base,
     }
     diff(va, vb, key.toStdString(), out);
   }
+  return out;
+}
+
+std::vector<engine::Override> inOrderOf(const std::vector<engine::Override>& before,
+                                        std::vector<engine::Override> now) {
+  std::vector<engine::Override> out;
+  for (const auto& b : before) {
+    const auto it = std::find_if(now.begin(), now.end(),
+                                 [&](const engine::Override& o) { return o.path == b.path; });
+    if (it == now.end()) continue;
+    out.push_back(std::move(*it));
+    now.erase(it);
+  }
+  out.insert(out.end(), std::make_move_iterator(now.begin()), std::make_move_iterator(now.end()));
   return out;
 }
 

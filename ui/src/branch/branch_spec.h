@@ -25,5 +25,9 @@ std::string branchCsvLines(const std::string& originalName, const BranchSpec& br
 /// length changed is set whole). Applying them to `base` by the rules of --set gives `edited`.
 std::vector<engine::Override> scenarioChanges(const engine::Scenario& base,
                                               const engine::Scenario& edited);
+/// `now` with the keys `before` had first, in its order (a branch's changes keep the order
+/// they were made in), then the others.
+std::vector<engine::Override> inOrderOf(const std::vector<engine::Override>& before,
+                                        std::vector<engine::Override> now);
 
 }  // namespace throttlelab::ui

@@ -5,10 +5,15 @@
 /// scenario name, seed and software version, and is written through QSaveFile.
 #include <QImage>
 #include <QString>
+#include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
+#include "export_dialog.h"
 #include "plot_id.h"
+#include "theme.h"
+#include "throttlelab/engine/events.h"
 #include "throttlelab/engine/output.h"
 
 class QCustomPlot;
@@ -23,8 +28,20 @@ enum class CsvRange { EverythingKept, VisibleRange };
 
 class Exporter {
  public:
+  /// What is exported: plots laid out in a frame widget, and what the files say about them.
+  struct View {
+    const QWidget* frame = nullptr;
+    std::function<QCustomPlot*(PlotId)> plot;  ///< the plot shown for an id
+    std::vector<PlotId> visible;               ///< in layout order
+    Theme theme;
+    std::vector<engine::RunEvent> events;  ///< the CSV's `# event:` lines
+    std::pair<double, double> timeRange;   ///< shown (CsvRange::VisibleRange)
+    QString caption;       ///< added to the title and header line ("original and branch: …")
+    std::string csvLines;  ///< CSV header lines after the provenance ("# branch_of: …")
+  };
   Exporter(const Dashboard& dashboard, const SampleHistory& history,
            const engine::Scenario& scenario);
+  Exporter(View view, const SampleHistory& history, const engine::Scenario& scenario);
 
   /// Each returns an error message, or an empty string on success.
   /// `plot` = nullopt exports the whole dashboard.
@@ -32,6 +49,8 @@ class Exporter {
   QString exportSvg(const QString& path, std::optional<PlotId> plot) const;
   QString exportPdf(const QString& path, std::optional<PlotId> plot) const;
   QString exportCsv(const QString& path, CsvRange range) const;
+  /// The export the dialog's choice names.
+  QString exportAs(const QString& path, const ExportChoice& choice) const;
 
   /// The picture a PNG export writes, with its provenance text keys set.
   QImage renderImage(std::optional<PlotId> plot, double scale) const;
@@ -56,7 +75,7 @@ class Exporter {
   QString title() const;
   QString description() const;
 
-  const Dashboard& m_dashboard;
+  View m_view;
   const SampleHistory& m_history;
   engine::Provenance m_provenance;
   std::size_t m_devices;

@@ -70,6 +70,8 @@ int main(int argc, char** argv) {
   std::vector<double> toFirstFrame;
   std::vector<double> toAnswer;
   for (const double at : {600.0, 602.5, 605.0, 607.5, 609.95}) {
+    ui::LiveController& run = compare.run(1);
+    const int generation = run.status().generation;
     const auto start = Clock::now();
     const QString error = branch.branchHere(at, change, true);
     toAnswer.push_back(msSince(start));
@@ -77,13 +79,12 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "branch_bench: Branch here at %g s: %s\n", at, qPrintable(error));
       return 1;
     }
-    ui::LiveController& run = compare.run(1);
-    // Frames as the window's timer would run them, until the branch has a sample past `at`.
-    bool adopted = false;  // the history is the branch's, not the previous one's
+    // Frames as the window's timer would run them, until the branch has a sample past `at`
+    // (in the history of the branch, not of the previous one: its worker's generation).
     for (;;) {
       QCoreApplication::processEvents();
-      adopted |= run.frame().reset;
-      if (adopted && !run.history().empty() &&
+      run.frame();
+      if (run.status().generation != generation && !run.history().empty() &&
           engine::toSeconds(run.history().back().time) > at + 1e-9)
         break;
       QThread::usleep(200);

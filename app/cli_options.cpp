@@ -49,7 +49,7 @@ constexpr std::array kOptions{
     OptionSpec{"--summary", false, Scope::Headless},
     OptionSpec{"--explain", true, Scope::Any},
     OptionSpec{"--compare", true, Scope::Headless},
-    OptionSpec{"--branch-at", true, Scope::Headless},
+    OptionSpec{"--branch-at", true, Scope::Any},
     OptionSpec{"--branch-set", true, Scope::Branch},
     OptionSpec{"--branch-csv", true, Scope::Branch},
     OptionSpec{"--experiment", true, Scope::Experiment},
@@ -180,6 +180,10 @@ class Parser {
             "branch (--report)"};
       if (branching && name == "--seeds")
         return CliError{"--seeds belongs to --compare; a branched run has one seed"};
+      if (branching && !headless && (name == "--report" || name == "--branch-csv"))
+        return CliError{std::string(name) +
+                        " writes the branch of a headless --branch-at run; add --headless (in "
+                        "the window, --export-csv writes both runs)"};
       if (branching && name == "--report") continue;
       if (scope == Scope::Experiment)
         return CliError{std::string(name) + " belongs to --experiment NAME"};
@@ -216,7 +220,13 @@ class Parser {
     if (branching && m_options.branchOverrides.empty())
       return CliError{
           "--branch-at needs at least one --branch-set KEY=VALUE: the change the branch makes"};
-    if (branching && m_options.branchCsv.empty() && m_options.report.empty())
+    if (branching && !headless && !(m_options.runForS && *m_options.runForS > *m_options.branchAtS))
+      return CliError{
+          "--branch-at in the window needs --run-for S later than it: the run goes to S, "
+          "branches at --branch-at, and the exports show both futures at S"};
+    if (branching && !headless && !m_options.explain.empty())
+      return CliError{"--explain and --branch-at cannot be combined"};
+    if (branching && headless && m_options.branchCsv.empty() && m_options.report.empty())
       return CliError{
           "--branch-at needs --branch-csv FILE or --report FILE: where the branch's run goes"};
     return m_options;
@@ -629,6 +639,9 @@ Branched run (headless): what if, from second S, one thing had been different
                          header lines naming the branch time and the changes
   --report FILE          the run and its branch compared with the metrics of --compare
                          (FILE.md, FILE.json, or "-": Markdown on standard output)
+  In the window, --branch-at S --branch-set KEY=VALUE with --run-for T (T > S) runs to T,
+  branches at S and shows both futures at T in the compare view, for --export-png/svg/pdf;
+  --export-csv F writes the original to F and the branch to F-branch.csv.
 
 Seed experiments (the mailing-list measurements of docs/model.md, reproduced; no --headless needed):
   --experiment list      list the experiments (name and title)

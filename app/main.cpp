@@ -57,6 +57,8 @@ throttlelab::ui::GuiLaunchOptions toGuiOptions(const cli::CliOptions& o) {
   g.watchCgroup = o.watchCgroup;
   g.lesson = o.lesson;
   g.lessonStep = o.lessonStep.value_or(1);
+  g.branchAtS = o.branchAtS;
+  g.branchOverrides = o.branchOverrides;
   return g;
 }
 

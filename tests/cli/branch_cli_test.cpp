@@ -165,3 +165,15 @@ TEST_F(Executable, RejectsBranchOptionsOutOfPlace) {
            "--branch-set", "vm.dirty_ratio=5", "--csv", "same.csv", "--branch-csv", "same.csv"}),
       {"same.csv"});
 }
+
+TEST_F(Executable, RejectsABranchInTheWindowWithoutALaterRunForOrWithHeadlessOutputs) {
+  // In the window the run goes to --run-for and branches at --branch-at: it must be later.
+  const std::vector<std::string> branch{"--scenario", "ten-dd",       "--branch-at",
+                                        "3",          "--branch-set", "vm.dirty_ratio=5"};
+  expectBadInput(run(with(branch, {"--export-png", "x.png"})), {"--branch-at", "--run-for"});
+  expectBadInput(run(with(branch, {"--run-for", "2", "--export-png", "x.png"})),
+                 {"--branch-at", "--run-for"});
+  expectBadInput(run(with(branch, {"--run-for", "5", "--report", "cmp.md"})),
+                 {"--report", "--headless"});
+  EXPECT_FALSE(fs::exists(m_dir / "x.png"));
+}

@@ -11,7 +11,7 @@ namespace throttlelab::engine {
 
 SnapshotStore::SnapshotStore(SnapshotStoreOptions options) : m_options(options) {
   m_options.capacity = std::max<std::size_t>(m_options.capacity, 3);
-  if (!(m_options.intervalS > 0)) m_options.intervalS = 1.0;
+  if (!(m_options.intervalS > 0)) m_options.intervalS = SnapshotStoreOptions{}.intervalS;
 }
 
 bool SnapshotStore::offer(const Simulator& sim) {

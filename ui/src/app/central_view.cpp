@@ -39,6 +39,10 @@ QWidget* ComparePart::widget() const {
 
 void ComparePart::activate() {
   m_view.setSpeed(m_live.speed());
+  if (m_view.branch()) {  // started already, by Branch here
+    m_runControls.setRunning(m_view.isRunning());
+    return;
+  }
   m_view.start(m_live.scenario(), true);
   m_runControls.setRunning(true);
   m_status(

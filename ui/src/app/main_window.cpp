@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <functional>
 
 #include <QAction>
@@ -27,6 +29,7 @@
 #include <QStyle>
 #include <QTimer>
 
+#include "branch_controller.h"
 #include "central_view.h"
 #include "compare_view.h"
 #include "dashboard.h"
@@ -107,6 +110,8 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   m_controller->setObjectName(QStringLiteral("liveController"));
   m_dashboard = new Dashboard(this);
   m_compareView = new CompareView(this);
+  m_branch = new BranchController(*m_controller, *m_compareView, this);
+  if (m_scriptedMode) m_compareView->setDecimation(false);
   m_traceView = new TraceView(this);
   m_hostView = new HostView(this);
   m_stack = new QStackedWidget(this);
@@ -182,6 +187,7 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
                            .taskTable = *m_taskTable,
                            .unitsPagesAction = *m_pagesAction,
                            .setPresenterMode = [this](bool on) { setPresenterMode(on); },
+                           .branch = *m_branch,
                            .scripted = m_scriptedMode});
   wire();
   if (!m_scriptedMode) restoreSettings();
@@ -274,6 +280,14 @@ void MainWindow::buildMenus() {
   sim->addAction(m_runControls->runAction());
   sim->addAction(m_runControls->stepAction());
   sim->addAction(m_runControls->resetAction());
+  sim->addSeparator();
+  QAction* branch = sim->addAction(tr("&Branch here"), this, &MainWindow::branchHere);
+  branch->setObjectName(QStringLiteral("branchHereAction"));
+  branch->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+  branch->setToolTip(
+      tr("Go back to marker A (click a time plot) and run a second future from there beside "
+         "this one; then change any control to change the branch (Ctrl+B)"));
+  m_runControls->addAction(branch);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   for (PlotId id : kAllPlots) {
@@ -423,12 +437,21 @@ void MainWindow::wire() {
 
   connect(m_parameters, &ParameterPanel::scenarioEdited, this,
           [this](const engine::Scenario& edited) {
-            const QString error = m_controller->reconfigure(edited);
+            // While a branch is shown, the controls are the branch's.
+            const QString error =
+                m_branch->branch() ? m_branch->edit(edited) : m_controller->reconfigure(edited);
             if (!error.isEmpty()) {
               statusBar()->showMessage(tr("Not applied: %1").arg(error), 8000);
-              m_parameters->setScenario(m_controller->scenario());
+              m_parameters->setScenario(m_branch->branchScenario());
             }
           });
+  connect(m_branch, &BranchController::started, this, [this] {
+    setCompareMode(true);
+    m_parameters->setScenario(m_branch->branchScenario());
+  });
+  connect(m_branch, &BranchController::restored, this, [this](const QString& error) {
+    if (!error.isEmpty()) statusBar()->showMessage(tr("Branch not restored: %1").arg(error), 8000);
+  });
   connect(c, &LiveController::scenarioLoaded, this, &MainWindow::applyScenarioToControls);
   connect(c, &LiveController::scenarioReverted, this,
           [this] { m_parameters->setScenario(m_controller->scenario()); });
@@ -548,7 +571,9 @@ void MainWindow::showCentralView(CentralView view) {
   }
   CentralViewPart& from = part(m_central);
   CentralViewPart& to = part(view);
+  const bool branched = m_branch->branch().has_value();
   from.deactivate();
+  if (branched) m_parameters->setScenario(m_controller->scenario());  // the live run's again
   // The parameters are the simulation's: no use beside a trace or this machine.
   if (from.drivesSimulation() && !to.drivesSimulation()) {
     m_parameterDockWasVisible = m_parameterDock->isVisible();
@@ -817,24 +842,12 @@ QString MainWindow::exportTo(const QString& path, const ExportChoice& choice) co
     if (!file.commit()) return tr("Cannot write %1: %2.").arg(path, file.errorString());
     return {};
   }
+  if (m_central == CentralView::Compare && m_branch->branch())
+    return m_branch->exportTo(path, choice);
   const Exporter exporter(*m_dashboard, m_controller->history(), m_controller->scenario());
-  switch (choice.format) {
-    case ExportFormat::Png1x:
-      return exporter.exportPng(path, choice.plot, 1);
-    case ExportFormat::Png2x:
-      return exporter.exportPng(path, choice.plot, 2);
-    case ExportFormat::Svg:
-      return exporter.exportSvg(path, choice.plot);
-    case ExportFormat::Pdf:
-      return exporter.exportPdf(path, choice.plot);
-    case ExportFormat::CsvAll:
-      return exporter.exportCsv(path, CsvRange::EverythingKept);
-    case ExportFormat::CsvVisible:
-      return exporter.exportCsv(path, CsvRange::VisibleRange);
-    case ExportFormat::TaskCsv:
-      return exporter.exportTaskCsv(path, m_controller->taskHistory(), m_controller->taskInfos());
-  }
-  return tr("Unknown export format.");
+  if (choice.format == ExportFormat::TaskCsv)
+    return exporter.exportTaskCsv(path, m_controller->taskHistory(), m_controller->taskInfos());
+  return exporter.exportAs(path, choice);
 }
 
 QString MainWindow::exportExplained(const QString& path) const {
@@ -972,6 +985,25 @@ void MainWindow::startScriptedJob() {
             Qt::SingleShotConnection);
     return;
   }
+  // --branch-at: the live run goes to --run-for, branches, and the branch's run is the job.
+  if (m_options.branchAtS && !m_scriptedBranched) {
+    connect(
+        m_controller, &LiveController::runForFinished, this,
+        [this] {
+          const QString error =
+              m_branch->branchHere(*m_options.branchAtS, m_options.branchOverrides, false);
+          if (!error.isEmpty()) {
+            std::fprintf(stderr, "throttlelab: --branch-at: %s\n", qPrintable(error));
+            finishScriptedJob(ScriptedFigures::kExitBadInput, tr("Branch not made: %1").arg(error));
+            return;
+          }
+          m_scriptedBranched = true;
+          startScriptedJob();
+        },
+        Qt::SingleShotConnection);
+    m_controller->runFor(m_options.runForS.value_or(0));
+    return;
+  }
   ScriptedFigures::Job job;
   job.runForS = m_options.runForS.value_or(0);
   if (m_lessonPanel->hasLesson())
@@ -982,7 +1014,7 @@ void MainWindow::startScriptedJob() {
   job.pdf = QString::fromStdString(m_options.exportPdf);
   job.csv = QString::fromStdString(m_options.exportCsv);
   m_scripted = new ScriptedFigures(
-      *m_controller, job,
+      m_scriptedBranched ? m_compareView->run(1) : *m_controller, job,
       [this](const QString& path, const ExportChoice& choice) { return exportTo(path, choice); },
       this);
   connect(m_scripted, &ScriptedFigures::finished, this, [this](int code) {
@@ -990,6 +1022,23 @@ void MainWindow::startScriptedJob() {
                                       : tr("Scripted run finished; an export failed"));
   });
   m_scripted->start();
+}
+
+void MainWindow::branchHere() {
+  auto at = m_dashboard->markerA() ? m_dashboard->markerA() : m_dashboard->cursorTime();
+  if (at) at = std::round(*at * 10) / 10;  // a sample's time: "at 40.3 s", not 40.2871
+  if (!at) {
+    statusBar()->showMessage(tr("Branch here: click a time plot first (marker A marks the moment "
+                                "to branch from)"),
+                             8000);
+    return;
+  }
+  const QString error = m_branch->branchHere(*at, {}, true);
+  statusBar()->showMessage(
+      error.isEmpty()
+          ? tr("Branched at %1 s: change any control to change the branch").arg(*at, 0, 'f', 1)
+          : tr("Branch here at %1 s: %2").arg(*at, 0, 'f', 1).arg(error),
+      8000);
 }
 
 void MainWindow::buildLessonsMenu(QMenu* menu) {

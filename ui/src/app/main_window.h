@@ -19,6 +19,7 @@ class QStackedWidget;
 
 namespace throttlelab::ui {
 
+class BranchController;
 class CentralViewPart;
 class CompareView;
 class Dashboard;
@@ -146,6 +147,9 @@ class MainWindow : public QMainWindow {
   void showHelpShortcuts();
   void showPlotsByLessonNames(const QStringList& plots);
   void finishScriptedJob(int code, const QString& status);
+  /// Simulation ▸ Branch here: the live run at marker A (or the hover cursor), in the compare
+  /// view beside a branch whose controls the parameters now change.
+  void branchHere();
 
   GuiLaunchOptions m_options;
   UserNotifier& m_notifier;
@@ -173,6 +177,8 @@ class MainWindow : public QMainWindow {
   QMenu* m_experimentsMenu = nullptr;
   QStackedWidget* m_stack = nullptr;
   CompareView* m_compareView = nullptr;
+  BranchController* m_branch = nullptr;
+  bool m_scriptedBranched = false;  // --branch-at: the branch is made, its run is the job's
   ExperimentPanel* m_experimentPanel = nullptr;
   LessonPanel* m_lessonPanel = nullptr;
   QDockWidget* m_lessonDock = nullptr;

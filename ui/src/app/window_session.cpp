@@ -3,6 +3,7 @@
 
 #include <QMainWindow>
 
+#include "branch_controller.h"
 #include "dashboard.h"
 #include "live_controller.h"
 #include "run_controls.h"
@@ -16,6 +17,7 @@ SessionState WindowSession::capture() const {
   p.controller.captureSession(s);
   p.dashboard.captureSession(s);
   p.taskTable.captureSession(s);
+  s.branch = p.branch.capture();
   s.windowGeometry = p.window.saveGeometry();
   s.windowState = p.window.saveState();
   return s;
@@ -35,6 +37,8 @@ void WindowSession::apply(const SessionState& s) const {
   p.unitsPagesAction.setChecked(s.unitsPages);
   p.dashboard.setFollowLive(s.followLive);
   p.taskTable.applySession(s);
+  // The branch comes back once the run has been run to it again.
+  if (s.branch) p.branch.restore(*s.branch, s.running && !p.scripted);
 }
 
 }  // namespace throttlelab::ui

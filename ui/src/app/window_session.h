@@ -14,6 +14,7 @@ class QMainWindow;
 
 namespace throttlelab::ui {
 
+class BranchController;
 class Dashboard;
 class LiveController;
 class RunControls;
@@ -29,6 +30,7 @@ class WindowSession final {
     TaskTable& taskTable;
     QAction& unitsPagesAction;                   ///< View ▸ Memory in pages
     std::function<void(bool)> setPresenterMode;  ///< the window's, with its font
+    BranchController& branch;                    ///< a run beside its branch
     bool scripted = false;  ///< a scripted run stays paused until its job runs it
   };
   explicit WindowSession(Parts parts) : m_parts(std::move(parts)) {}

@@ -65,12 +65,65 @@ ComparePlot::ComparePlot(PlotId id, QWidget* parentWidget) : TimePlot(id, parent
         break;
     }
   }
+  // Run A above run B: where a branch is the run itself (before its branch point) the
+  // original's colour shows.
+  m_plot->addLayer(QStringLiteral("runA"), m_plot->layer(QStringLiteral("main")),
+                   QCustomPlot::limAbove);
+  for (const Curve& c : m_curves)
+    if (series(c.series).source == 0) seriesGraph(c.series)->setLayer(QStringLiteral("runA"));
   if (id == PlotId::Pauses) {
     makeLog2Axis(m_plot->yAxis);
     m_plot->yAxis->setRange(1, 256);
   }
   setRunNames(QStringLiteral("A"), QStringLiteral("B"));
   updateAxisTitles();
+
+  // The branch point: a solid line in run B's colour, labelled at the bottom so that it stays
+  // clear of the legend and the hover readout.
+  m_branchLine = new QCPItemStraightLine(m_plot);
+  m_branchLine->point1->setTypeY(QCPItemPosition::ptAxisRectRatio);
+  m_branchLine->point2->setTypeY(QCPItemPosition::ptAxisRectRatio);
+  m_branchLine->point1->setCoords(0, 0);
+  m_branchLine->point2->setCoords(0, 1);
+  m_branchLine->setSelectable(false);
+  m_branchLine->setVisible(false);
+  m_branchLabel = new QCPItemText(m_plot);
+  m_branchLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+  m_branchLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+  m_branchLabel->setPadding(QMargins(4, 2, 4, 2));
+  m_branchLabel->setClipToAxisRect(true);
+  m_branchLabel->setSelectable(false);
+  m_branchLabel->setVisible(false);
+}
+
+void ComparePlot::setBranchMark(std::optional<double> timeS, const QString& label) {
+  m_branchLine->setVisible(timeS.has_value());
+  m_branchLabel->setVisible(timeS.has_value());
+  m_branchLabel->setText(timeS ? label : QString());
+  if (timeS) {
+    m_branchLine->point1->setCoords(*timeS, 0);
+    m_branchLine->point2->setCoords(*timeS, 1);
+    m_branchLabel->position->setCoords(*timeS, 0.97);
+  }
+  markDirty();
+}
+
+QString ComparePlot::branchMarkLabel() const {
+  return m_branchLabel->visible() ? m_branchLabel->text() : QString();
+}
+
+std::optional<double> ComparePlot::branchMarkTime() const {
+  if (!m_branchLine->visible()) return std::nullopt;
+  return m_branchLine->point1->coords().x();
+}
+
+void ComparePlot::applyTheme(const Theme& theme) {
+  TimePlot::applyTheme(theme);
+  const QColor colour = theme.colour(kRunColour[1]);
+  m_branchLine->setPen(QPen(colour, theme.presenter ? 3 : 2, Qt::SolidLine));
+  m_branchLabel->setFont(theme.legendFont());
+  m_branchLabel->setColor(theme.background);
+  m_branchLabel->setBrush(colour);
 }
 
 void ComparePlot::setRunNames(const QString& a, const QString& b) {

@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableView>
@@ -33,6 +34,7 @@ LiveController::Options runOptions() {
   LiveController::Options o;
   o.startRunning = false;  // start() says
   o.publishSummary = true;
+  o.keepSnapshots = false;  // a branch is made from the live run
   return o;
 }
 }  // namespace
@@ -68,6 +70,8 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   bar->addWidget(m_followBox);
   bar->addSpacing(12);
   bar->addWidget(m_scenarioLabel, 1);
+  m_policyControls = {labelA, m_policyA, labelB, m_policyB, restartButton};
+  m_scenarioLabel->setWordWrap(true);
 
   auto* plotSplitter = new QSplitter(Qt::Vertical);
   for (PlotId id : {PlotId::DirtyPages, PlotId::Pauses, PlotId::Bandwidth}) {
@@ -102,7 +106,8 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   tableLayout->addWidget(tableTitle);
   tableLayout->addWidget(m_tableView, 1);
 
-  auto* columns = new QSplitter(Qt::Horizontal);
+  m_columns = new QSplitter(Qt::Horizontal);
+  auto* columns = m_columns;
   columns->addWidget(plotSplitter);
   columns->addWidget(tableBox);
   columns->setStretchFactor(0, 3);
@@ -130,6 +135,9 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     });
     connect(run, &LiveController::snapshotArrived, this, [this] { updateTable(); });
   }
+  connect(m_runs[1], &LiveController::runForFinished, this, [this] {
+    if (m_branch && m_running) catchUp();
+  });
 
   connect(m_policyA, &QComboBox::currentTextChanged, this, [this] { restart(); });
   connect(m_policyB, &QComboBox::currentTextChanged, this, [this] { restart(); });
@@ -177,7 +185,99 @@ void CompareView::start(const engine::Scenario& scenario, bool running) {
   m_frameTimer->start();
 }
 
+void CompareView::startBranch(BranchRuns runs, bool running) {
+  m_branch = std::move(runs);
+  m_scenario = m_branch->original;
+  m_active = true;
+  m_running = running;
+  showBranchControls();
+  m_table->clear();
+  m_runs[0]->adopt(m_branch->originalFrom, m_branch->original, m_branch->before);
+  adoptBranch();
+  m_runs[0]->setRunning(running);
+  for (LiveController* run : m_runs) run->start();
+  setFollowLive(true);
+  m_frameTimer->start();
+}
+
+void CompareView::rebranch(const engine::SimulatorSnapshot& branchFrom,
+                           const engine::Scenario& branch, const QString& branchName,
+                           const QString& markLabel) {
+  if (!m_branch) return;
+  m_branch->branchFrom = branchFrom;
+  m_branch->branch = branch;
+  m_branch->branchName = branchName;
+  m_branch->markLabel = markLabel;
+  showBranchControls();
+  m_table->clear();
+  adoptBranch();
+}
+
+void CompareView::adoptBranch() {
+  std::vector<engine::Sample> shared;
+  for (const auto& s : m_branch->before)
+    if (engine::toSeconds(s.time) <= m_branch->atS + 1e-9) shared.push_back(s);
+  m_runs[1]->adopt(m_branch->branchFrom, m_branch->branch, std::move(shared));
+  m_runs[1]->setRunning(false);
+  // Its status is the old run's until the worker reports: go by the original's time.
+  if (m_running) m_runs[1]->runFor(originalTimeS());
+}
+
+double CompareView::originalTimeS() const {
+  // Its status once its worker has reported, else where it went on from.
+  return std::max(m_runs[0]->status().simTimeS, engine::toSeconds(m_branch->originalFrom.time()));
+}
+
+void CompareView::catchUp() {
+  const double original = originalTimeS();
+  if (m_runs[1]->status().simTimeS < original - 0.5)
+    m_runs[1]->runFor(original);
+  else
+    m_runs[1]->setRunning(true);
+}
+
+void CompareView::showBranchControls() {
+  const bool branching = m_branch.has_value();
+  for (QWidget* w : m_policyControls) w->setVisible(!branching);
+  if (!branching) {
+    applyNames();
+    return;
+  }
+  m_scenarioLabel->setText(
+      tr("<b>%1</b> (blue) and <b>%2</b> (vermillion) of scenario <b>%3</b>, seed %4: the same "
+         "run up to %5 s. Change a control to change the branch.")
+          .arg(m_branch->originalName.toHtmlEscaped(), m_branch->branchName.toHtmlEscaped(),
+               QString::fromStdString(m_branch->original.name).toHtmlEscaped())
+          .arg(m_branch->original.seed)
+          .arg(m_branch->atS));
+  // The legends say which run a curve is; the mark on every plot says what the branch is.
+  for (ComparePlot* p : m_plots) {
+    p->setRunNames(m_branch->originalName, tr("branch"));
+    p->setBranchMark(m_branch->atS, m_branch->markLabel);
+  }
+  m_table->setRunNames(tr("original"), tr("branch"));
+  sizeBranchColumns();
+}
+
+void CompareView::sizeBranchColumns() {
+  // The table's two short run names need less room than two policies': the plots get it, so
+  // that the legends of both runs fit beside the titles on a 1280 px screen.
+  const int total = m_columns->width();
+  const int table = std::clamp(total * 3 / 10, 280, 400);
+  if (total > 2 * table) m_columns->setSizes({total - table, table});
+}
+
+void CompareView::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  if (m_branch) sizeBranchColumns();
+}
+
 void CompareView::stop() {
+  if (m_branch) {
+    m_branch.reset();
+    for (ComparePlot* p : m_plots) p->setBranchMark(std::nullopt, {});
+    showBranchControls();
+  }
   m_active = false;
   m_frameTimer->stop();
   for (LiveController* run : m_runs) {
@@ -197,6 +297,7 @@ void CompareView::setPolicies(const QString& a, const QString& b) {
 }
 
 void CompareView::restart() {
+  if (m_branch) return;  // the policies are the run's own
   applyNames();
   if (!m_active) return;
   m_table->clear();
@@ -216,12 +317,21 @@ void CompareView::applyNames() {
 
 void CompareView::setRunning(bool running) {
   m_running = running;
-  for (LiveController* run : m_runs) run->setRunning(running);
+  if (m_branch) {
+    m_runs[0]->setRunning(running);
+    running ? catchUp() : m_runs[1]->setRunning(false);
+  } else {
+    for (LiveController* run : m_runs) run->setRunning(running);
+  }
   Q_EMIT runningChanged(running);
 }
 
 void CompareView::setSpeed(double factor) {
   for (LiveController* run : m_runs) run->setSpeed(factor);
+}
+
+void CompareView::setDecimation(bool on) {
+  for (LiveController* run : m_runs) run->setDecimation(on);
 }
 
 void CompareView::step() {
@@ -231,7 +341,15 @@ void CompareView::step() {
 }
 
 void CompareView::reset() {
-  for (LiveController* run : m_runs) run->reset();
+  if (m_branch) {
+    // Both futures again from where they went on: the original from the moment the branch
+    // was made, the branch from its branch point.
+    m_runs[0]->adopt(m_branch->originalFrom, m_branch->original, m_branch->before);
+    m_runs[0]->setRunning(m_running);
+    adoptBranch();
+  } else {
+    for (LiveController* run : m_runs) run->reset();
+  }
   setFollowLive(true);
 }
 

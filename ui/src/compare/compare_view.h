@@ -9,11 +9,14 @@
 #include <optional>
 #include <vector>
 
+#include "throttlelab/engine/records.h"
 #include "throttlelab/engine/scenario.h"
+#include "throttlelab/engine/simulator.h"
 
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QSplitter;
 class QTableView;
 class QTimer;
 
@@ -35,6 +38,30 @@ class CompareView final : public QWidget {
   void stop();
   bool isActive() const { return m_active; }
 
+  /// Two futures of one run instead of two policies: A, the run itself going on from
+  /// `originalFrom`; B, the branch going on from `branchFrom` (the run at atS with a change).
+  /// Both draw the run's history before atS, and atS is marked on every plot. Set for
+  /// startBranch(); its snapshots are kept to restart from.
+  struct BranchRuns {
+    QString originalName;
+    QString branchName;
+    QString markLabel;  ///< the branch mark's text, e.g. "branch at 600 s: vm.dirty_ratio=10"
+    double atS = 0;
+    engine::Scenario original;
+    engine::Scenario branch;
+    engine::SimulatorSnapshot originalFrom;
+    engine::SimulatorSnapshot branchFrom;
+    std::vector<engine::Sample> before;  ///< what the run showed up to originalFrom
+  };
+  /// Starts both futures; paused unless `running`. The branch, behind the original by
+  /// (original time − atS), runs as fast as it can until it has caught up, then paced.
+  void startBranch(BranchRuns runs, bool running);
+  /// Goes on from another branch point state (a changed control): only run B starts again.
+  void rebranch(const engine::SimulatorSnapshot& branchFrom, const engine::Scenario& branch,
+                const QString& branchName, const QString& markLabel);
+  /// The branch shown, if the view compares a run with its branch.
+  const std::optional<BranchRuns>& branch() const { return m_branch; }
+
   /// Restarts both runs with these policies (names from Simulator::policyNames()).
   void setPolicies(const QString& a, const QString& b);
   QString policyA() const;
@@ -46,6 +73,9 @@ class CompareView final : public QWidget {
   void setRunning(bool running);
   bool isRunning() const { return m_running; }
   void setSpeed(double factor);
+  /// Whether both runs fold samples when they come faster than a frame uses (a scripted run
+  /// keeps every sample for its CSV).
+  void setDecimation(bool on);
   void step();
   void reset();
 
@@ -66,9 +96,16 @@ class CompareView final : public QWidget {
 
  protected:
   void changeEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void restart();
+  /// Branch mode: run B (behind) runs as fast as it can to where run A is, then paced.
+  void catchUp();
+  double originalTimeS() const;
+  void adoptBranch();
+  void showBranchControls();
+  void sizeBranchColumns();
   void applyTheme();
   void applyNames();
   void onUserRange(ComparePlot* source, double lower, double upper);
@@ -81,6 +118,9 @@ class CompareView final : public QWidget {
   QComboBox* m_policyB;
   QCheckBox* m_followBox;
   QLabel* m_scenarioLabel;
+  QSplitter* m_columns;
+  std::vector<QWidget*> m_policyControls;  ///< hidden while comparing a run with its branch
+  std::optional<BranchRuns> m_branch;
   QTimer* m_frameTimer;
   engine::Scenario m_scenario;
   std::optional<double> m_cursor;

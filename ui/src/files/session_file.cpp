@@ -67,6 +67,15 @@ QJsonObject SessionFile::toJson(const SessionState& state) {
     events.append(o);
   }
   window["events"] = events;
+  if (state.branch) {
+    QJsonArray set;
+    for (const auto& c : state.branch->spec.changes)
+      set.append(QString::fromStdString(c.path + "=" + c.value));
+    window["branch"] = QJsonObject{{"atS", state.branch->spec.atS},
+                                   {"set", set},
+                                   {"originalS", state.branch->originalS},
+                                   {"branchS", state.branch->branchS}};
+  }
 
   const auto scenarioJson = engine::scenarioToJson(state.scenario);
   const QJsonDocument scenarioDoc =
@@ -179,6 +188,35 @@ SessionFile::ReadResult SessionFile::fromJson(const QByteArray& json, const QStr
       e.kind = *k;
       e.text = require(o, "text", QJsonValue::String, at + ".text").toString().toStdString();
       state.events.push_back(std::move(e));
+    }
+    if (const QJsonValue branch = w.value("branch"); !branch.isUndefined()) {
+      if (!branch.isObject()) throw Invalid{QStringLiteral("\"window.branch\" must be an object")};
+      const QJsonObject b = branch.toObject();
+      SessionBranch kept;
+      const auto time = [&](const char* key) {
+        const QString at = QStringLiteral("window.branch.") + QLatin1String(key);
+        const double t = require(b, QLatin1String(key), QJsonValue::Double, at).toDouble();
+        if (!std::isfinite(t) || t < 0)
+          throw Invalid{QStringLiteral("\"%1\" must be a time >= 0").arg(at)};
+        return t;
+      };
+      kept.spec.atS = time("atS");
+      kept.originalS = time("originalS");
+      kept.branchS = time("branchS");
+      if (kept.originalS < kept.spec.atS || kept.branchS < kept.spec.atS)
+        throw Invalid{
+            QStringLiteral("\"window.branch\": originalS and branchS cannot be "
+                           "before atS")};
+      const QJsonArray set = require(b, "set", QJsonValue::Array, "window.branch.set").toArray();
+      for (qsizetype i = 0; i < set.size(); ++i) {
+        const QString change = set[i].toString();
+        const auto eq = change.indexOf(QLatin1Char('='));
+        if (!set[i].isString() || eq <= 0)
+          throw Invalid{QStringLiteral("\"window.branch.set[%1]\" must be \"KEY=VALUE\"").arg(i)};
+        kept.spec.changes.push_back(
+            {change.left(eq).toStdString(), change.mid(eq + 1).toStdString()});
+      }
+      state.branch = std::move(kept);
     }
     return {std::move(state), {}};
   } catch (const Invalid& e) {

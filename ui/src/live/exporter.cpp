@@ -2,6 +2,7 @@
 #include "exporter.h"
 
 #include <QBuffer>
+#include <QFontMetrics>
 #include <QImageWriter>
 #include <QPageSize>
 #include <QPdfWriter>
@@ -32,7 +33,16 @@ QString finish(SaveFile& file) {
 
 Exporter::Exporter(const Dashboard& dashboard, const SampleHistory& history,
                    const engine::Scenario& scenario)
-    : m_dashboard(dashboard),
+    : Exporter(View{.frame = &dashboard,
+                    .plot = [&dashboard](PlotId id) { return dashboard.plotWidget(id); },
+                    .visible = dashboard.visiblePlots(),
+                    .theme = dashboard.theme(),
+                    .events = dashboard.events(),
+                    .timeRange = dashboard.timeRange()},
+               history, scenario) {}
+
+Exporter::Exporter(View view, const SampleHistory& history, const engine::Scenario& scenario)
+    : m_view(std::move(view)),
       m_history(history),
       m_provenance(provenanceFor(scenario)),
       m_devices(std::max<std::size_t>(1, scenario.devices.size())),
@@ -48,9 +58,10 @@ engine::Provenance Exporter::provenanceFor(const engine::Scenario& scenario) {
 }
 
 QString Exporter::title() const {
-  return QStringLiteral("%1 — scenario \"%2\", seed %3")
-      .arg(softwareName(), QString::fromStdString(m_provenance.scenarioName))
-      .arg(m_provenance.seed);
+  const QString title = QStringLiteral("%1 — scenario \"%2\", seed %3")
+                            .arg(softwareName(), QString::fromStdString(m_provenance.scenarioName))
+                            .arg(m_provenance.seed);
+  return m_view.caption.isEmpty() ? title : title + QStringLiteral(" — ") + m_view.caption;
 }
 
 QString Exporter::description() const {
@@ -64,7 +75,7 @@ QString Exporter::description() const {
 Exporter::Layout Exporter::layout(std::optional<PlotId> plot) const {
   Layout l;
   if (plot) {
-    QCustomPlot* p = m_dashboard.plotWidget(*plot);
+    QCustomPlot* p = m_view.plot(*plot);
     QSize size = p->size();
     if (size.width() < 200 || size.height() < 120) size = kDefaultPlotSize;
     l.size = size;
@@ -74,9 +85,9 @@ Exporter::Layout Exporter::layout(std::optional<PlotId> plot) const {
   // The dashboard as laid out on screen, below a caption line.
   l.headerHeight = kHeaderHeight;
   QRect bounds;
-  for (PlotId id : m_dashboard.visiblePlots()) {
-    QCustomPlot* p = m_dashboard.plotWidget(id);
-    const QRect r(p->mapTo(&m_dashboard, QPoint(0, 0)), p->size());
+  for (PlotId id : m_view.visible) {
+    QCustomPlot* p = m_view.plot(id);
+    const QRect r(p->mapTo(m_view.frame, QPoint(0, 0)), p->size());
     l.plots.push_back({p, r});
     bounds = bounds.united(r);
   }
@@ -84,8 +95,8 @@ Exporter::Layout Exporter::layout(std::optional<PlotId> plot) const {
     // Not laid out (never shown): stack the plots at a readable default size.
     l.plots.clear();
     int y = 0;
-    for (PlotId id : m_dashboard.visiblePlots()) {
-      l.plots.push_back({m_dashboard.plotWidget(id), QRect(0, y, 1000, 320)});
+    for (PlotId id : m_view.visible) {
+      l.plots.push_back({m_view.plot(id), QRect(0, y, 1000, 320)});
       y += 320;
     }
     bounds = QRect(0, 0, 1000, std::max(y, 1));
@@ -97,7 +108,7 @@ Exporter::Layout Exporter::layout(std::optional<PlotId> plot) const {
 
 void Exporter::paintHeader(QPainter& painter, const Layout& l) const {
   if (l.headerHeight == 0) return;
-  const Theme& theme = m_dashboard.theme();
+  const Theme& theme = m_view.theme;
   QFont f = theme.font;
   f.setBold(true);
   painter.setFont(f);
@@ -106,14 +117,16 @@ void Exporter::paintHeader(QPainter& painter, const Layout& l) const {
   const QString text = QStringLiteral("%1 · policy %2 · t = %3 s simulated")
                            .arg(title(), QString::fromStdString(m_provenance.policy))
                            .arg(t, 0, 'f', 1);
-  painter.drawText(QRect(8, 0, l.size.width() - 16, l.headerHeight),
-                   Qt::AlignVCenter | Qt::AlignLeft, text);
+  // Elided rather than cut off mid-word where the plots are narrower than the line.
+  const int width = l.size.width() - 16;
+  painter.drawText(QRect(8, 0, width, l.headerHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                   QFontMetrics(f).elidedText(text, Qt::ElideRight, width));
 }
 
 QImage Exporter::renderImage(std::optional<PlotId> plot, double scale) const {
   const Layout l = layout(plot);
   QImage image(l.size * scale, QImage::Format_ARGB32_Premultiplied);
-  image.fill(m_dashboard.theme().background);
+  image.fill(m_view.theme.background);
   {
     QPainter painter(&image);
     painter.setRenderHint(QPainter::Antialiasing);
@@ -212,7 +225,7 @@ QString Exporter::exportSvg(const QString& path, std::optional<PlotId> plot) con
   // what belongs inside the axis rect, then the whole plot clipped to its axis rect with an
   // SVG clipPath (the parts of the frame inside the rect are drawn again, identically).
   const Layout l = layout(plot);
-  const QColor background = m_dashboard.theme().background;
+  const QColor background = m_view.theme.background;
   QByteArray out;
   out += "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n";
   out += QStringLiteral(
@@ -296,7 +309,7 @@ QString Exporter::exportPdf(const QString& path, std::optional<PlotId> plot) con
     }
     painter.setMode(QCPPainter::pmVectorized);
     painter.setMode(QCPPainter::pmNoCaching);
-    painter.fillRect(QRect(QPoint(0, 0), l.size), m_dashboard.theme().background);
+    painter.fillRect(QRect(QPoint(0, 0), l.size), m_view.theme.background);
     paintHeader(painter, l);
     for (const auto& placed : l.plots) {
       painter.save();
@@ -311,8 +324,9 @@ QString Exporter::exportPdf(const QString& path, std::optional<PlotId> plot) con
 
 std::string Exporter::csvText(CsvRange range) const {
   std::ostringstream out;
-  const auto& events = m_dashboard.events();
+  const auto& events = m_view.events;
   engine::writeCsvProvenance(out, m_provenance);
+  out << m_view.csvLines;
   engine::writeCsvEvents(out, events);
   // A run whose policy changed says which policy each row ran under, in a last column.
   const bool byPolicy = engine::policyChanged(events);
@@ -324,7 +338,7 @@ std::string Exporter::csvText(CsvRange range) const {
   out << text;
   double lo = -std::numeric_limits<double>::infinity();
   double hi = std::numeric_limits<double>::infinity();
-  if (range == CsvRange::VisibleRange) std::tie(lo, hi) = m_dashboard.timeRange();
+  if (range == CsvRange::VisibleRange) std::tie(lo, hi) = m_view.timeRange;
   std::ostringstream row;
   for (std::size_t i = m_history.lowerBound(lo); i < m_history.size(); ++i) {
     const auto& s = m_history[i];
@@ -400,6 +414,26 @@ QString Exporter::writeText(const QString& path, const std::string& text) const 
     return QStringLiteral("Cannot write %1: %2.").arg(path, file.errorString());
   }
   return finish(file);
+}
+
+QString Exporter::exportAs(const QString& path, const ExportChoice& choice) const {
+  switch (choice.format) {
+    case ExportFormat::Png1x:
+      return exportPng(path, choice.plot, 1);
+    case ExportFormat::Png2x:
+      return exportPng(path, choice.plot, 2);
+    case ExportFormat::Svg:
+      return exportSvg(path, choice.plot);
+    case ExportFormat::Pdf:
+      return exportPdf(path, choice.plot);
+    case ExportFormat::CsvAll:
+      return exportCsv(path, CsvRange::EverythingKept);
+    case ExportFormat::CsvVisible:
+      return exportCsv(path, CsvRange::VisibleRange);
+    case ExportFormat::TaskCsv:  // needs the task history: MainWindow calls exportTaskCsv()
+      break;
+  }
+  return QStringLiteral("Unknown export format.");
 }
 
 }  // namespace throttlelab::ui

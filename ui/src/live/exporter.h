@@ -6,11 +6,16 @@
 /// version, and is written through QSaveFile.
 #include <QImage>
 #include <QString>
+#include <functional>
 #include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
+#include "export_dialog.h"
 #include "plot_id.h"
+#include "theme.h"
+#include "throttlelab/engine/events.h"
 #include "throttlelab/engine/output.h"
 
 class QCustomPlot;
@@ -26,8 +31,20 @@ enum class CsvRange { EverythingKept, VisibleRange };
 
 class Exporter {
  public:
+  /// What is exported: plots laid out in a frame widget, and what the files say about them.
+  struct View {
+    const QWidget* frame = nullptr;
+    std::function<QCustomPlot*(PlotId)> plot;  ///< the plot shown for an id
+    std::vector<PlotId> visible;               ///< in layout order
+    Theme theme;
+    std::vector<engine::RunEvent> events;  ///< the CSV's `# event:` lines
+    std::pair<double, double> timeRange;   ///< shown (CsvRange::VisibleRange)
+    QString caption;       ///< added to the title and header line ("original and branch: …")
+    std::string csvLines;  ///< CSV header lines after the provenance ("# branch_of: …")
+  };
   Exporter(const Dashboard& dashboard, const SampleHistory& history,
            const engine::Scenario& scenario);
+  Exporter(View view, const SampleHistory& history, const engine::Scenario& scenario);
 
   /// Each returns an error message, or an empty string on success.
   /// `plot` = nullopt exports the whole dashboard.
@@ -39,6 +56,8 @@ class Exporter {
   /// in the columns of the headless --task-csv, in time order.
   QString exportTaskCsv(const QString& path, const TaskTraceHistory& tasks,
                         const std::map<int, engine::TaskInfo>& infos) const;
+  /// The export the dialog's choice names.
+  QString exportAs(const QString& path, const ExportChoice& choice) const;
 
   /// The picture a PNG export writes, with its provenance text keys set.
   QImage renderImage(std::optional<PlotId> plot, double scale) const;
@@ -67,7 +86,7 @@ class Exporter {
   QString writeText(const QString& path, const std::string& text) const;
   QString description() const;
 
-  const Dashboard& m_dashboard;
+  View m_view;
   const SampleHistory& m_history;
   engine::Provenance m_provenance;
   std::size_t m_devices;

@@ -2,7 +2,9 @@
 #include "live_controller.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <future>
 
 #include "dashboard.h"
 #include "live_sink.h"
@@ -15,6 +17,7 @@ SimulationWorker::Options workerOptions(const LiveController::Options& o) {
   SimulationWorker::Options w;
   w.startPaused = !o.startRunning;
   w.publishSummary = o.publishSummary;
+  w.keepSnapshots = o.keepSnapshots;
   return w;
 }
 }  // namespace
@@ -88,6 +91,37 @@ QString LiveController::reconfigure(const engine::Scenario& scenario) {
 
 void LiveController::setSeed(std::uint64_t seed) {
   m_scenario.seed = seed;
+}
+
+command::BranchResult LiveController::branchAt(double atS,
+                                               const std::vector<engine::Override>& changes) {
+  // A pending edit is part of the run being branched from.
+  if (m_pendingReconfigure) {
+    post(command::Reconfigure{std::move(*m_pendingReconfigure)});
+    m_pendingReconfigure.reset();
+  }
+  auto promise = std::make_shared<std::promise<command::BranchResult>>();
+  auto answer = promise->get_future();
+  post(command::Branch{atS, changes, std::move(promise)});
+  // The worker answers between two slices of a few milliseconds; the limit only keeps a
+  // stuck worker from freezing the window.
+  if (answer.wait_for(std::chrono::seconds(30)) != std::future_status::ready)
+    return {.error = "the simulation did not answer"};
+  return answer.get();
+}
+
+void LiveController::adopt(const engine::SimulatorSnapshot& from, const engine::Scenario& scenario,
+                           std::vector<engine::Sample> before) {
+  m_scenario = scenario;
+  m_pendingReconfigure.reset();
+  clearSelection();
+  m_adoptedHistory = std::move(before);
+  post(command::Adopt{from});
+  Q_EMIT scenarioLoaded();
+}
+
+void LiveController::setDecimation(bool on) {
+  post(command::SetDecimation{on});
 }
 
 void LiveController::setRunning(bool running) {
@@ -241,6 +275,12 @@ FrameStats LiveController::frame(bool immediateReplot, bool forceReplot) {
     if (m_taskModel) m_taskModel->clear();
     stats.reset = true;
     Q_EMIT dataReset();
+    if (!m_adoptedHistory.empty()) {
+      for (auto& s : m_adoptedHistory) m_history.append(std::move(s));
+      m_adoptedHistory.clear();
+      if (m_dashboard) m_dashboard->historyUpdated(true);
+      Q_EMIT historyRebuilt();
+    }
   }
   stats.samples = m_batch.samples.size();
   stats.taskSamples = m_batch.taskSamples.size();

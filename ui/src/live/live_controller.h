@@ -41,6 +41,7 @@ class LiveController : public QObject {
     int frameIntervalMs = 16;
     std::size_t historyCap = SampleHistory::kDefaultCap;
     bool publishSummary = false;  ///< snapshots carry Simulator::summary() (compare view)
+    bool keepSnapshots = true;    ///< the worker keeps engine snapshots, for branchAt()
   };
 
   explicit LiveController(QObject* parent = nullptr);
@@ -61,6 +62,16 @@ class LiveController : public QObject {
   QString reconfigure(const engine::Scenario& scenario);
   /// The seed for the next reset.
   void setSeed(std::uint64_t seed);
+  /// The run at simulated second `atS` with `changes` applied there (by the rules of --set),
+  /// and the run as it is now; the run goes on untouched. Waits for the worker (a restore and
+  /// a replay of at most the snapshot interval). On failure, result.error says why.
+  command::BranchResult branchAt(double atS, const std::vector<engine::Override>& changes);
+  /// Goes on from `from` (a snapshot of this or another run) as a new run of `scenario`; the
+  /// history starts with `before` (what the run showed up to the snapshot, for the plots).
+  void adopt(const engine::SimulatorSnapshot& from, const engine::Scenario& scenario,
+             std::vector<engine::Sample> before = {});
+  /// Whether samples are folded when they come faster than a frame can use (on by default).
+  void setDecimation(bool on);
 
   void setRunning(bool running);
   bool isRunning() const { return m_running; }
@@ -164,6 +175,7 @@ class LiveController : public QObject {
   double m_speed = 1;
   int m_selected = -1;
   std::vector<engine::RunEvent> m_engineEvents;
+  std::vector<engine::Sample> m_adoptedHistory;  ///< adopt()'s `before`, for the new generation
   std::vector<engine::RunEvent> m_userEvents;
   boost::circular_buffer<engine::ThrottleExplain> m_explains{kExplainHistory};
 };

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <string_view>
 
 namespace throttlelab::ui {
 
@@ -123,6 +124,7 @@ void SimulationWorker::advance(engine::SimTime target, Clock::time_point deadlin
     const engine::SimTime next = std::min(target, m_sim->now() + m_chunk);
     const auto t0 = Clock::now();
     m_sim->runUntil(next);
+    if (m_options.keepSnapshots) m_store.offer(*m_sim);
     const auto took = Clock::now() - t0;
     // Keep one runUntil() call near a millisecond so commands are never long delayed.
     if (took < 300us && next != target)
@@ -252,27 +254,73 @@ void SimulationWorker::apply(std::uint64_t, command::SetSpeed& c) {
 void SimulationWorker::apply(std::uint64_t seq, command::Reset& c) {
   std::unique_ptr<engine::Simulator> sim;
   if (!engineAccepts(seq, [&] { sim = std::make_unique<engine::Simulator>(c.scenario); })) return;
+  begin(std::move(sim));
+}
+
+void SimulationWorker::apply(std::uint64_t, command::Adopt& c) {
+  begin(std::make_unique<engine::Simulator>(c.from));
+}
+
+void SimulationWorker::begin(std::unique_ptr<engine::Simulator> sim) {
   if (m_sim) m_sim->setSink(nullptr);
   m_sink.clear();
   m_sink.setExtraTasks({});
   m_sim = std::move(sim);
+  m_store.clear();
+  if (m_options.keepSnapshots) m_store.offer(*m_sim);
   ++m_status.generation;
   m_exchange.restart(m_status.generation);
   m_sim->setSink(&m_sink, m_sink.outputOptions());
   m_stepTarget.reset();
   m_runUntil.reset();
   m_chunk = engine::millis(10);
-  m_measureSimS = 0;
-  m_measureEvents = 0;
+  m_measureSimS = engine::toSeconds(m_sim->now());
+  m_measureEvents = m_sim->eventsProcessed();
   m_measureWall = Clock::now();
   m_status.error.clear();
   rebasePacing();
   m_snapshotDirty = true;
 }
 
+void SimulationWorker::apply(std::uint64_t, command::Branch& c) {
+  command::BranchResult r;
+  try {
+    const engine::SimTime at = engine::atSeconds(c.atS);
+    if (!m_sim || m_store.empty())
+      r.error = "there is no run to branch from";
+    else if (at > m_sim->now())
+      r.error = "the run has not reached that moment yet";
+    else if (at < m_store.earliest())
+      r.error = "that moment is no longer kept";
+    if (r.error.empty()) {
+      engine::Simulator branch = m_store.rewind(at);
+      r.base = branch.scenario();
+      r.changed = engine::parseScenario(engine::scenarioToJson(r.base), "branch", c.changes);
+      if (r.changed.seed != branch.scenario().seed)
+        throw engine::ScenarioError("seed",
+                                    "seed: a branch goes on with the random state of "
+                                    "the run it branches from; the seed cannot change");
+      if (!c.changes.empty()) branch.reconfigure(r.changed);
+      r.branch = branch.snapshot();
+      r.original = m_sim->snapshot();
+    }
+  } catch (const engine::ScenarioError& e) {
+    r.error = e.key().empty() || std::string_view(e.what()).starts_with(e.key())
+                  ? std::string(e.what())
+                  : e.key() + ": " + e.what();
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  if (c.result) c.result->set_value(std::move(r));
+}
+
 void SimulationWorker::apply(std::uint64_t seq, command::Reconfigure& c) {
   if (!m_sim) return;
-  if (!engineAccepts(seq, [&] { m_sim->reconfigure(c.scenario); })) return;
+  if (!engineAccepts(seq, [&] {
+        m_sim->reconfigure(c.scenario);
+        if (m_options.keepSnapshots) m_store.recordChange(m_sim->now(), c.scenario);
+      }))
+    return;
   m_snapshotDirty = true;
 }
 

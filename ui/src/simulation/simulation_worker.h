@@ -18,6 +18,7 @@
 #include "live_batch.h"
 #include "live_sink.h"
 #include "sample_exchange.h"
+#include "throttlelab/engine/snapshot_store.h"
 #include "worker_command.h"
 
 namespace throttlelab::ui {
@@ -32,6 +33,9 @@ class SimulationWorker {
     bool startPaused = false;
     /// Put Simulator::summary() into every snapshot (~2 Hz; the compare view's delta table).
     bool publishSummary = false;
+    /// Keep snapshots of the run as it goes (engine::SnapshotStore) so that a Branch command
+    /// can go back to any moment of it.
+    bool keepSnapshots = true;
   };
 
   SimulationWorker();
@@ -62,6 +66,10 @@ class SimulationWorker {
   void apply(std::uint64_t seq, command::SampleTasks& c);
   void apply(std::uint64_t seq, command::RunUntil& c);
   void apply(std::uint64_t seq, command::SetDecimation& c);
+  void apply(std::uint64_t seq, command::Branch& c);
+  void apply(std::uint64_t seq, command::Adopt& c);
+  /// Makes `sim` the run (a Reset or an Adopt): new generation, fresh sink and pacing.
+  void begin(std::unique_ptr<engine::Simulator> sim);
   void fail(std::uint64_t seq, const std::string& message);
   /// Runs `engineCall`; if it throws (a scenario the engine refuses, or anything else), fails
   /// command `seq` with the message and returns false.
@@ -84,6 +92,7 @@ class SimulationWorker {
 
   // Worker-thread state below; nothing else reads or writes it.
   std::unique_ptr<engine::Simulator> m_sim;
+  engine::SnapshotStore m_store;
   LiveSink m_sink;
   WorkerStatus m_status;
   bool m_running = false;

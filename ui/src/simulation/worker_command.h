@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /// Commands from the GUI to the simulation worker, applied between runUntil() slices.
+#include <future>
+#include <memory>
+#include <optional>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -43,10 +47,32 @@ struct RunUntil {
 struct SetDecimation {
   bool enabled = true;
 };
+/// What a Branch command answers.
+struct BranchResult {
+  std::optional<engine::SimulatorSnapshot> original;  ///< the run as it is now
+  std::optional<engine::SimulatorSnapshot> branch;    ///< the run at atS, the changes applied
+  engine::Scenario base;     ///< the run's scenario at atS (live changes until then included)
+  engine::Scenario changed;  ///< the branch's: `base` with the changes
+  std::string error;         ///< why there is no branch
+};
+/// Go back to simulated second atS of this run (SnapshotStore::rewind: the nearest snapshot
+/// at or before it, replayed to it) and apply `changes` there, by the rules of --set; the run
+/// itself goes on untouched. The answer arrives through `result`.
+struct Branch {
+  double atS = 0;
+  std::vector<engine::Override> changes;
+  std::shared_ptr<std::promise<BranchResult>> result;
+};
+/// Throw the simulator away and go on from this snapshot instead (a branch, or the run it
+/// was taken from).
+struct Adopt {
+  engine::SimulatorSnapshot from;
+};
 }  // namespace command
 
-using WorkerCommand = std::variant<command::SetRunning, command::Step, command::SetSpeed,
-                                   command::Reset, command::Reconfigure, command::SampleTasks,
-                                   command::RunUntil, command::SetDecimation>;
+using WorkerCommand =
+    std::variant<command::SetRunning, command::Step, command::SetSpeed, command::Reset,
+                 command::Reconfigure, command::SampleTasks, command::RunUntil,
+                 command::SetDecimation, command::Branch, command::Adopt>;
 
 }  // namespace throttlelab::ui

@@ -13,8 +13,12 @@
 namespace throttlelab::engine {
 
 struct SnapshotStoreOptions {
-  /// A snapshot is due every intervalS of simulated time (offer()).
-  double intervalS = 1.0;
+  /// A snapshot is due every intervalS of simulated time (offer()). Ten seconds: with 1,000
+  /// writers a snapshot costs about as much as simulating a second, so one a second would
+  /// double the run's cost; at ten it adds about a tenth, and reaching a moment between two
+  /// snapshots replays at most ten seconds (tens of milliseconds), still well within a frame
+  /// or two of "Branch here" (bench/snapshot_bench.cpp).
+  double intervalS = 10.0;
   /// At most this many are held. Past that, one is dropped where the run is densest relative
   /// to its age (dense recently, sparse long ago; see thin()). At least 3.
   std::size_t capacity = 48;

@@ -31,6 +31,10 @@ struct GuiLaunchOptions {
   int lessonStep = 1;                        ///< --step K, 1-based
   int explainPid = 0;                        ///< --explain PID@SECONDS: 0 if not given; the
   double explainS = 0;                       ///< PNG export is then the whole window
+  /// --branch-at S with --run-for: the run goes to --run-for, branches at S with the
+  /// --branch-set changes, and the exports show both futures (the compare view) at --run-for.
+  std::optional<double> branchAtS;
+  std::vector<engine::Override> branchOverrides;  ///< --branch-set KEY=VALUE
 
   /// A scripted run: --run-for, --quit or an export. It starts paused, runs only as the job
   /// says, prints its messages instead of showing dialogs, and exits with a status (--quit).

@@ -5,8 +5,8 @@
 #include <QAction>
 #include <QApplication>
 #include <QMessageBox>
-#include <QTest>
 #include <QRegularExpression>
+#include <QTest>
 #include <QTimer>
 #include <memory>
 

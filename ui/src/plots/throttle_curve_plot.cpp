@@ -318,6 +318,8 @@ void ThrottleCurvePlot::fitToWidth() {
     styleLegend(m_plot->legend, m_theme, true);
     wrapLegend(m_plot->legend, width);
   }
+  // Presenter mode's tick labels of a narrow plot would run into each other.
+  m_plot->xAxis->ticker()->setTickCount(width < 420 ? 3 : 5);
   QString title = plotTitle(PlotId::ThrottleCurve);
   if (QFontMetrics(m_title->font()).horizontalAdvance(title) > width)
     title.replace(QStringLiteral(": "), QStringLiteral(":\n"));

@@ -848,10 +848,12 @@ QString MainWindow::exportExplained(const QString& path) const {
   m_explainPanel->setTask(it->first);
   m_explainPanel->setMoment(m_options.explainS);
   m_dashboard->setMarker(m_options.explainS, false);
-  // Beside the plots, at the window's full height: under them, at 720 px, the plots' least
-  // heights leave the breakdown (about 30 lines) four.
+  // Beside the plots, at the window's full height, in the parameters' place: under the plots,
+  // at 720 px, their least heights leave the breakdown (about 30 lines) four.
   auto* self = const_cast<MainWindow*>(this);
   self->addDockWidget(Qt::RightDockWidgetArea, m_explainDock);
+  m_parameterDock->hide();
+  m_taskDock->hide();
   m_explainDock->show();
   m_explainDock->raise();
   QCoreApplication::processEvents();

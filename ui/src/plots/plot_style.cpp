@@ -67,9 +67,14 @@ int wrapLegend(QCPLegend* legend, int available) {
 
 void styleLegend(QCPLegend* legend, const Theme& theme, bool compact) {
   QFont font = theme.legendFont();
-  if (compact) font.setPointSizeF(font.pointSizeF() * 0.75);
+  // Presenter mode's large font can shrink; the normal one is as small as stays readable.
+  if (compact && theme.presenter) font.setPointSizeF(font.pointSizeF() * 0.75);
   legend->setFont(font);
-  legend->setIconSize(theme.presenter && !compact ? QSize(36, 16) : QSize(24, 10));
+  if (compact)
+    legend->setIconSize(theme.presenter ? QSize(24, 10) : QSize(16, 8));
+  else
+    legend->setIconSize(theme.presenter ? QSize(36, 16) : QSize(24, 10));
+  legend->setColumnSpacing(compact ? 4 : 10);
 }
 
 }  // namespace throttlelab::ui

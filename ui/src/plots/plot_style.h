@@ -23,8 +23,9 @@ void styleAxis(QCPAxis* axis, const Theme& theme);
 /// as wide as its widest entry, and returns the number of rows that takes.
 int wrapLegend(QCPLegend* legend, int available);
 
-/// The legend's font and icon size for the theme; `compact` (presenter mode on a small plot)
-/// takes the normal size so that the entries fit in two rows instead of crowding the plot.
+/// The legend's font, icon size and column spacing for the theme; `compact` (a narrow plot)
+/// takes shorter icons and spacing, and in presenter mode a smaller font, so that the
+/// entries fit in fewer rows instead of crowding the plot.
 void styleLegend(QCPLegend* legend, const Theme& theme, bool compact);
 
 }  // namespace throttlelab::ui

@@ -304,17 +304,16 @@ void ThrottleCurvePlot::applyTheme(const Theme& theme) {
   m_plot->legend->setTextColor(theme.foreground);
   m_plot->legend->setBrush(Qt::NoBrush);
   m_plot->legend->setBorderPen(Qt::NoPen);
-  m_plot->legend->setColumnSpacing(16);
   fitToWidth();
   m_dirty = true;
 }
 
 void ThrottleCurvePlot::fitToWidth() {
-  // The legend in as many columns as the width takes (in presenter mode in the normal font
-  // if it would need more than two rows); a title wider than the plot on two lines.
+  // The legend in as many columns as the width takes (compact if it would need more than
+  // two rows); a title wider than the plot on two lines.
   const int width = m_plot->width() - 16;
   styleLegend(m_plot->legend, m_theme, false);
-  if (wrapLegend(m_plot->legend, width) > 2 && m_theme.presenter) {
+  if (wrapLegend(m_plot->legend, width) > 2) {
     styleLegend(m_plot->legend, m_theme, true);
     wrapLegend(m_plot->legend, width);
   }

@@ -42,7 +42,9 @@ void checkAt(QSize size, const char* lesson = nullptr) {
                (lesson ? std::string(" with lesson ") + lesson : std::string()));
   test::WindowRig rig;
   MainWindow& window = *rig.window;
-  if (lesson) ASSERT_TRUE(window.openLesson(QString::fromLatin1(lesson)));
+  if (lesson) {
+    ASSERT_TRUE(window.openLesson(QString::fromLatin1(lesson)));
+  }
   window.setPresenterMode(true);
   window.setGeometry(QRect(QPoint(0, 0), size));
   window.show();

@@ -130,6 +130,37 @@ TEST(CompareView, CursorIsDrawnAtTheSameTimeInEveryPlotWithBothRuns) {
   for (ComparePlot* plot : view.plots()) EXPECT_FALSE(plot->cursorTime().has_value());
 }
 
+TEST(CompareView, TheLogPauseAxisHoldsBothRunsPauses) {
+  // ioless settles at pauses of tens of ms, the 2.6.24 loop at other ones: every pause point
+  // of either run in view must be inside the axis, not cut off at its edge.
+  CompareView view;
+  view.resize(1200, 800);
+  view.show();
+  view.start(defaultScenario("ioless"), false);
+  view.setPolicies(QStringLiteral("ioless"), QStringLiteral("perbdi-2.6.24"));
+  advanceBoth(view, 40);
+  view.refresh();
+  ComparePlot* pauses = nullptr;
+  for (ComparePlot* plot : view.plots())
+    if (plot->id() == PlotId::Pauses) pauses = plot;
+  ASSERT_NE(pauses, nullptr);
+  QCustomPlot* w = pauses->widget();
+  const QCPRange keys = w->xAxis->range();
+  const QCPRange values = w->yAxis->range();
+  int points = 0;
+  for (int g = 0; g < w->graphCount(); ++g) {
+    QCPGraph* graph = w->graph(g);
+    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+      if (!keys.contains(it->key) || !(it->value > 0)) continue;
+      ++points;
+      EXPECT_TRUE(values.contains(it->value))
+          << graph->name().toStdString() << " at " << it->key << " s: " << it->value
+          << " ms outside " << values.lower << "–" << values.upper;
+    }
+  }
+  EXPECT_GT(points, 0);
+}
+
 TEST(CompareView, PanningOnePlotMovesThemAll) {
   CompareView view;
   view.start(defaultScenario("ioless"), false);

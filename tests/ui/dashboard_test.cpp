@@ -118,6 +118,54 @@ TEST_F(DashboardTest, ZoomingOnePlotMovesEveryTimeAxisAndStopsFollowing) {
   EXPECT_DOUBLE_EQ(dashboard.timeRange().second, 3.5);
 }
 
+TEST_F(DashboardTest, AfterResetAPausedViewMovesToTheNewRun) {
+  // Follow live off, looking at a long run's late stretch; Reset (or opening a session)
+  // starts a new run at 0 s.
+  dashboard.setTimeRange(41900, 42400);
+  controller.reset();
+  ASSERT_TRUE(advance(controller, 2));
+  const double now = controller.status().simTimeS;
+  ASSERT_LT(now, 100);
+  const auto [lo, hi] = dashboard.timeRange();
+  EXPECT_LE(lo, now);
+  EXPECT_GE(hi, now);
+  EXPECT_DOUBLE_EQ(hi - lo, 500);  // the span the user chose
+  EXPECT_FALSE(dashboard.followLive());
+}
+
+TEST_F(DashboardTest, TheDevicePlotShowsSeeksRequestSizeAndQueueDepthWhenPicked) {
+  // Hidden until picked (View, or presenter mode's choice of plots), then fed like the rest.
+  EXPECT_FALSE(dashboard.isPlotVisible(PlotId::Device));
+  dashboard.setPresenterMode(true);
+  dashboard.setPlotVisible(PlotId::Device, true);
+  EXPECT_TRUE(dashboard.isPlotVisible(PlotId::Device));
+  ASSERT_TRUE(advance(controller, 2));
+  controller.frame(true, true);
+  TimePlot* plot = dashboard.timePlot(PlotId::Device);
+  ASSERT_NE(plot, nullptr);
+  QCustomPlot* w = plot->widget();
+  const engine::Sample& last = controller.history().back();
+  ASSERT_FALSE(last.devices.empty());
+  const engine::DeviceSample& d = last.devices.front();
+  const std::pair<const char*, double> expected[] = {
+      {"seeks/s", d.seeksPerS},
+      {"requests queued", d.queueDepth},
+      {"request size (right axis)", d.avgRequestKiB}};
+  for (const auto& [name, value] : expected) {
+    QCPGraph* graph = nullptr;
+    for (int g = 0; g < w->graphCount(); ++g)
+      if (w->graph(g)->name() == QLatin1String(name)) graph = w->graph(g);
+    ASSERT_NE(graph, nullptr) << name;
+    ASSERT_FALSE(graph->data()->isEmpty()) << name;
+    EXPECT_DOUBLE_EQ((graph->data()->constEnd() - 1)->value, value) << name;
+  }
+  EXPECT_GT(d.avgRequestKiB, 0);
+  EXPECT_FALSE(plot->title().isEmpty());
+  EXPECT_TRUE(w->yAxis->label().contains(QStringLiteral("seeks")));
+  EXPECT_TRUE(w->yAxis2->visible());
+  EXPECT_TRUE(w->yAxis2->label().contains(QStringLiteral("KiB")));
+}
+
 TEST_F(DashboardTest, FollowLiveKeepsTheNewestSampleInViewAndFitAllShowsEverything) {
   ASSERT_TRUE(advance(controller, 8));  // past the 10 s the axis shows at least
   EXPECT_DOUBLE_EQ(dashboard.timeRange().second, controller.history().lastTimeS());

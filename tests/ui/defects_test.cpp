@@ -7,12 +7,16 @@
 #include <QSpinBox>
 #include <QTest>
 
+#include "bandwidth_plot.h"
 #include "dashboard.h"
+#include "live_controller.h"
 #include "log_slider.h"
+#include "memory_plot.h"
 #include "parameter_panel.h"
 #include "pause_plot.h"
 #include "qcp.h"
 #include "time_plot.h"
+#include "ui_test_support.h"
 
 namespace throttlelab::ui {
 namespace {
@@ -88,6 +92,70 @@ TEST(Defects, AfterTypingInASpinBoxTheKeyboardGoesBackToTheWindow) {
   EXPECT_EQ(ratio->value(), 15);
   // Space and "." are Run/Pause and Step again, not text for the box.
   EXPECT_FALSE(ratio->hasFocus());
+}
+
+TEST(Defects, WatermarksStandApartOnAGigabyteMemoryAxis) {
+  // 2 GiB of free memory and page cache, watermarks of 6–10 MiB (the default machine's).
+  QWidget host;
+  MemoryPlot plot(&host);
+  host.resize(600, 260);
+  plot.widget()->resize(600, 260);
+  host.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&host));
+  SampleBuffer samples(16);
+  for (int i = 0; i < 10; ++i) {
+    engine::Sample s;
+    s.time = engine::atSeconds(i);
+    s.freePages = 512000 - 1000 * i;
+    s.filePages = 20000 + 1000 * i;
+    s.dirtyPages = 500 * i;
+    s.wmarkMinPages = 1448;
+    s.wmarkLowPages = 1972;
+    s.wmarkHighPages = 2496;
+    samples.push_back(s);
+  }
+  plot.appendSamples(samples);
+  plot.setTimeRange(0, 9);
+  plot.autoscaleValues();
+  plot.replot(true);
+  QCustomPlot* w = plot.widget();
+  const double mib = 256;  // pages per MiB
+  ASSERT_GE(w->yAxis->range().upper, 512000 / mib);
+  const double bottom = w->axisRect()->bottom();
+  const double min = w->yAxis->coordToPixel(1448 / mib);
+  const double low = w->yAxis->coordToPixel(1972 / mib);
+  const double high = w->yAxis->coordToPixel(2496 / mib);
+  // Each line clear of the axis and of its neighbours (pixels grow downwards).
+  SCOPED_TRACE("axis " + std::to_string(w->yAxis->range().lower) + "–" +
+               std::to_string(w->yAxis->range().upper) + " MiB");
+  EXPECT_GE(bottom - min, 8);
+  EXPECT_GE(min - low, 4);
+  EXPECT_GE(low - high, 4);
+}
+
+TEST(Defects, AStartUpSpikeDoesNotHoldTheBandwidthAxis) {
+  // A 10 MB/s disk: the estimates start at the kernel's 100 MB/s guess and writers dirty at
+  // memory speed until freerun; a minute on, the axis follows what the disk does now.
+  LiveController::Options o;
+  o.startRunning = false;
+  o.decimate = false;
+  LiveController controller(o);
+  Dashboard dashboard;
+  controller.setDashboard(&dashboard);
+  dashboard.resize(1300, 900);
+  dashboard.show();
+  controller.load(test::builtin("default", {{"device.writeMBps", "10"}}));
+  ASSERT_TRUE(test::advance(controller, 60));
+  controller.frame(true, true);
+  QCustomPlot* w = dashboard.plotWidget(PlotId::Bandwidth);
+  const double top = w->yAxis->range().upper;
+  EXPECT_LT(top, 40) << "MB/s";
+  // Still holds what the disk writes in view.
+  bool found = false;
+  const QCPRange recent(w->xAxis->range().upper - 20, w->xAxis->range().upper);
+  const QCPRange device = w->graph(0)->getValueRange(found, QCP::sdBoth, recent);
+  ASSERT_TRUE(found);
+  EXPECT_GE(top, device.upper);
 }
 
 }  // namespace

@@ -16,10 +16,35 @@
 namespace throttlelab::ui {
 namespace {
 
-void checkAt(QSize size) {
-  SCOPED_TRACE(std::to_string(size.width()) + "x" + std::to_string(size.height()));
+/// Every entry of the plot's legend has room for its icon and its whole name, inside the
+/// plot: QCustomPlot squashes or clips entries silently when the layout runs out of room.
+void expectLegendReadable(QCustomPlot* plot) {
+  QCPLegend* legend = plot->legend;
+  const QFontMetrics fm(legend->font());
+  const QRect inside = plot->rect();
+  for (int i = 0; i < legend->itemCount(); ++i) {
+    auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i));
+    if (!item || !item->visible()) continue;
+    const QString name = item->plottable()->name();
+    SCOPED_TRACE(name.toStdString());
+    const QRect r = item->rect();
+    EXPECT_GE(r.width(),
+              legend->iconSize().width() + legend->iconTextPadding() + fm.horizontalAdvance(name))
+        << "squashed to " << r.width() << " px";
+    EXPECT_GE(r.height(), std::max(fm.height(), legend->iconSize().height()))
+        << "squashed to " << r.height() << " px";
+    EXPECT_TRUE(inside.contains(item->outerRect())) << "clipped at the plot's edge";
+  }
+}
+
+void checkAt(QSize size, const char* lesson = nullptr) {
+  SCOPED_TRACE(std::to_string(size.width()) + "x" + std::to_string(size.height()) +
+               (lesson ? std::string(" with lesson ") + lesson : std::string()));
   test::WindowRig rig;
   MainWindow& window = *rig.window;
+  if (lesson) {
+    ASSERT_TRUE(window.openLesson(QString::fromLatin1(lesson)));
+  }
   window.setPresenterMode(true);
   window.setGeometry(QRect(QPoint(0, 0), size));
   window.show();
@@ -45,7 +70,8 @@ void checkAt(QSize size) {
       EXPECT_FALSE(legend.intersects(text->outerRect()))
           << text->text().toStdString() << " under the legend";
     }
-    EXPECT_GE(plot->axisRect()->height(), 60);
+    expectLegendReadable(plot);
+    EXPECT_GE(plot->axisRect()->height(), 80);
   }
 }
 
@@ -55,6 +81,14 @@ TEST(Presenter, At1280x720EveryPlotKeepsItsHeightAndLegendsClearTheTitles) {
 
 TEST(Presenter, At1024x768EveryPlotKeepsItsHeightAndLegendsClearTheTitles) {
   checkAt(QSize(1024, 768));
+}
+
+TEST(Presenter, WithALessonOpenLegendsStayReadableAt1280x720) {
+  checkAt(QSize(1280, 720), "one-to-a-thousand");
+}
+
+TEST(Presenter, WithALessonOpenLegendsStayReadableAt1024x768) {
+  checkAt(QSize(1024, 768), "one-to-a-thousand");
 }
 
 }  // namespace

@@ -3,9 +3,12 @@
 // sorting, filtering, and a selection that survives updates.
 #include <gtest/gtest.h>
 
+#include <QApplication>
+#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QStyle>
 #include <QTableView>
 
 #include "task_table.h"
@@ -76,6 +79,30 @@ TEST(TaskTableModel, ShowsTheColumns) {
   EXPECT_EQ(cell(TaskTableModel::TaskRatelimit), QStringLiteral("2.00"));
   EXPECT_EQ(cell(TaskTableModel::JournalWait), QStringLiteral("1.25"));
   EXPECT_EQ(cell(TaskTableModel::ReadMax), QStringLiteral("340.5"));
+}
+
+TEST(TaskTable, EveryColumnTitleFitsItsHeaderAlsoInPresenterModesLargerFont) {
+  TaskTableModel model;
+  TaskTable table(&model);
+  model.setSnapshot(snapshotOf(3));
+  table.resize(1200, 300);
+  table.show();
+  const QFont normal = table.font();
+  QFont large = normal;
+  large.setPointSizeF(normal.pointSizeF() * 1.5);  // what presenter mode does to the window
+  for (const QFont& font : {normal, large}) {
+    table.setFont(font);
+    QCoreApplication::processEvents();
+    QHeaderView* header = table.view()->horizontalHeader();
+    const QFontMetrics fm(header->font());
+    const int margin = header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+    for (int c = 0; c < model.columnCount(); ++c) {
+      if (c == TaskTableModel::Name) continue;  // stretches over the spare width
+      const QString title = model.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+      EXPECT_GE(header->sectionSize(c), fm.horizontalAdvance(title) + 2 * margin)
+          << title.toStdString() << " at " << font.pointSizeF() << " pt";
+    }
+  }
 }
 
 TEST(TaskTable, TenThousandRowsKeepTheirSelectionAcrossUpdates) {

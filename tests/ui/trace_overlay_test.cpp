@@ -280,6 +280,28 @@ traceio::TraceStats::Result statsOf(const QString& path) {
   return sink.stats.result();
 }
 
+TEST(TraceOverlay, ARecordingWithoutThrottledWritersSaysThereIsNothingToSimulate) {
+  // The excerpt without its balance_dirty_pages lines: global state and bdi estimates only.
+  test::WindowRig rig;
+  QFile in(kDataDir + QStringLiteral("/real-trace-excerpt.txt"));
+  ASSERT_TRUE(in.open(QIODevice::ReadOnly | QIODevice::Text));
+  QFile out(rig.path(QStringLiteral("no-writers.txt")));
+  ASSERT_TRUE(out.open(QIODevice::WriteOnly | QIODevice::Text));
+  for (const QByteArray& line : in.readAll().split('\n'))
+    if (!line.contains("balance_dirty_pages:")) out.write(line + '\n');
+  out.close();
+  MainWindow& w = *rig.window;
+  ASSERT_TRUE(importAndWait(w, out.fileName()));
+  TraceView& view = part<TraceView>(w, "traceView");
+  ASSERT_NE(view.trace(), nullptr);
+  ASSERT_TRUE(view.trace()->tasks.empty());
+  EXPECT_FALSE(view.simulate());
+  EXPECT_FALSE(view.isSimulating());
+  EXPECT_EQ(view.comparison().rowCount(), 0);
+  EXPECT_TRUE(view.notesText().contains(QStringLiteral("Nothing to simulate")))
+      << view.notesText().toStdString();
+}
+
 TEST(TraceOverlay, SimulateThisTraceOverlaysARunAndComparesLikeForLike) {
   test::WindowRig rig;
   MainWindow& w = *rig.window;

@@ -293,7 +293,7 @@ void MainWindow::buildMenus() {
   for (PlotId id : kAllPlots) {
     QAction* a = view->addAction(plotTitle(id));
     a->setCheckable(true);
-    a->setChecked(true);
+    a->setChecked(m_dashboard->isPlotVisible(id));
     connect(a, &QAction::toggled, this,
             [this, id](bool on) { m_dashboard->setPlotVisible(id, on); });
     connect(m_dashboard, &Dashboard::plotVisibilityChanged, a, [a, id](PlotId changed, bool on) {
@@ -815,7 +815,10 @@ void MainWindow::setPresenterMode(bool on) {
   if (on) f.setPointSizeF(std::max(13.0, m_baseFont.pointSizeF() * 1.4));
   setFont(f);
   m_dashboard->setPresenterMode(on);
-  if (on) m_taskDock->hide();
+  // The bottom docks would take a third of a projector's height from the plots; View brings
+  // each back.
+  if (on)
+    for (QDockWidget* dock : {m_taskDock, m_explainDock, m_timelineDock}) dock->hide();
 }
 
 bool MainWindow::presenterMode() const {
@@ -863,11 +866,16 @@ QString MainWindow::exportExplained(const QString& path) const {
   m_explainPanel->setTask(it->first);
   m_explainPanel->setMoment(m_options.explainS);
   m_dashboard->setMarker(m_options.explainS, false);
+  // Beside the plots, at the window's full height, in the parameters' place: under the plots,
+  // at 720 px, their least heights leave the breakdown (about 30 lines) four.
+  auto* self = const_cast<MainWindow*>(this);
+  self->addDockWidget(Qt::RightDockWidgetArea, m_explainDock);
+  m_parameterDock->hide();
+  m_taskDock->hide();
   m_explainDock->show();
   m_explainDock->raise();
-  // Tall enough for the whole breakdown (about 30 lines); the plots keep the rest.
-  auto* self = const_cast<MainWindow*>(this);
-  self->resizeDocks({m_explainDock}, {std::max(height() / 2, 300)}, Qt::Vertical);
+  QCoreApplication::processEvents();
+  self->resizeDocks({m_explainDock}, {std::max(width() * 2 / 5, 420)}, Qt::Horizontal);
   QCoreApplication::processEvents();
   m_controller->frame(true, true);
   QCoreApplication::processEvents();

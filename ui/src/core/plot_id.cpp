@@ -15,6 +15,7 @@ constexpr PlotNames kPlotNames[] = {
     {PlotId::Bandwidth, "bandwidth", "Bandwidth"},
     {PlotId::Memory, "memory", "Memory"},
     {PlotId::ThrottleCurve, "throttle-curve", "Why tasks pause: the throttle curve"},
+    {PlotId::Device, "device", "The disk: seeks, request size, queue"},
 };
 
 const PlotNames* namesOf(PlotId id) {

@@ -7,10 +7,11 @@
 
 namespace throttlelab::ui {
 
-enum class PlotId { DirtyPages, Pauses, Bandwidth, Memory, ThrottleCurve };
+enum class PlotId { DirtyPages, Pauses, Bandwidth, Memory, ThrottleCurve, Device };
 
-inline constexpr std::array kAllPlots = {PlotId::DirtyPages, PlotId::Pauses, PlotId::Bandwidth,
-                                         PlotId::Memory, PlotId::ThrottleCurve};
+inline constexpr std::array kAllPlots = {PlotId::DirtyPages,    PlotId::Pauses,
+                                         PlotId::Bandwidth,     PlotId::Memory,
+                                         PlotId::ThrottleCurve, PlotId::Device};
 
 QString plotKey(PlotId id);
 std::optional<PlotId> plotFromKey(const QString& key);

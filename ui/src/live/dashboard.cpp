@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "bandwidth_plot.h"
+#include "device_plot.h"
 #include "dirty_pages_plot.h"
 #include "memory_plot.h"
 #include "pause_plot.h"
@@ -41,14 +42,18 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent) {
   auto* bandwidth = new BandwidthPlot(m_left);
   m_curve = new ThrottleCurvePlot(m_right);
   auto* memory = new MemoryPlot(m_right);
-  m_timePlots = {dirty, m_pauses, bandwidth, memory};
+  auto* device = new DevicePlot(m_right);
+  m_timePlots = {dirty, m_pauses, bandwidth, memory, device};
   m_left->addWidget(dirty->widget());
   m_left->addWidget(m_pauses->widget());
   m_left->addWidget(bandwidth->widget());
   m_right->addWidget(m_curve->widget());
   m_right->addWidget(memory->widget());
+  m_right->addWidget(device->widget());
+  // The disk's requests are for when the bandwidth needs explaining: chosen from View.
+  device->widget()->hide();
   m_left->setSizes({400, 300, 300});
-  m_right->setSizes({600, 400});
+  m_right->setSizes({600, 400, 300});
   m_columns->setStretchFactor(0, 3);
   m_columns->setStretchFactor(1, 2);
   m_columns->setSizes({600, 400});
@@ -110,6 +115,15 @@ void Dashboard::historyUpdated(bool rebuilt) {
   if (rebuilt) rebuild();
   if (!m_history->empty()) {
     const double first = m_history->firstTimeS();
+    if (m_rehome) {
+      // A new run (Reset, a session): a paused view of the old run's times would show
+      // nothing; keep the span the user chose, from the new run's start.
+      m_rehome = false;
+      if (!m_follow) {
+        const auto [lo, hi] = timeRange();
+        for (TimePlot* plot : m_timePlots) plot->setTimeRange(first, first + (hi - lo));
+      }
+    }
     for (TimePlot* plot : m_timePlots) plot->trimBefore(first);
     m_curve->setLive(*m_history);
   }
@@ -124,6 +138,7 @@ void Dashboard::rebuild() {
 void Dashboard::clearData() {
   for (TimePlot* plot : m_timePlots) plot->clearData();
   m_curve->clearData();
+  m_rehome = true;
   m_cursor.reset();
   clearMarkers();
 }

@@ -130,6 +130,7 @@ class Dashboard : public QWidget {
   std::vector<PlotId> m_plotsBeforePresenter;
   bool m_follow = true;
   bool m_syncing = false;
+  bool m_rehome = false;  ///< the data was cleared: move a paused time axis to the new run
   std::optional<double> m_cursor;
   std::optional<double> m_markerA;
   std::optional<double> m_markerB;

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "task_table.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
+#include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "task_table_model.h"
 
@@ -47,19 +50,39 @@ TaskTable::TaskTable(TaskTableModel* model, QWidget* parent)
   m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
   m_view->horizontalHeader()->setSectionResizeMode(TaskTableModel::Name, QHeaderView::Stretch);
   m_view->horizontalHeader()->setStretchLastSection(false);
-  const int em = m_view->fontMetrics().horizontalAdvance(QLatin1Char('M'));
-  m_view->setColumnWidth(TaskTableModel::Pid, 6 * em);
-  m_view->setColumnWidth(TaskTableModel::Sched, 10 * em);
-  m_view->setColumnWidth(TaskTableModel::Cgroup, 7 * em);
-  m_view->setColumnWidth(TaskTableModel::State, 8 * em);
-  for (int c = TaskTableModel::WriteMBps; c < TaskTableModel::ColumnCount; ++c)
-    m_view->setColumnWidth(c, 9 * em);
-  m_view->setColumnWidth(TaskTableModel::TaskRatelimit, 12 * em);
+  fitColumns();
 
   connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
   connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
           &TaskTable::onSelectionChanged);
   connect(m_model, &QAbstractItemModel::modelReset, this, &TaskTable::reselect);
+}
+
+void TaskTable::fitColumns() {
+  // Room for the values and for the whole title with its sort arrow, in the current font
+  // (presenter mode enlarges it).
+  const int em = m_view->fontMetrics().horizontalAdvance(QLatin1Char('M'));
+  QHeaderView* header = m_view->horizontalHeader();
+  const QFontMetrics fm(header->font());
+  QStyle* style = header->style();
+  const int margin = style->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+  const int arrow = style->pixelMetric(QStyle::PM_HeaderMarkSize, nullptr, header);
+  const auto fit = [&](int column, int ems) {
+    const QString title = m_model->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
+    m_view->setColumnWidth(column,
+                           std::max(ems * em, fm.horizontalAdvance(title) + 3 * margin + arrow));
+  };
+  fit(TaskTableModel::Pid, 6);
+  fit(TaskTableModel::Sched, 10);
+  fit(TaskTableModel::Cgroup, 7);
+  fit(TaskTableModel::State, 8);
+  for (int c = TaskTableModel::WriteMBps; c < TaskTableModel::ColumnCount; ++c)
+    fit(c, c == TaskTableModel::TaskRatelimit ? 12 : 9);
+}
+
+void TaskTable::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() == QEvent::FontChange) fitColumns();
 }
 
 void TaskTable::onSelectionChanged() {

@@ -33,7 +33,11 @@ class TaskTable : public QWidget {
  Q_SIGNALS:
   void selectedTaskChanged(int taskIndex);
 
+ protected:
+  void changeEvent(QEvent* event) override;
+
  private:
+  void fitColumns();
   void onSelectionChanged();
   void reselect();
 

@@ -45,8 +45,12 @@ BandwidthPlot::BandwidthPlot(QWidget* parentWidget) : TimePlot(PlotId::Bandwidth
 }
 
 void BandwidthPlot::autoscaleValues() {
-  TimePlot::autoscaleValues();
-  const QCPRange keys = m_plot->xAxis->range();
+  // The recent range, not everything in view: at the start the estimates begin at the
+  // kernel's first guess (write_bw 100 MB/s) and writers dirty at memory speed, which would
+  // hold a 10 MB/s disk's axis at 300 MB/s for as long as the start is in view.
+  const QCPRange shown = m_plot->xAxis->range();
+  const QCPRange keys(std::max(shown.lower, shown.upper - kRecentS), shown.upper);
+  autoscaleValuesOver(keys.lower, keys.upper);
   double disk = 0;
   for (int i : {m_device, m_writeBw, m_avgWriteBw}) {
     bool found = false;

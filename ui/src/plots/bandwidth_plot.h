@@ -12,9 +12,11 @@ class BandwidthPlot final : public TimePlot {
 
  public:
   explicit BandwidthPlot(QWidget* parentWidget);
-  /// Fits the axis to the disk's bandwidth: while writers run free, dirty_rate is the memory
-  /// copy speed (GB/s) and would flatten everything else, so it is clipped at 3 × the disk.
+  /// Fits the axis to the disk's bandwidth of the last kRecentS seconds in view: while
+  /// writers run free, dirty_rate is the memory copy speed (GB/s) and would flatten
+  /// everything else, so it is clipped at 3 × the disk.
   void autoscaleValues() override;
+  static constexpr double kRecentS = 30;
 
  protected:
   void updateAxisTitles() override;

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "memory_plot.h"
 
+#include <cmath>
+
+#include "log2_ticker.h"
 #include "qcp.h"
 
 namespace throttlelab::ui {
@@ -18,13 +21,23 @@ MemoryPlot::MemoryPlot(QWidget* parentWidget) : TimePlot(PlotId::Memory, parentW
       {"wmark_low", &Sample::wmarkLowPages, SeriesColour::Vermillion, Qt::DashDotLine},
       {"wmark_min", &Sample::wmarkMinPages, SeriesColour::Vermillion, Qt::DotLine},
   };
-  for (const MemoryLevel& l : levels)
-    addSeries(memorySeries(l.name, l.field, l.colour, l.style, l.width));
+  // Gigabytes of free memory and page cache against watermarks of a few MiB: on a linear axis
+  // the watermarks lie in the bottom pixel. On a log₂ axis each doubling has the same height,
+  // so free memory nearing wmark_low (where kswapd wakes) shows at any memory size.
+  for (const MemoryLevel& l : levels) {
+    SeriesSpec spec = memorySeries(l.name, l.field, l.colour, l.style, l.width);
+    spec.value = [value = std::move(spec.value)](const Sample& s, const DisplayUnits& u) {
+      const double v = value(s, u);
+      return v > 0 ? v : std::nan("");  // a log axis has no 0
+    };
+    addSeries(std::move(spec));
+  }
+  makeLog2Axis(m_plot->yAxis);
   updateAxisTitles();
 }
 
 void MemoryPlot::updateAxisTitles() {
-  m_plot->yAxis->setLabel(QStringLiteral("memory (%1)").arg(m_units.memoryUnit()));
+  m_plot->yAxis->setLabel(QStringLiteral("memory (%1, log₂)").arg(m_units.memoryUnit()));
 }
 
 }  // namespace throttlelab::ui

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "throttle_curve_plot.h"
 
+#include <QEvent>
+#include <QFontMetrics>
 #include <algorithm>
 #include <cmath>
 
@@ -30,9 +32,9 @@ ThrottleCurvePlot::ThrottleCurvePlot(QWidget* parentWidget)
   m_plot->setMinimumSize(240, 150);
   m_plot->setPlottingHint(QCP::phCacheLabels, true);
   m_plot->plotLayout()->insertRow(0);
-  auto* title = new QCPTextElement(m_plot, plotTitle(PlotId::ThrottleCurve));
-  title->setObjectName(QStringLiteral("title"));
-  m_plot->plotLayout()->addElement(0, 0, title);
+  m_title = new QCPTextElement(m_plot, plotTitle(PlotId::ThrottleCurve));
+  m_title->setObjectName(QStringLiteral("title"));
+  m_plot->plotLayout()->addElement(0, 0, m_title);
   m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
   m_plot->yAxis->setLabel(QStringLiteral("pos_ratio (× dirty_ratelimit)"));
   m_plot->yAxis->setRange(0, 2.2);
@@ -108,6 +110,7 @@ ThrottleCurvePlot::ThrottleCurvePlot(QWidget* parentWidget)
   m_plot->legend->setWrap(4);
   m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
   m_plot->xAxis->setLabel(QStringLiteral("dirty + writeback (MiB)"));
+  m_plot->installEventFilter(this);
 }
 
 void ThrottleCurvePlot::setUnits(const DisplayUnits& units) {
@@ -261,10 +264,8 @@ void ThrottleCurvePlot::applyTheme(const Theme& theme) {
   m_plot->setBackground(theme.background);
   m_plot->axisRect()->setBackground(theme.background);
   for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) styleAxis(axis, theme);
-  if (auto* title = qobject_cast<QCPTextElement*>(m_plot->plotLayout()->element(0, 0))) {
-    title->setFont(theme.titleFont());
-    title->setTextColor(theme.foreground);
-  }
+  m_title->setFont(theme.titleFont());
+  m_title->setTextColor(theme.foreground);
   const double s = theme.penScale;
   m_global->setPen(QPen(theme.foreground, 1.2 * s, Qt::DashLine));
   m_device->setPen(QPen(theme.colour(SeriesColour::Orange), 2.5 * s));
@@ -300,17 +301,33 @@ void ThrottleCurvePlot::applyTheme(const Theme& theme) {
   }
   m_explain->setFont(theme.legendFont());
   m_explain->setTextColor(theme.foreground);
-  m_plot->legend->setFont(theme.legendFont());
   m_plot->legend->setTextColor(theme.foreground);
   m_plot->legend->setBrush(Qt::NoBrush);
   m_plot->legend->setBorderPen(Qt::NoPen);
-  m_plot->legend->setIconSize(theme.presenter ? QSize(36, 16) : QSize(24, 10));
-  m_plot->legend->setColumnSpacing(16);
-  m_plot->legend->setWrap(theme.presenter ? 2 : 4);
-  m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
-  for (int i = 0; i < m_plot->legend->itemCount(); ++i)
-    if (auto* item = m_plot->legend->item(i)) item->setMargins(QMargins(0, 0, 0, 3));
+  fitToWidth();
   m_dirty = true;
+}
+
+void ThrottleCurvePlot::fitToWidth() {
+  // The legend in as many columns as the width takes (compact if it would need more than
+  // two rows); a title wider than the plot on two lines.
+  const int width = m_plot->width() - 16;
+  styleLegend(m_plot->legend, m_theme, false);
+  if (wrapLegend(m_plot->legend, width) > 2) {
+    styleLegend(m_plot->legend, m_theme, true);
+    wrapLegend(m_plot->legend, width);
+  }
+  // Presenter mode's tick labels of a narrow plot would run into each other.
+  m_plot->xAxis->ticker()->setTickCount(width < 420 ? 3 : 5);
+  QString title = plotTitle(PlotId::ThrottleCurve);
+  if (QFontMetrics(m_title->font()).horizontalAdvance(title) > width)
+    title.replace(QStringLiteral(": "), QStringLiteral(":\n"));
+  m_title->setText(title);
+}
+
+bool ThrottleCurvePlot::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == m_plot && event->type() == QEvent::Resize) fitToWidth();
+  return QObject::eventFilter(watched, event);
 }
 
 }  // namespace throttlelab::ui

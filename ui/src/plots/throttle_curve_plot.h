@@ -48,8 +48,12 @@ class ThrottleCurvePlot : public QObject {
   QString explanation() const;
   const engine::ThrottleCurve& curve() const { return m_curve; }
 
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
  private:
   void redrawCurve();
+  void fitToWidth();
   void placeMarker(QCPItemStraightLine* line, QCPItemText* label, double pages);
 
   QCustomPlot* m_plot;
@@ -73,6 +77,7 @@ class ThrottleCurvePlot : public QObject {
   QCPItemRect* m_overArea = nullptr;
   QCPItemText* m_freeAreaLabel = nullptr;
   QCPItemText* m_overAreaLabel = nullptr;
+  QCPTextElement* m_title = nullptr;
   QCPTextElement* m_explain = nullptr;
   bool m_dirty = true;
 };

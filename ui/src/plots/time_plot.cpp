@@ -35,15 +35,15 @@ TimePlot::TimePlot(PlotId id, QWidget* parentWidget)
 
   // Header row: the title on the left, the legend beside it, outside the data area.
   m_plot->plotLayout()->insertRow(0);
-  auto* header = new QCPLayoutGrid;
-  m_plot->plotLayout()->addElement(0, 0, header);
+  m_header = new QCPLayoutGrid;
+  m_plot->plotLayout()->addElement(0, 0, m_header);
   m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
   m_title = new QCPTextElement(m_plot, plotTitle(id));
-  header->addElement(0, 0, m_title);
+  m_header->addElement(0, 0, m_title);
   m_plot->axisRect()->insetLayout()->take(m_plot->legend);
-  header->addElement(0, 1, m_plot->legend);
-  header->setColumnStretchFactor(0, 0.001);
-  header->setColumnSpacing(12);
+  m_header->addElement(0, 1, m_plot->legend);
+  m_header->setColumnStretchFactor(0, 0.001);
+  m_header->setColumnSpacing(12);
   m_plot->legend->setVisible(true);
   m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
   m_plot->legend->setBorderPen(Qt::NoPen);
@@ -245,13 +245,17 @@ std::pair<double, double> TimePlot::timeRange() const {
 }
 
 void TimePlot::autoscaleValues() {
-  autoscaleAxis(m_plot->yAxis);
-  if (m_plot->yAxis2->visible()) autoscaleAxis(m_plot->yAxis2);
+  const QCPRange keys = m_plot->xAxis->range();
+  autoscaleValuesOver(keys.lower, keys.upper);
 }
 
-void TimePlot::autoscaleAxis(QCPAxis* axis) {
+void TimePlot::autoscaleValuesOver(double fromS, double toS) {
+  autoscaleAxis(m_plot->yAxis, QCPRange(fromS, toS));
+  if (m_plot->yAxis2->visible()) autoscaleAxis(m_plot->yAxis2, QCPRange(fromS, toS));
+}
+
+void TimePlot::autoscaleAxis(QCPAxis* axis, const QCPRange& keys) {
   const bool log = axis->scaleType() == QCPAxis::stLogarithmic;
-  const QCPRange keys = m_plot->xAxis->range();
   bool any = false;
   QCPRange total;
   // Every graph, including those that are not series (per-task curves); a series counts
@@ -444,7 +448,11 @@ void TimePlot::styleGraph(QCPGraph* graph, QColor colour, Qt::PenStyle style, do
   // Pens wider than one pixel cost about ten times more to rasterise (measured: the dirty
   // pages plot replots in 26 ms instead of 2.3 ms at 6,000 points), so emphasis comes from
   // colour and dashes; only presenter mode, where readability beats frame time, widens lines.
-  QPen pen(colour, m_theme.presenter ? width * m_theme.penScale : 1.0, style);
+  // Wide dashes are the dearest of all (the dash stroker runs per segment): at most 2 px.
+  double w = 1.0;
+  if (m_theme.presenter)
+    w = style == Qt::SolidLine ? width * m_theme.penScale : std::min(width * m_theme.penScale, 2.0);
+  QPen pen(colour, w, style);
   pen.setCosmetic(true);
   graph->setPen(pen);
   if (dots) {
@@ -455,6 +463,11 @@ void TimePlot::styleGraph(QCPGraph* graph, QColor colour, Qt::PenStyle style, do
 
 void TimePlot::applyTheme(const Theme& theme) {
   m_theme = theme;
+  // Presenter mode's thick lines (measured by gui_bench: the dirty pages plot replotted in
+  // 50–130 ms with antialiased 5 px polylines of 6,000 points): solid lines as separate
+  // segments and without antialiasing; a projector blurs the steps anyway.
+  m_plot->setPlottingHint(QCP::phFastPolylines, theme.presenter);
+  m_plot->setNotAntialiasedElements(theme.presenter ? QCP::aePlottables : QCP::aeNone);
   m_plot->setBackground(theme.background);
   m_plot->axisRect()->setBackground(theme.background);
   for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis, m_plot->xAxis2, m_plot->yAxis2}) {
@@ -464,9 +477,7 @@ void TimePlot::applyTheme(const Theme& theme) {
   m_plot->yAxis2->grid()->setVisible(false);
   m_title->setFont(theme.titleFont());
   m_title->setTextColor(theme.foreground);
-  m_plot->legend->setFont(theme.legendFont());
   m_plot->legend->setTextColor(theme.foreground);
-  m_plot->legend->setIconSize(theme.presenter ? QSize(36, 16) : QSize(24, 10));
   for (std::size_t i = 0; i < m_specs.size(); ++i) {
     const auto& s = m_specs[i];
     styleGraph(m_graphs[i], theme.colour(s.colour), s.style, s.width, s.dots);
@@ -492,39 +503,28 @@ void TimePlot::applyTheme(const Theme& theme) {
 }
 
 void TimePlot::setLegendColumns() {
-  // As many legend columns as fit beside the title: try the most columns first, with each
-  // column as wide as its widest entry.
+  // Beside the title while the entries fit in a row or two there; otherwise in a row of their
+  // own under it, and compact if even that takes more than two rows: a legend QCustomPlot
+  // cannot fit is squashed or clipped without a word.
   QCPLegend* legend = m_plot->legend;
-  const QFontMetrics fm(legend->font());
-  std::vector<int> widths;
-  for (int i = 0; i < legend->itemCount(); ++i) {
-    QCPAbstractLegendItem* item = legend->item(i);
-    if (!item) continue;                     // an empty cell of the wrapped grid
-    item->setMargins(QMargins(0, 0, 0, 3));  // room for underscores below the baseline
-    auto* plottableItem = qobject_cast<QCPPlottableLegendItem*>(item);
-    const QString name = plottableItem ? plottableItem->plottable()->name() : QString();
-    widths.push_back(fm.horizontalAdvance(name) + legend->iconSize().width() +
-                     legend->iconTextPadding() + legend->columnSpacing() + 4);
-  }
   const int titleWidth = QFontMetrics(m_title->font()).horizontalAdvance(m_title->text()) + 24;
   m_title->setMinimumSize(titleWidth - 12, 0);
-  const int available = m_plot->width() - titleWidth - 16;
-  int columns = 1;
-  for (int n = static_cast<int>(widths.size()); n > 1; --n) {
-    std::vector<int> column(static_cast<std::size_t>(n), 0);
-    for (std::size_t i = 0; i < widths.size(); ++i)
-      column[i % static_cast<std::size_t>(n)] =
-          std::max(column[i % static_cast<std::size_t>(n)], widths[i]);
-    int total = 0;
-    for (int w : column) total += w;
-    if (total <= available) {
-      columns = n;
-      break;
-    }
+  const int width = m_plot->width();
+  styleLegend(legend, m_theme, false);
+  bool below = wrapLegend(legend, width - titleWidth - 16) > (m_theme.presenter ? 1 : 2);
+  if (below && wrapLegend(legend, width - 16) > 2) {
+    styleLegend(legend, m_theme, true);
+    wrapLegend(legend, width - 16);
   }
-  if (legend->wrap() != columns) {
-    legend->setWrap(columns);
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // re-flow the items
+  const bool isBelow = m_header->elementCount() > 1 && m_header->rowCount() > 1;
+  if (below != isBelow) {
+    m_header->take(legend);
+    m_header->simplify();
+    if (below)
+      m_header->addElement(1, 0, legend);
+    else
+      m_header->addElement(0, 1, legend);
+    m_header->setColumnStretchFactor(0, below ? 1 : 0.001);
   }
 }
 

@@ -21,10 +21,12 @@
 class QCustomPlot;
 class QCPGraph;
 class QCPAxis;
+class QCPRange;
 class QCPAbstractItem;
 class QCPItemStraightLine;
 class QCPItemText;
 class QCPTextElement;
+class QCPLayoutGrid;
 class QMouseEvent;
 
 namespace throttlelab::ui {
@@ -104,6 +106,8 @@ class TimePlot : public QObject {
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
+  /// autoscaleValues() over the data of these times only.
+  void autoscaleValuesOver(double fromS, double toS);
   int addSeries(SeriesSpec spec);
   /// The dirty-pages plots' common curves: dirty+writeback, dirty and writeback pages against
   /// the throttling thresholds (`limitName` read from `limit`, setpoint, freerun, bg_thresh).
@@ -136,7 +140,7 @@ class TimePlot : public QObject {
   void onMouseMove(QMouseEvent* event);
   void onMousePress(QMouseEvent* event);
   void onMouseRelease(QMouseEvent* event);
-  void autoscaleAxis(QCPAxis* axis);
+  void autoscaleAxis(QCPAxis* axis, const QCPRange& keys);
   /// The cursor line at `timeS` (hidden without one), and the readout box if `readout`.
   void placeCursor(std::optional<double> timeS, bool readout);
   /// The readout's text, in a box beside the cursor on whichever side has room.
@@ -151,6 +155,7 @@ class TimePlot : public QObject {
   std::vector<SeriesSpec> m_specs;
   std::vector<QCPGraph*> m_graphs;
   std::vector<bool> m_shown;
+  QCPLayoutGrid* m_header = nullptr;  ///< the title, and the legend beside or under it
   QCPTextElement* m_title = nullptr;
   QCPItemStraightLine* m_cursor = nullptr;
   QCPItemText* m_readout = nullptr;

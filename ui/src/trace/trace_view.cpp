@@ -397,6 +397,18 @@ std::optional<engine::Scenario> TraceView::derivedScenario(std::vector<std::stri
 
 bool TraceView::simulate() {
   if (!m_trace || isImporting()) return false;
+  if (m_trace->tasks.empty()) {
+    // Without a throttled writer the derived run has no task to pause: its column would be
+    // all zeros, which reads as a result.
+    clearSimulation();
+    const QString why =
+        tr("Nothing to simulate: no writer in this recording was throttled (it has no "
+           "balance_dirty_pages record), so there are no pauses or rates to compare. Record "
+           "while something writes faster than the disk can take, e.g. dd to a file.");
+    m_notes->setPlainText(why);
+    Q_EMIT statusMessage(tr("Nothing to simulate: no throttled writer in the recording"));
+    return false;
+  }
   std::vector<std::string> notes;
   std::optional<engine::Scenario> scenario;
   try {

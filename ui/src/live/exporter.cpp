@@ -360,7 +360,7 @@ std::string Exporter::taskCsvText(const TaskTraceHistory& tasks,
                                   const std::map<int, engine::TaskInfo>& infos) const {
   std::ostringstream out;
   engine::writeCsvProvenance(out, m_provenance);
-  engine::writeCsvEvents(out, m_dashboard.events());
+  engine::writeCsvEvents(out, m_view.events);
   // Rows in time order, the tasks in table order at each time, as headless --task-csv has them.
   struct Row {
     double timeS;

@@ -170,9 +170,9 @@ TEST_F(ImportCli, SimulateOfATraceBeyondTheSimulatorsLimitsIsBadInput) {
 TEST_F(ImportCli, TraceCgroupKeepsOneCgroupsWritersAndRefusesAnInoNotTraced) {
   // A 3 GiB machine: the writer outside the 1 GiB cgroup passes the global freerun too, so
   // both cgroups' writers are throttled and traced.
-  const Outcome sim =
-      runShell("--headless --scenario container-writer --duration 6 --set machine.memoryMiB=3072 "
-          "--trace-out t.txt");
+  const Outcome sim = runShell(
+      "--headless --scenario container-writer --duration 6 --set machine.memoryMiB=3072 "
+      "--trace-out t.txt");
   ASSERT_EQ(sim.status, 0) << sim.err;
   const std::string trace = readFile(m_dir / "t.txt");
   ASSERT_TRUE(contains(trace, "cgroup_ino=4096")) << "the box's records";
@@ -183,7 +183,8 @@ TEST_F(ImportCli, TraceCgroupKeepsOneCgroupsWritersAndRefusesAnInoNotTraced) {
     for (const auto& row : dataRows(readFile(m_dir / taskCsv))) names.insert(column(row, 1));
     return names;
   };
-  Outcome r = runShell("--import-trace t.txt --trace-cgroup 4096 --task-csv box.csv --csv rows.csv");
+  Outcome r =
+      runShell("--import-trace t.txt --trace-cgroup 4096 --task-csv box.csv --csv rows.csv");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "Only cgroup_ino 4096")) << r.out;
   EXPECT_EQ(writers("box.csv"), std::set<std::string>{"dd-box"});

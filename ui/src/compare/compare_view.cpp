@@ -73,19 +73,14 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   m_policyControls = {labelA, m_policyA, labelB, m_policyB, restartButton};
   m_scenarioLabel->setWordWrap(true);
 
-  auto* plotSplitter = new QSplitter(Qt::Vertical);
-  for (PlotId id : {PlotId::DirtyPages, PlotId::Pauses, PlotId::Bandwidth}) {
-    auto* plot = new ComparePlot(id, plotSplitter);
-    plotSplitter->addWidget(plot->widget());
-    m_plots.push_back(plot);
-    connect(plot, &TimePlot::hovered, this, [this](double t) { setCursorTime(t); });
-    connect(plot, &TimePlot::hoverLeft, this, [this] { setCursorTime(std::nullopt); });
-    connect(plot, &TimePlot::userRangeChanged, this,
-            [this, plot](double lo, double hi) { onUserRange(plot, lo, hi); });
-  }
-  plotSplitter->setStretchFactor(0, 3);
-  plotSplitter->setStretchFactor(1, 2);
-  plotSplitter->setStretchFactor(2, 2);
+  const auto makePlot = [this](PlotId id, QWidget* parent) {
+    return m_plots.emplace_back(new ComparePlot(id, parent));
+  };
+  const auto zoomed = [this](TimePlot* plot, double lo, double hi) {
+    onUserRange(static_cast<ComparePlot*>(plot), lo, hi);
+  };
+  auto* plotSplitter = stackRunPlots(
+      this, {makePlot, [this](std::optional<double> t) { setCursorTime(t); }, zoomed});
 
   m_table = new CompareTableModel(this);
   m_tableView = new QTableView;

@@ -3,6 +3,7 @@
 
 #include <QFontMetrics>
 #include <QMouseEvent>
+#include <QSplitter>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -582,6 +583,25 @@ void TimePlot::onMouseRelease(QMouseEvent* event) {
                  event->modifiers().testFlag(Qt::ShiftModifier));
   if (const int task = taskAtPixel(pos); task >= 0)
     Q_EMIT taskClicked(task, m_plot->xAxis->pixelToCoord(pos.x()));
+}
+
+QSplitter* stackRunPlots(QObject* context, const RunPlotHooks& hooks) {
+  auto* splitter = new QSplitter(Qt::Vertical);
+  for (PlotId id : {PlotId::DirtyPages, PlotId::Pauses, PlotId::Bandwidth}) {
+    TimePlot* plot = hooks.make(id, splitter);
+    splitter->addWidget(plot->widget());
+    QObject::connect(plot, &TimePlot::hovered, context,
+                     [cursor = hooks.cursor](double t) { cursor(t); });
+    QObject::connect(plot, &TimePlot::hoverLeft, context,
+                     [cursor = hooks.cursor] { cursor(std::nullopt); });
+    QObject::connect(
+        plot, &TimePlot::userRangeChanged, context,
+        [range = hooks.userRange, plot](double lo, double hi) { range(plot, lo, hi); });
+  }
+  splitter->setStretchFactor(0, 3);
+  splitter->setStretchFactor(1, 2);
+  splitter->setStretchFactor(2, 2);
+  return splitter;
 }
 
 }  // namespace throttlelab::ui

@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QPoint>
 #include <QVector>
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -19,6 +20,8 @@
 #include "throttlelab/engine/events.h"
 
 class QCustomPlot;
+class QSplitter;
+class QWidget;
 class QCPGraph;
 class QCPAxis;
 class QCPRange;
@@ -168,5 +171,15 @@ class TimePlot : public QObject {
   bool m_settingRange = false;
   bool m_dirty = true;
 };
+
+/// The three stacked time plots of a view that shows two runs at once (the compare view, the
+/// real-kernel view): dirty pages, pauses and bandwidth, 3:2:2 in height. `make` creates each
+/// plot (and keeps it); hovering a plot moves `cursor`, zooming one calls `userRange` with it.
+struct RunPlotHooks {
+  std::function<TimePlot*(PlotId, QWidget* parent)> make;
+  std::function<void(std::optional<double> timeS)> cursor;
+  std::function<void(TimePlot* source, double lower, double upper)> userRange;
+};
+QSplitter* stackRunPlots(QObject* context, const RunPlotHooks& hooks);
 
 }  // namespace throttlelab::ui

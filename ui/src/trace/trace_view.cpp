@@ -115,19 +115,14 @@ TraceView::TraceView(QWidget* parent)
   bar->addWidget(m_simulateButton);
   bar->addWidget(m_openButton);
 
-  auto* plotSplitter = new QSplitter(Qt::Vertical);
-  for (PlotId id : {PlotId::DirtyPages, PlotId::Pauses, PlotId::Bandwidth}) {
-    auto* plot = new TracePlot(id, plotSplitter);
-    plotSplitter->addWidget(plot->widget());
-    m_plots.push_back(plot);
-    connect(plot, &TimePlot::hovered, this, [this](double t) { setCursorTime(t); });
-    connect(plot, &TimePlot::hoverLeft, this, [this] { setCursorTime(std::nullopt); });
-    connect(plot, &TimePlot::userRangeChanged, this,
-            [this, plot](double lo, double hi) { onUserRange(plot, lo, hi); });
-  }
-  plotSplitter->setStretchFactor(0, 3);
-  plotSplitter->setStretchFactor(1, 2);
-  plotSplitter->setStretchFactor(2, 2);
+  const auto makePlot = [this](PlotId id, QWidget* parent) {
+    return m_plots.emplace_back(new TracePlot(id, parent));
+  };
+  const auto zoomed = [this](TimePlot* plot, double lo, double hi) {
+    onUserRange(static_cast<TracePlot*>(plot), lo, hi);
+  };
+  auto* plotSplitter = stackRunPlots(
+      this, {makePlot, [this](std::optional<double> t) { setCursorTime(t); }, zoomed});
 
   m_summary = new QLabel;
   m_summary->setObjectName(QStringLiteral("traceSummary"));

@@ -191,7 +191,7 @@ void Kernel::prefetchTaskOf(const Event& next) const {
   if (next.kind != EventKind::TaskWake && next.kind != EventKind::TaskStart) return;
   const Task& task = m_tasks[static_cast<std::size_t>(next.id)];
   const auto* first = reinterpret_cast<const char*>(&task);
-  const auto* last = reinterpret_cast<const char*>(&task.pauses) + 64;  // its count and max
+  const auto* last = reinterpret_cast<const char*>(&task.pauses) + 32;  // the header's 4 words
   for (const char* p = first; p < last; p += 64) __builtin_prefetch(p);
 }
 

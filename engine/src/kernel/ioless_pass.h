@@ -13,7 +13,8 @@
 
 namespace throttlelab::engine {
 
-struct IolessPass {
+/// Three whole cache lines, so Kernel::prefetchTaskOf() loads a pass with three prefetches.
+struct alignas(64) IolessPass {
   SimTime time{};             ///< when the pass began
   Pages dirty = 0;            ///< global_dirty_state dirty + writeback (the traced `dirty`)
   Pages thresh = 0;           ///< dirty_thresh as the task sees it

@@ -58,6 +58,9 @@ struct alignas(64) Task {
   double taskRatelimit = 0;          ///< pages/s, last computed
   double systemS = 0;
   double userS = 0;
+  /// Kernel work done off the CPU model (a throttle pass, a reclaim scan before a wait): added
+  /// to the next piece. Every balance() pass adds to it, so it sits with the hot fields.
+  double owedSystemS = 0;
   double pausedS = 0;
   double intervalMaxPauseMs = 0;
   Pages dirtiedTotal = 0;
@@ -116,8 +119,6 @@ struct alignas(64) Task {
   bool oomKilled = false;
   double pieceSystemS = 0;  ///< of the current CPU piece, the kernel part
   double pieceUserS = 0;
-  double owedSystemS = 0;  ///< kernel work done off the CPU model (a throttle pass, a
-                           ///< reclaim scan before a wait): added to the next piece
 
   // statistics
   std::int64_t propCount =

@@ -14,7 +14,9 @@
 namespace throttlelab::engine {
 namespace {
 
-SimTime at(double s) { return atSeconds(s); }
+SimTime at(double s) {
+  return atSeconds(s);
+}
 
 StallTimeline timeline(const char* text, double periodS = 0) {
   std::vector<Stall> stalls;
@@ -93,8 +95,8 @@ Scenario stalledBox(const char* stalls) {
   s.vm.dirtyBackgroundBytes = 32 << 20;
   s.devices = {DeviceConfig{.name = "vda", .writeMBps = 900, .seekMs = 0, .maxRequestKiB = 4096}};
   s.devices[0].stalls = stalls;
-  s.tasks = {TaskSpec{
-      .name = "dd", .count = 10, .blockKiB = 1024, .fileMiB = 1 << 20, .copyMBps = 1500}};
+  s.tasks = {
+      TaskSpec{.name = "dd", .count = 10, .blockKiB = 1024, .fileMiB = 1 << 20, .copyMBps = 1500}};
   validateScenario(s);
   return s;
 }

@@ -28,6 +28,18 @@ te::BalanceDirtyPages pauseOf(double s, int pid, std::int64_t pauseMs,
                                200,        32,  0,    0,   pauseMs, pauseMs, 0, 1};
 }
 
+/// A global_dirty_state of this project's 6.18 machine under 64 MiB dirty_bytes.
+te::GlobalDirtyState dirtyStateOf(double s, std::int64_t dirty, std::int64_t writeback,
+                                  std::int64_t written) {
+  return te::GlobalDirtyState{.header = at(s, 33),
+                              .dirty = dirty,
+                              .writeback = writeback,
+                              .bgThresh = 8192,
+                              .thresh = 16384,
+                              .limit = 16384,
+                              .written = written};
+}
+
 TEST(TraceStats, MeasuresPausesRatesAndThresholds) {
   ti::TraceStats stats;
   // Two pids on 8:0, one on 8:16; pauses 4, 8, ..., 40 ms (ten values), plus two zero pauses.
@@ -293,13 +305,7 @@ TEST(TraceStats, ABusyTraceGivesTheDiskItsWrittenRateAndTheBdiItsStartingState) 
   // kernel's smoothed estimate still said 440,000 KB/s.
   ti::TraceStats stats;
   for (int i = 0; i <= 4; ++i)
-    stats.add(te::GlobalDirtyState{.header = at(10.0 + 0.5 * i, 33),
-                                   .dirty = 9000,
-                                   .writeback = 3000,
-                                   .bgThresh = 8192,
-                                   .thresh = 16384,
-                                   .limit = 16384,
-                                   .written = 500'000 + 25'000 * i});
+    stats.add(dirtyStateOf(10.0 + 0.5 * i, 9000, 3000, 500'000 + 25'000 * i));
   te::BalanceDirtyPages first = pauseOf(10.1, 7, 8, "254:0");
   first.dirtyRatelimit = 141'948;
   stats.add(first);
@@ -395,13 +401,7 @@ TEST(TraceStats, TheDisksStallsComeFromRunsOfAnUnchangedWrittenCounter) {
   ti::TraceStats stats;
   for (int i = 0; i <= 200; ++i) {
     const std::int64_t written = 10'000 + (i >= 50 ? 1000 : 0) + (i >= 150 ? 1000 : 0);
-    stats.add(te::GlobalDirtyState{.header = at(5.0 + 0.001 * i, 33),
-                                   .dirty = 9000,
-                                   .writeback = i == 50 ? 0 : 3000,
-                                   .bgThresh = 8192,
-                                   .thresh = 16384,
-                                   .limit = 16384,
-                                   .written = written});
+    stats.add(dirtyStateOf(5.0 + 0.001 * i, 9000, i == 50 ? 0 : 3000, written));
   }
   stats.add(pauseOf(5.1, 7, 8, "254:0"));  // one writer on the one bdi
   const auto m = stats.result();
@@ -436,14 +436,7 @@ TEST(TraceStats, TheDisksStallsComeFromRunsOfAnUnchangedWrittenCounter) {
 TEST(TraceStats, ATraceThatWroteNothingBackIsOneStallAndTheDeviceNeverCompletes) {
   // As the 100-dd capture: every record shows the same `written` with pages in flight.
   ti::TraceStats stats;
-  for (int i = 0; i <= 10; ++i)
-    stats.add(te::GlobalDirtyState{.header = at(1.0 + 0.018 * i, 33),
-                                   .dirty = 20000,
-                                   .writeback = 6751,
-                                   .bgThresh = 8192,
-                                   .thresh = 16384,
-                                   .limit = 16384,
-                                   .written = 777});
+  for (int i = 0; i <= 10; ++i) stats.add(dirtyStateOf(1.0 + 0.018 * i, 20000, 6751, 777));
   stats.add(pauseOf(1.1, 7, 16, "254:0"));
   const te::Scenario s = ti::deriveScenario(stats.result(), ti::HostFacts{});
   const te::DeviceConfig& d = s.devices.front();

@@ -81,16 +81,19 @@ def main():
                 1e3 * pct(spells, .5), 1e3 * pct(spells, .9)))
         if gds:
             span = gds[-1][0] - gds[0][0]
-            runs, start, prev = [], gds[0], gds[0]
-            inflight = gds[0][1] > 0
-            for rec in gds[1:]:
-                if rec[2] != start[2]:
-                    if inflight:
-                        runs.append(prev[0] - start[0])
-                    start, inflight = rec, rec[1] > 0
-                else:
-                    inflight = inflight and rec[1] > 0
+            # A run of one `written` value is a spell without completions from its first record
+            # with pages under writeback (a completion can empty the device) to its last.
+            runs, value, since, prev = [], gds[0][2], None, gds[0]
+            for rec in gds:
+                if rec[2] != value:
+                    if since is not None:
+                        runs.append(prev[0] - since)
+                    value, since = rec[2], None
+                if since is None and rec[1] > 0:
+                    since = rec[0]
                 prev = rec
+            if since is not None:
+                runs.append(prev[0] - since)
             print('  written: %d pages in %.1f s (%.0f MB/s), %d records' % (
                 gds[-1][2] - gds[0][2], span, (gds[-1][2] - gds[0][2]) * 4096 / 1e6 / span,
                 len(gds)))

@@ -46,6 +46,8 @@ TEST(StallTimeline, APeriodicTimelineRepeats) {
   EXPECT_FALSE(t.stalledAt(at(0.21)));
   // 30 ms to 0.15, the stall to 0.2, the last 10 ms to 0.21.
   EXPECT_EQ(t.finishAfter(at(0.12), millis(40)), at(0.21));
+  // A long request: 1 s of service in the free halves of twenty periods.
+  EXPECT_EQ(t.finishAfter(SimTime{}, seconds(1)), at(1.95));
   // A stall over the whole period: never done.
   EXPECT_EQ(timeline("0+0.1", 0.1).finishAfter(at(0.5), millis(1)), SimTime::max());
 }

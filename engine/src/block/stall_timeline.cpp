@@ -100,6 +100,15 @@ SimTime StallTimeline::finishAfter(SimTime start, SimDuration work) const {
   if (m_period > SimDuration{} && m_stalledPerPeriod >= m_period)
     return SimTime::max();  // stalled all the time
   SimTime t = start;
+  if (m_period > SimDuration{}) {
+    // Any window of one period holds the same free time: skip whole periods arithmetically, so
+    // that a long request over a timeline of many short stalls walks at most two periods.
+    const SimDuration free = m_period - m_stalledPerPeriod;
+    if (const std::int64_t cycles = work / free - 1; cycles > 0) {
+      t += m_period * cycles;
+      work -= free * cycles;
+    }
+  }
   Stall s;
   while (nextStall(t, &s)) {
     if (s.start > t) {

@@ -21,6 +21,12 @@ bool number(std::string_view s, double* v) {
   return r.ec == std::errc{} && r.ptr == s.data() + s.size() && std::isfinite(*v);
 }
 
+std::string shortest(double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
 }  // namespace
 
 bool parseStalls(std::string_view text, double periodS, std::vector<Stall>* out,
@@ -56,7 +62,7 @@ bool parseStalls(std::string_view text, double periodS, std::vector<Stall>* out,
                   "': starts before the previous one ends (stalls go in order, not overlapping)");
     if (periodS > 0 && start + length > periodS + 1e-9)
       return fail("stall " + std::to_string(out->size() + 1) + " '" + shown +
-                  "': ends after stallPeriodS (" + std::to_string(periodS) + " s)");
+                  "': ends after stallPeriodS (" + shortest(periodS) + " s)");
     if (out->size() >= kMaxStalls)
       return fail("more than " + std::to_string(kMaxStalls) + " stalls");
     lastEnd = start + length;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 
 #include "test_support.h"
 #include "throttlelab/engine/simulator.h"
@@ -25,6 +26,18 @@ te::BalanceDirtyPages pauseOf(double s, int pid, std::int64_t pauseMs,
   // paused, pause, period, think, cgroup_ino.
   return te::BalanceDirtyPages{at(s, pid), bdi, 1000, 800, 880,     0,       0, 400,
                                200,        32,  0,    0,   pauseMs, pauseMs, 0, 1};
+}
+
+/// A global_dirty_state of this project's 6.18 machine under 64 MiB dirty_bytes.
+te::GlobalDirtyState dirtyStateOf(double s, std::int64_t dirty, std::int64_t writeback,
+                                  std::int64_t written) {
+  return te::GlobalDirtyState{.header = at(s, 33),
+                              .dirty = dirty,
+                              .writeback = writeback,
+                              .bgThresh = 8192,
+                              .thresh = 16384,
+                              .limit = 16384,
+                              .written = written};
 }
 
 TEST(TraceStats, MeasuresPausesRatesAndThresholds) {
@@ -292,13 +305,7 @@ TEST(TraceStats, ABusyTraceGivesTheDiskItsWrittenRateAndTheBdiItsStartingState) 
   // kernel's smoothed estimate still said 440,000 KB/s.
   ti::TraceStats stats;
   for (int i = 0; i <= 4; ++i)
-    stats.add(te::GlobalDirtyState{.header = at(10.0 + 0.5 * i, 33),
-                                   .dirty = 9000,
-                                   .writeback = 3000,
-                                   .bgThresh = 8192,
-                                   .thresh = 16384,
-                                   .limit = 16384,
-                                   .written = 500'000 + 25'000 * i});
+    stats.add(dirtyStateOf(10.0 + 0.5 * i, 9000, 3000, 500'000 + 25'000 * i));
   te::BalanceDirtyPages first = pauseOf(10.1, 7, 8, "254:0");
   first.dirtyRatelimit = 141'948;
   stats.add(first);
@@ -369,6 +376,77 @@ TEST(TraceStats, AMachineBeyondTheSimulatorsLimitsIsAScenarioError) {
   std::vector<std::string> notes;
   EXPECT_THROW(ti::deriveScenario(stats.result(), ti::HostFacts{}, &notes), te::ScenarioError);
   EXPECT_FALSE(notes.empty());  // how the values came about, for the message
+}
+
+}  // namespace
+
+namespace {
+
+/// DeviceConfig::stalls read back: (start, end) in seconds.
+std::vector<std::pair<double, double>> stallsOf(const std::string& text) {
+  std::vector<std::pair<double, double>> out;
+  std::istringstream in(text);
+  for (std::string item; in >> item;) {
+    const auto plus = item.find('+');
+    const double start = std::stod(item.substr(0, plus));
+    out.emplace_back(start, start + std::stod(item.substr(plus + 1)));
+  }
+  return out;
+}
+
+TEST(TraceStats, TheDisksStallsComeFromRunsOfAnUnchangedWrittenCounter) {
+  // A disk that completes in two bursts of 1,000 pages, at 50 and 150 ms, and nothing in
+  // between: a global_dirty_state every millisecond for 0.2 s. Right after the first burst
+  // nothing is in flight until the flusher submits again, at 51 ms.
+  ti::TraceStats stats;
+  for (int i = 0; i <= 200; ++i) {
+    const std::int64_t written = 10'000 + (i >= 50 ? 1000 : 0) + (i >= 150 ? 1000 : 0);
+    stats.add(dirtyStateOf(5.0 + 0.001 * i, 9000, i == 50 ? 0 : 3000, written));
+  }
+  stats.add(pauseOf(5.1, 7, 8, "254:0"));  // one writer on the one bdi
+  const auto m = stats.result();
+  EXPECT_EQ(m.writtenPages, 2000);
+  ASSERT_EQ(m.writtenSpells.size(), 3u);
+  EXPECT_NEAR(m.writtenSpells[1].inFlightFromS, 0.051, 1e-9);
+  EXPECT_NEAR(m.writtenSpells[1].lastS, 0.149, 1e-9);
+  EXPECT_NEAR(m.writtenSpells[1].nextS, 0.150, 1e-9);
+  EXPECT_EQ(m.writtenSpells[1].pages, 1000);
+  std::vector<std::string> notes;
+  const te::Scenario s = ti::deriveScenario(m, ti::HostFacts{}, &notes);
+  ASSERT_EQ(s.devices.size(), 1u);
+  const te::DeviceConfig& d = s.devices.front();
+  // Each burst of 1,000 pages fits into the 1 ms before the next record: 10^6 pages/s.
+  EXPECT_NEAR(d.writeMBps, 1e6 * 4096 / 1e6, 1e-6);
+  // The stalls: from the first record with pages in flight to the last one of the same
+  // `written` (the burst takes the 1 ms after it), repeating with the trace's span.
+  const auto stalls = stallsOf(d.stalls);
+  ASSERT_EQ(stalls.size(), 3u) << d.stalls << " period " << d.stallPeriodS;
+  EXPECT_NEAR(d.stallPeriodS, 0.2, 1e-9);
+  EXPECT_NEAR(stalls[0].first, 0.0, 1e-6);
+  EXPECT_NEAR(stalls[0].second, 0.049, 1e-6);
+  EXPECT_NEAR(stalls[1].first, 0.051, 1e-6);
+  EXPECT_NEAR(stalls[1].second, 0.149, 1e-6);
+  EXPECT_NEAR(stalls[2].second, 0.2, 1e-6);
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+    return n.find("stalls 3 times") != std::string::npos;
+  }));
+  EXPECT_NO_THROW(te::validateScenario(s));
+}
+
+TEST(TraceStats, ATraceThatWroteNothingBackIsOneStallAndTheDeviceNeverCompletes) {
+  // As the 100-dd capture: every record shows the same `written` with pages in flight.
+  ti::TraceStats stats;
+  for (int i = 0; i <= 10; ++i) stats.add(dirtyStateOf(1.0 + 0.018 * i, 20000, 6751, 777));
+  stats.add(pauseOf(1.1, 7, 16, "254:0"));
+  const te::Scenario s = ti::deriveScenario(stats.result(), ti::HostFacts{});
+  const te::DeviceConfig& d = s.devices.front();
+  const auto stalls = stallsOf(d.stalls);
+  ASSERT_EQ(stalls.size(), 1u) << d.stalls;
+  EXPECT_NEAR(d.stallPeriodS, 0.18, 1e-9);
+  // Stalled over the whole period: the device of this scenario never completes a write.
+  EXPECT_NEAR(stalls[0].first, 0.0, 1e-9);
+  EXPECT_NEAR(stalls[0].second, d.stallPeriodS, 1e-9);
+  EXPECT_NO_THROW(te::validateScenario(s));
 }
 
 }  // namespace

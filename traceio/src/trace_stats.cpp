@@ -101,6 +101,93 @@ std::string fixed(double v, int decimals) {
   return std::string(buf.data(), r.ptr);
 }
 
+/// The disk's stalls as the trace shows them (docs/model.md, A device that stalls, Eq. 66–67).
+/// Completions come in bursts: the `pages` of a run's end complete somewhere between its last
+/// record and the next one. The device writes at the rate that fits every burst into those
+/// gaps (Eq. 67), and stalls from the first record with pages in flight until the burst has
+/// just the time it needs before the next record (Eq. 66), so that each burst writes what the
+/// real one did. Spells shorter than one largest request at the rate the disk wrote while it
+/// had writes are the model's own service, not stalls. The timeline repeats with the trace's
+/// span.
+void deriveStalls(const TraceStats::Result& m, double warmupS, te::DeviceConfig& d,
+                  std::vector<std::string>& n) {
+  if (m.writtenSpells.empty() || m.spanS <= 0) return;
+  double gapsS = 0;
+  for (const auto& sp : m.writtenSpells)
+    if (sp.nextS >= 0 && sp.pages > 0) gapsS += sp.nextS - sp.lastS;
+  const double burstRate =
+      m.writtenPages > 0 && gapsS > 0 ? static_cast<double>(m.writtenPages) / gapsS : 0;
+  const double busyRate = m.writebackBusyS > 0 && m.writtenPages > 0
+                              ? static_cast<double>(m.writtenPages) / m.writebackBusyS
+                              : 0;
+  const double requestPages = static_cast<double>(d.maxRequestKiB) / 4.0;
+  const double minS = busyRate > 0 ? std::max(kMinNoCompletionS, requestPages / busyRate) : 0;
+  const auto round6 = [](double x) { return std::round(x * 1e6) / 1e6; };
+  const double period = std::max(1e-6, round6(m.spanS));
+  std::vector<std::pair<double, double>> spells;
+  double stalledS = 0;
+  for (const auto& sp : m.writtenSpells) {
+    if (sp.inFlightFromS < 0) continue;  // nothing in flight: idle, not stalled
+    double end = sp.lastS;
+    if (sp.nextS >= 0 && burstRate > 0)
+      end = std::max(end, sp.nextS - static_cast<double>(sp.pages) / burstRate);
+    else if (sp.nextS < 0 && burstRate == 0)
+      end = period;  // nothing completed in the whole trace
+    const double a = sp.inFlightFromS;
+    if (end - a < std::max(minS, kMinNoCompletionS)) continue;
+    stalledS += end - a;
+    // The simulation's clock starts warmupS before the compared span: the timeline turns by it.
+    double o = std::fmod(warmupS, period);
+    if (period - o < 1e-9) o = 0;  // a whole number of periods, less rounding
+    double s0 = a + o, s1 = end + o;
+    if (s0 >= period) {
+      s0 -= period;
+      s1 -= period;
+    }
+    if (s1 > period) {
+      spells.emplace_back(0, s1 - period);
+      s1 = period;
+    }
+    spells.emplace_back(s0, s1);
+  }
+  std::sort(spells.begin(), spells.end());
+  // Pieces that touch (a spell split where the turned timeline wraps) are one stall.
+  std::vector<std::pair<double, double>> merged;
+  for (const auto& [a, b] : spells) {
+    const double start = round6(a), end = round6(std::min(b, period));
+    if (end <= start) continue;
+    if (!merged.empty() && start <= merged.back().second)
+      merged.back().second = std::max(merged.back().second, end);
+    else
+      merged.emplace_back(start, end);
+  }
+  if (merged.empty()) return;
+  std::string text;
+  for (const auto& [start, end] : merged) {
+    if (!text.empty()) text += ' ';
+    text += fixed(start, 6) + '+' + fixed(end - start, 6);
+  }
+  d.stalls = std::move(text);
+  d.stallPeriodS = period;
+  n.push_back("device " + d.name + ": stalls " + std::to_string(merged.size()) + " times, " +
+              fixed(100.0 * stalledS / m.spanS, 0) +
+              " % of the trace: the spells in which no write completed (the same "
+              "global_dirty_state `written` while pages were under writeback" +
+              (minS > 0 ? ", at least " + fixed(minS * 1e3, 2) +
+                              " ms: one largest request at the rate it wrote while it had "
+                              "writes), each up to its burst's share of the gap before the next "
+                              "record"
+                        : std::string(", the whole trace)")) +
+              "; repeating every " + fixed(period, 3) + " s");
+  if (burstRate > 0) {
+    d.writeMBps = std::min(1e6, burstRate * static_cast<double>(te::kPageBytes) / 1e6);
+    n.push_back("device " + d.name + ": " + fixed(d.writeMBps, 2) +
+                " MB/s between the stalls: the " + std::to_string(m.writtenPages) +
+                " pages it wrote back, in the " + fixed(gapsS, 3) +
+                " s between a `written` value's last record and the next value's first");
+  }
+}
+
 }  // namespace
 
 struct TraceStats::State {
@@ -122,6 +209,26 @@ struct TraceStats::State {
   std::map<std::string, TraceStats::Result::WbStart, std::less<>> wbStart;
   /// The first and the last global_dirty_state: (time, written).
   std::optional<std::pair<double, std::int64_t>> firstWritten, lastWritten;
+  /// The current run of global_dirty_state records with one `written` value.
+  struct WrittenRun {
+    double lastS = 0;
+    std::int64_t written = -1;
+    /// The first record of the run with pages under writeback: a completion empties the
+    /// device, the flusher then submits again, and until the next completion `writeback`
+    /// only grows. Negative: none so far (the device had nothing to complete).
+    double inFlightFromS = -1;
+  } run;
+  std::vector<TraceStats::Result::WrittenSpell> spells;  ///< absolute times
+  double writebackBusyS = 0;
+  std::optional<std::pair<double, bool>> previousGds;  ///< time, writeback > 0
+  /// Ends the current run at a record of time `t` whose `written` is `w` (-1: the trace ended).
+  void closeRun(double t, std::int64_t w) {
+    if (run.written < 0 || spells.size() >= kMaxNoCompletionSpells) return;
+    spells.push_back(TraceStats::Result::WrittenSpell{.inFlightFromS = run.inFlightFromS,
+                                                      .lastS = run.lastS,
+                                                      .nextS = w < 0 ? -1 : t,
+                                                      .pages = w < 0 ? 0 : w - run.written});
+  }
 };
 
 TraceStats::TraceStats(double fromS) : m_state(std::make_shared<State>()) {
@@ -167,6 +274,22 @@ void TraceStats::add(const te::TraceRecord& record) {
           const auto written = std::make_pair(t, static_cast<std::int64_t>(r.written));
           if (!st.firstWritten || t < st.firstWritten->first) st.firstWritten = written;
           if (!st.lastWritten || t >= st.lastWritten->first) st.lastWritten = written;
+          // The completion timeline: `written` only grows, and a record of an older value
+          // (per-CPU buffers merged slightly out of order) belongs to a run already closed.
+          const auto w = static_cast<std::int64_t>(r.written);
+          if (w > st.run.written) {
+            st.closeRun(t, w);
+            st.run = State::WrittenRun{t, w, r.writeback > 0 ? t : -1};
+          } else if (w == st.run.written) {
+            st.run.lastS = std::max(st.run.lastS, t);
+            if (r.writeback > 0 && (st.run.inFlightFromS < 0 || t < st.run.inFlightFromS))
+              st.run.inFlightFromS = t;
+          }
+          if (st.previousGds && t >= st.previousGds->first) {
+            if (st.previousGds->second) st.writebackBusyS += t - st.previousGds->first;
+          }
+          if (!st.previousGds || t >= st.previousGds->first)
+            st.previousGds = std::make_pair(t, r.writeback > 0);
           st.dirty.add(static_cast<double>(r.dirty + r.writeback));
           st.thresh.add(static_cast<double>(r.thresh));
           st.bgThresh.add(static_cast<double>(r.bgThresh));
@@ -252,6 +375,17 @@ TraceStats::Result TraceStats::result() const {
     r.writtenPagesPerS = static_cast<double>(std::max<std::int64_t>(
                              0, st.lastWritten->second - st.firstWritten->second)) /
                          (st.lastWritten->first - st.firstWritten->first);
+  if (st.firstWritten && st.lastWritten)
+    r.writtenPages = std::max<std::int64_t>(0, st.lastWritten->second - st.firstWritten->second);
+  r.writebackBusyS = st.writebackBusyS;
+  r.writtenSpells = st.spells;
+  if (st.run.written >= 0 && r.writtenSpells.size() < kMaxNoCompletionSpells)
+    r.writtenSpells.push_back(Result::WrittenSpell{st.run.inFlightFromS, st.run.lastS, -1, 0});
+  for (auto& sp : r.writtenSpells) {
+    if (sp.inFlightFromS >= 0) sp.inFlightFromS -= st.firstS;
+    sp.lastS -= st.firstS;
+    if (sp.nextS >= 0) sp.nextS -= st.firstS;
+  }
   for (const auto& [pid, a] : st.tasks) {
     TaskRate t;
     t.pid = pid;
@@ -447,6 +581,7 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
                       ", this host's nr_requests");
         }
       }
+      if (bdis.size() == 1) deriveStalls(m, simulationWarmupS(m), d, n);
       // Where the trace shows it, the bdi starts from the state it had (the kernel keeps its
       // estimates for the bdi's lifetime): initial conditions, not a fit.
       if (const auto st = m.wbStart.find(bdi);

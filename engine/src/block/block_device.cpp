@@ -9,9 +9,24 @@
 namespace throttlelab::engine {
 
 BlockDevice::BlockDevice(const DeviceConfig& config, std::uint64_t seed)
-    : m_config(config), m_rng(seed), m_deadline(config.elevator == "deadline") {}
+    : m_config(config),
+      m_stalls(timelineOf(config)),
+      m_rng(seed),
+      m_deadline(config.elevator == "deadline") {}
+
+StallTimeline BlockDevice::timelineOf(const DeviceConfig& config) {
+  std::vector<Stall> stalls;
+  // The scenario was validated; a timeline that does not parse is treated as none.
+  if (config.stalls.empty() || !parseStalls(config.stalls, config.stallPeriodS, &stalls, nullptr))
+    return {};
+  return StallTimeline(std::move(stalls), seconds(config.stallPeriodS));
+}
 
 void BlockDevice::configure(const DeviceConfig& config) {
+  // A new timeline applies to the requests that start after it; the one in service keeps the
+  // completion time it was given.
+  if (config.stalls != m_config.stalls || config.stallPeriodS != m_config.stallPeriodS)
+    m_stalls = timelineOf(config);
   m_config = config;
   m_deadline = config.elevator == "deadline";
   updateCongestion();
@@ -123,13 +138,14 @@ void BlockDevice::startNext(SimTime now) {
   // A task's uncached reads: one readahead window after another, contiguous on disk.
   if (r.file == kReadFile && m_lastFile == kReadFile && r.offset == m_lastEnd) r.seek = false;
   m_serviceStart = now;
-  m_serviceEnd = now + serviceTime(r);
+  // Eq. 65: the service makes no progress while the device stalls.
+  m_serviceEnd = m_stalls.finishAfter(now, serviceTime(r));
   m_inService = r;
   ++m_issued;
 }
 
 std::optional<SimTime> BlockDevice::nextCompletion() const {
-  if (!m_inService) return std::nullopt;
+  if (!m_inService || m_serviceEnd == SimTime::max()) return std::nullopt;
   return m_serviceEnd;
 }
 

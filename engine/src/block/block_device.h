@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "rng.h"
+#include "stall_timeline.h"
 #include "throttlelab/engine/scenario.h"
 #include "throttlelab/engine/sim_time.h"
 #include "throttlelab/engine/units.h"
@@ -59,7 +60,8 @@ class BlockDevice {
   int allocated() const { return static_cast<int>(m_queue.size()) + (m_inService ? 1 : 0); }
   bool idle() const { return !m_inService && m_queue.empty(); }
 
-  /// When the request in service completes, if one is.
+  /// When the request in service completes, if one is and the device's stalls let it
+  /// (docs/model.md, A device that stalls: none while the stalls cover the whole period).
   std::optional<SimTime> nextCompletion() const;
   /// Completes the request in service at `now` and starts the next. Returns the finished one.
   IoRequest completeCurrent(SimTime now);
@@ -83,7 +85,11 @@ class BlockDevice {
   void updateCongestion();
   SimDuration serviceTime(const IoRequest& r);
 
+  /// The spells without completions (DeviceConfig::stalls), parsed once per configuration.
+  static StallTimeline timelineOf(const DeviceConfig& config);
+
   DeviceConfig m_config;
+  StallTimeline m_stalls;
   Rng m_rng;
   std::deque<IoRequest> m_queue;
   std::optional<IoRequest> m_inService;

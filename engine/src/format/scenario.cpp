@@ -23,6 +23,7 @@
 
 #include "fs/file_system.h"
 #include "policies/policy.h"
+#include "stall_timeline.h"
 #include "throttlelab/engine/enum_names.h"
 
 namespace throttlelab::engine {
@@ -264,6 +265,23 @@ constexpr Key<DeviceConfig> kDeviceKeys[] = {
      .meaning = "the bdi's base rate `dirty_ratelimit` (and `balanced_dirty_ratelimit`) when "
                 "the run starts",
      .zeroOr = "0 (`INIT_BW`, 100 MB/s, as after boot) or ",
+     .omitWhenDefault = true},
+    {.name = "stalls",
+     .member = &DeviceConfig::stalls,
+     .meaning = "spells in which the device completes nothing ([model.md, A device that "
+                "stalls](model.md#a-device-that-stalls), Eq. 65), as measured on a virtual "
+                "disk: `START+LENGTH` pairs in simulated seconds, separated by spaces or commas, "
+                "in order and not overlapping; the request in service makes no progress during "
+                "one. `--import-trace … --simulate` derives them from the trace",
+     .allowed = "`\"\"` or pairs `S+L` (S ≥ 0, L > 0, each ≤ 1e7 s), at most 1,000,000",
+     .defaultText = "`\"\"` (never stalls)",
+     .omitWhenEmpty = true},
+    {.name = "stallPeriodS",
+     .member = &DeviceConfig::stallPeriodS,
+     .range = kSeconds,
+     .unit = "s",
+     .meaning = "the `stalls` timeline repeats every this many seconds, and every stall must "
+                "end within it; 0: the stalls happen once",
      .omitWhenDefault = true},
 };
 
@@ -1330,9 +1348,11 @@ class Validator {
     if (!fsKindFromString(d.fileSystem))
       m_context.fail(path + ".fileSystem", "unknown file system '" + printable(d.fileSystem) +
                                                "' (known: none, ext3, ext4, xfs)");
-    std::string mountError;
+    std::string mountError, stallError;
     if (!parseMountOptions(d.mountOptions, &mountError))
       m_context.fail(path + ".mountOptions", printable(mountError, 200));
+    if (std::vector<Stall> stalls; !parseStalls(d.stalls, d.stallPeriodS, &stalls, &stallError))
+      m_context.fail(path + ".stalls", printable(stallError, 200));
     if (!knownElevator(d.elevator))
       m_context.fail(path + ".elevator",
                      "unknown elevator '" + printable(d.elevator) + "' (known: fifo, deadline)");

@@ -61,6 +61,13 @@ struct DeviceConfig {
   double initialWriteBwKBps = 0;
   double initialAvgWriteBwKBps = 0;
   double initialDirtyRatelimitKBps = 0;
+  /// Spells in which the device completes nothing (docs/model.md, A device that stalls), as a
+  /// virtual disk does while its host holds the writes: `START+LENGTH` pairs in seconds of
+  /// simulated time, separated by spaces or commas, in order. The request in service makes no
+  /// progress during a stall. Empty = never stalls.
+  std::string stalls{};
+  /// The stall timeline repeats every this many seconds; 0 = it happens once.
+  double stallPeriodS = 0;
   bool operator==(const DeviceConfig&) const = default;
 };
 

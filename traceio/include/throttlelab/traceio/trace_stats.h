@@ -84,6 +84,23 @@ class TraceStats {
     /// Pages written back per second over the trace: the `written` counter of the first and
     /// the last global_dirty_state, over the time between them (0 with fewer than two).
     double writtenPagesPerS = 0;
+    /// The disk's completion timeline (docs/model.md, A device that stalls, Eq. 66): one entry
+    /// per run of global_dirty_state records with the same `written`, in seconds from the
+    /// trace's first record (at most kMaxNoCompletionSpells runs).
+    struct WrittenSpell {
+      /// The run's first record with `writeback` > 0 (a completion can empty the device; until
+      /// the next one `writeback` only grows); negative: nothing was in flight.
+      double inFlightFromS = -1;
+      double lastS = 0;        ///< the run's last record
+      double nextS = -1;       ///< the first record of the next value; negative: the trace ended
+      std::int64_t pages = 0;  ///< how much `written` grew there: the burst that ended the run
+    };
+    std::vector<WrittenSpell> writtenSpells;
+    /// Seconds with pages under writeback: the time from each global_dirty_state with
+    /// `writeback` > 0 to the next one.
+    double writebackBusyS = 0;
+    /// Pages written back during the trace: the last `written` less the first.
+    std::int64_t writtenPages = 0;
     std::vector<TaskRate> tasks;                   ///< pids that called balance_dirty_pages, by pid
     std::map<std::uint64_t, CgroupTrace> cgroups;  ///< by traced cgroup_ino
     int writers = 0;                               ///< tasks.size()
@@ -99,6 +116,11 @@ class TraceStats {
   struct State;
   std::shared_ptr<State> m_state;
 };
+
+/// The shortest stall deriveScenario() gives a device, and how many runs of `written`
+/// TraceStats keeps at most (a 30 s trace of this machine has about 10,000).
+inline constexpr double kMinNoCompletionS = 1e-4;
+inline constexpr std::size_t kMaxNoCompletionSpells = 1'000'000;
 
 /// The host facts "Simulate this trace" can use when the trace was taken on this machine.
 struct HostFacts {

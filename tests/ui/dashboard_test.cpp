@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QImage>
 #include <QMouseEvent>
 
 #include "dashboard.h"
@@ -210,7 +211,14 @@ TEST_F(DashboardTest, PaletteChangeRecoloursThePlots) {
   dashboard.setPalette(dark);
   EXPECT_TRUE(dashboard.theme().dark);
   QCustomPlot* w = dashboard.plotWidget(PlotId::DirtyPages);
-  EXPECT_EQ(w->axisRect()->backgroundBrush().color(), QColor(20, 20, 24));
+  // The data area is drawn in the base colour (most of its pixels are background).
+  const QImage image = w->toPixmap().toImage();
+  const QRect area = w->axisRect()->rect().adjusted(4, 4, -4, -4);
+  int base = 0, total = 0;
+  for (int y = area.top(); y < area.bottom(); y += 7)
+    for (int x = area.left(); x < area.right(); x += 7, ++total)
+      if (QColor(image.pixel(x, y)) == QColor(20, 20, 24)) ++base;
+  EXPECT_GT(base, total / 2);
   EXPECT_EQ(w->xAxis->tickLabelColor(), QColor(230, 230, 230));
 }
 

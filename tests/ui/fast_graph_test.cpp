@@ -16,13 +16,13 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 TEST(FastGraph, DropsOnlyPointsInsideStraightRuns) {
-  const QVector<QPointF> in = {{0, 5},  {1, 5}, {2, 5}, {3, 5},  // a flat run: ends kept
-                               {3, 9},  {3, 7},                  // vertical zigzag: kept
-                               {4, 7},  {5, 8}, {6, 9},          // a slope: kept
+  const QVector<QPointF> in = {{0, 5},    {1, 5}, {2, 5}, {3, 5},  // a flat run: ends kept
+                               {3, 9},    {3, 7},                  // vertical zigzag: kept
+                               {4, 7},    {5, 8}, {6, 9},          // a slope: kept
                                {7, kNaN}, {8, 1}, {9, 1}, {10, 1}};
   const QVector<QPointF> out = FastGraph::withoutRunPoints(in);
-  const QVector<QPointF> want = {{0, 5}, {3, 5}, {3, 9}, {3, 7}, {4, 7}, {5, 8},
-                                 {6, 9}, {7, kNaN}, {8, 1}, {10, 1}};
+  const QVector<QPointF> want = {{0, 5}, {3, 5}, {3, 9},    {3, 7}, {4, 7},
+                                 {5, 8}, {6, 9}, {7, kNaN}, {8, 1}, {10, 1}};
   ASSERT_EQ(out.size(), want.size());
   for (qsizetype i = 0; i < out.size(); ++i) {
     EXPECT_EQ(out[i].x(), want[i].x()) << i;
@@ -37,7 +37,7 @@ TEST(FastGraph, DashesFollowThePatternAcrossVerticesAndRestartAfterGaps) {
   // 4 on, 2 off along (0,0)→(10,0)→(10,10), a gap, then (20,0)→(25,0).
   const QVector<QPointF> line = {{0, 0}, {10, 0}, {10, 10}, {11, kNaN}, {20, 0}, {25, 0}};
   const QVector<QLineF> dashes = FastGraph::dashSegments(line, {4, 2}, 0);
-  const QVector<QLineF> want = {QLineF(0, 0, 4, 0), QLineF(6, 0, 10, 0),    // 6..10 ends a dash,
+  const QVector<QLineF> want = {QLineF(0, 0, 4, 0), QLineF(6, 0, 10, 0),      // 6..10 ends a dash,
                                 QLineF(10, 2, 10, 6), QLineF(10, 8, 10, 10),  // so a gap first
                                 QLineF(20, 0, 24, 0)};  // after the gap: from the pattern's start
   EXPECT_EQ(dashes, want);

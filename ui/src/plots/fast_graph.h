@@ -30,8 +30,8 @@ class FastGraph : public QCPGraph {
   /// The "on" stretches of the dash `pattern` (lengths in pixels, on first) laid along the
   /// polyline from `offset` pixels into the pattern; the pattern starts again after each NaN
   /// gap, as QPainter's does for each polyline. An empty pattern: every segment.
-  static QVector<QLineF> dashSegments(const QVector<QPointF>& pixels,
-                                      const QVector<qreal>& pattern, qreal offset);
+  static QVector<QLineF> dashSegments(const QVector<QPointF>& pixels, const QVector<qreal>& pattern,
+                                      qreal offset);
 
  protected:
   void drawLinePlot(QCPPainter* painter, const QVector<QPointF>& lines) const override;

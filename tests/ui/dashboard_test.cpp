@@ -253,6 +253,23 @@ TEST_F(DashboardTest, ThrottleCurveShowsTheOperatingPointAndExplainsThePause) {
   EXPECT_TRUE(text.contains(QStringLiteral("task_ratelimit = dirty_ratelimit × pos_ratio")));
 }
 
+// On a narrow throttle-curve plot (presenter mode's large font) the formula fits the plot's
+// width instead of being clipped and pushing the axes and legend past the plot's edge.
+TEST_F(DashboardTest, TheFormulaFitsANarrowThrottleCurvePlot) {
+  dashboard.setPresenterMode(true);
+  dashboard.resize(900, 700);
+  ASSERT_TRUE(test::waitFor([&] {
+    controller.frame();
+    return dashboard.curvePlot()->explanation().contains(QStringLiteral("task_ratelimit"));
+  }));
+  QCustomPlot* w = dashboard.plotWidget(PlotId::ThrottleCurve);
+  ASSERT_LT(w->width(), 480) << "the plot must be narrow for this test";
+  w->replot(QCustomPlot::rpImmediateRefresh);
+  EXPECT_LE(dashboard.curvePlot()->explanationWidth(), w->width() - 16);
+  EXPECT_LE(w->axisRect()->outerRect().right(), w->width());
+  EXPECT_LE(w->legend->outerRect().right(), w->width());
+}
+
 TEST(PausePlotModes, ManyWritersSwitchToABandAndASelectedTaskGetsACurve) {
   LiveController controller(paused());
   Dashboard dashboard;

@@ -237,6 +237,25 @@ void ThrottleCurvePlot::setLive(const SampleHistory& history) {
                                 formatValue(ratio), where, formatValue(rl), formatValue(task),
                                 formatValue(now.maxPauseMs)));
   }
+  fitExplain();
+}
+
+void ThrottleCurvePlot::fitExplain() {
+  // The formula in the legend's font, smaller (down to 70 %) where its widest line would not
+  // fit the plot: QCustomPlot clips a text element wider than its row, and widens the row.
+  QFont font = m_theme.legendFont();
+  const int available = m_plot->width() - 16;
+  const auto widest = [this](const QFont& f) {
+    int w = 0;
+    const QFontMetrics fm(f);
+    for (const QString& line : m_explain->text().split(QLatin1Char('\n')))
+      w = std::max(w, fm.horizontalAdvance(line));
+    return w;
+  };
+  const double full = font.pointSizeF();
+  for (double scale = 1.0; scale > 0.69 && widest(font) > available; scale -= 0.05)
+    font.setPointSizeF(full * scale);
+  if (font != m_explain->font()) m_explain->setFont(font);
 }
 
 void ThrottleCurvePlot::setCursorSample(const engine::Sample* sample) {
@@ -269,6 +288,14 @@ void ThrottleCurvePlot::replotOverlay() {
 
 QString ThrottleCurvePlot::explanation() const {
   return m_explain->text();
+}
+
+int ThrottleCurvePlot::explanationWidth() const {
+  int w = 0;
+  const QFontMetrics fm(m_explain->font());
+  for (const QString& line : m_explain->text().split(QLatin1Char('\n')))
+    w = std::max(w, fm.horizontalAdvance(line));
+  return w;
 }
 
 void ThrottleCurvePlot::clearData() {
@@ -322,6 +349,7 @@ void ThrottleCurvePlot::applyTheme(const Theme& theme) {
     t->setColor(theme.foreground);
   }
   m_explain->setFont(theme.legendFont());
+  fitExplain();
   m_explain->setTextColor(theme.foreground);
   m_plot->legend->setTextColor(theme.foreground);
   m_plot->legend->setBrush(Qt::NoBrush);
@@ -345,6 +373,7 @@ void ThrottleCurvePlot::fitToWidth() {
   if (QFontMetrics(m_title->font()).horizontalAdvance(title) > width)
     title.replace(QStringLiteral(": "), QStringLiteral(":\n"));
   m_title->setText(title);
+  fitExplain();
 }
 
 bool ThrottleCurvePlot::eventFilter(QObject* watched, QEvent* event) {

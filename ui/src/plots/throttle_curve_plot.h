@@ -46,6 +46,8 @@ class ThrottleCurvePlot : public QObject {
   void replotOverlay();
   /// The explanation text shown beside the curve (for tests).
   QString explanation() const;
+  /// The widest line of the formula in its font, in pixels (for tests).
+  int explanationWidth() const;
   const engine::ThrottleCurve& curve() const { return m_curve; }
 
  protected:
@@ -54,6 +56,7 @@ class ThrottleCurvePlot : public QObject {
  private:
   void redrawCurve();
   void fitToWidth();
+  void fitExplain();
   void placeMarker(QCPItemStraightLine* line, QCPItemText* label, double pages);
 
   QCustomPlot* m_plot;

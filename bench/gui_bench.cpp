@@ -3,7 +3,10 @@
 // so a measured frame is exactly: drain the worker, append to the histories and the graphs,
 // update the task table, and replot every visible plot (immediately, so the time is real).
 //
-//   gui_bench [--frames N]
+//   gui_bench [--frames N] [--case K]... [--no-memory] [--per-graph]
+//
+// --case K (1-4, repeatable) runs only those frame cases; --no-memory skips the peak-memory run;
+// --per-graph prints what each graph adds to its plot's replot.
 //
 // Runs offscreen unless DISPLAY is set (use xvfb-run to include X11 software rendering).
 #include <QApplication>
@@ -15,6 +18,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <numeric>
 #include <string>
 #include <thread>
@@ -84,17 +88,26 @@ struct Rig {
   ui::TaskTable table;
 };
 
+/// CPU time of the calling thread, in ms: what a frame costs the GUI thread, whoever else
+/// shares the cores.
+double threadCpuMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+}
+
 struct FrameTimes {
   std::vector<double> ms;
+  std::vector<double> cpuMs;
   double wallS = 0;
   std::size_t samples = 0;
-  double percentile(double p) const {
-    std::vector<double> v = ms;
+  static double percentileOf(std::vector<double> v, double p) {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0
                      : v[std::min(v.size() - 1,
                                   static_cast<std::size_t>(p * static_cast<double>(v.size())))];
   }
+  double percentile(double p) const { return percentileOf(ms, p); }
   double mean() const {
     return ms.empty() ? 0
                       : std::accumulate(ms.begin(), ms.end(), 0.0) / static_cast<double>(ms.size());
@@ -115,8 +128,10 @@ FrameTimes measureFrames(Rig& rig, int frames, double speed) {
     next += period;
     QCoreApplication::processEvents();
     const auto t0 = Clock::now();
+    const double cpu0 = threadCpuMs();
     const ui::FrameStats stats = rig.controller.frame(/*immediateReplot=*/true, /*force=*/true);
     out.ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    out.cpuMs.push_back(threadCpuMs() - cpu0);
     out.samples += stats.samples;
     if (Clock::now() > next) next = Clock::now();  // a slow frame delays the next, as a timer would
   }
@@ -131,27 +146,57 @@ engine::Scenario writers(const char* builtin) {
   return s;
 }
 
-/// Mean replot time of each visible plot, to see where a frame goes.
+/// The GUI thread's mean CPU time for one immediate replot of `plot`.
+double replotCpuMs(QCustomPlot* plot, int times = 20) {
+  const double t0 = threadCpuMs();
+  for (int i = 0; i < times; ++i) plot->replot(QCustomPlot::rpImmediateRefresh);
+  return (threadCpuMs() - t0) / times;
+}
+
+/// Mean replot time (CPU) of each visible plot, to see where a frame goes.
 void printPerPlot(Rig& rig) {
-  std::printf("  replot per plot:");
+  std::printf("  replot per plot (CPU):");
+  for (ui::PlotId id : rig.dashboard.visiblePlots())
+    std::printf(" %s %.2f ms,", qPrintable(ui::plotKey(id)),
+                replotCpuMs(rig.dashboard.plotWidget(id)));
+  std::printf("\n");
+}
+
+/// What each graph of each visible plot adds to its replot: the replot time with that graph
+/// hidden, subtracted from the time with everything shown.
+void printPerGraph(Rig& rig) {
+  const auto mean = [](QCustomPlot* p) { return replotCpuMs(p, 10); };
   for (ui::PlotId id : rig.dashboard.visiblePlots()) {
     QCustomPlot* p = rig.dashboard.plotWidget(id);
-    double total = 0;
-    for (int i = 0; i < 20; ++i) {
-      p->replot(QCustomPlot::rpImmediateRefresh);
-      total += p->replotTime();
+    const double all = mean(p);
+    std::printf("  %s %.1f ms (%dx%d):", qPrintable(ui::plotKey(id)), all, p->width(), p->height());
+    for (int g = 0; g < p->graphCount(); ++g) {
+      QCPGraph* graph = p->graph(g);
+      if (!graph->visible()) continue;
+      graph->setVisible(false);
+      const double without = mean(p);
+      graph->setVisible(true);
+      std::printf(" %s %.1f,", qPrintable(graph->name()), all - without);
     }
-    std::printf(" %s %.1f ms,", qPrintable(ui::plotKey(id)), total / 20);
+    std::printf("\n");
   }
-  std::printf("\n");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   int frames = 400;
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::string(argv[i]) == "--frames") frames = std::max(300, std::atoi(argv[i + 1]));
+  bool memory = true;
+  bool perGraph = false;
+  std::vector<int> only;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--no-memory") memory = false;
+    if (arg == "--per-graph") perGraph = true;
+    if (i + 1 >= argc) continue;
+    if (arg == "--frames") frames = std::max(300, std::atoi(argv[i + 1]));
+    if (arg == "--case") only.push_back(std::atoi(argv[i + 1]));
+  }
   if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
     qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
@@ -160,7 +205,7 @@ int main(int argc, char** argv) {
 
   // Peak memory first, while the process is fresh: one simulated hour, 1,000 writers,
   // history "everything kept", no decimation (every 0.1 s sample kept: the worst case).
-  {
+  if (memory) {
     ui::LiveController::Options o;
     o.startRunning = false;
     o.decimate = false;
@@ -184,11 +229,14 @@ int main(int argc, char** argv) {
     bool presenter;
   };
   const QSize normal(1600, 1000), projector(1280, 720);
+  int number = 0;
   for (const Case c :
        {Case{"100 writers", "hundred-dd", 10, normal, false},
         Case{"1,000 writers", "thousand-dd", 10, normal, false},
         Case{"100 writers, presenter 1280x720", "hundred-dd", 10, projector, true},
         Case{"1,000 writers, presenter 1280x720", "thousand-dd", 10, projector, true}}) {
+    ++number;
+    if (!only.empty() && std::find(only.begin(), only.end(), number) == only.end()) continue;
     ui::LiveController::Options o;
     o.startRunning = false;
     o.decimate = false;  // the full 6,000 samples of ten minutes in every graph
@@ -197,7 +245,6 @@ int main(int argc, char** argv) {
     rig.controller.load(writers(c.scenario));
     rig.prefill(600);
     const FrameTimes t = measureFrames(rig, frames, c.speed);
-    printPerPlot(rig);
     std::printf("\n[frame] %s, 10 min of history (%zu samples), engine live at %gx\n", c.label,
                 rig.controller.history().size(), c.speed);
     std::printf(
@@ -210,6 +257,10 @@ int main(int argc, char** argv) {
         "%.1f samples per frame\n",
         static_cast<double>(t.ms.size()) / t.wallS, 1000.0 / std::max(t.mean(), 1e-3),
         static_cast<double>(t.samples) / static_cast<double>(t.ms.size()));
+    std::printf("  the GUI thread's CPU time per frame: median %.2f ms, p95 %.2f ms\n",
+                FrameTimes::percentileOf(t.cpuMs, 0.5), FrameTimes::percentileOf(t.cpuMs, 0.95));
+    printPerPlot(rig);
+    if (perGraph) printPerGraph(rig);
   }
   std::printf(
       "\ntargets: p95 <= 16 ms at 100 and 1,000 writers, normal and presenter; peak <= 300 "

@@ -131,6 +131,8 @@ TEST(Lessons, ABadStepIsNamedWithItsKey) {
   EXPECT_EQ(
       failingStep(minimalLesson(R"({"caption": "x", "highlight": {"plot": "nowhere"}})"), &key), 2);
   EXPECT_EQ(key, "highlight.plot");
+  EXPECT_EQ(failingStep(minimalLesson(R"({"caption": "x", "plots": ["dirty", "disk"]})"), &key), 2);
+  EXPECT_EQ(key, "plots[1]");
   EXPECT_EQ(
       failingStep(R"({"name": "t", "title": "T", "steps": [{"caption": "no scenario"}]})", &key),
       1);
@@ -171,4 +173,16 @@ TEST(Lessons, RevealNumbersAreTheStepsOwnRun) {
   const double tenPause = std::stod(te::fillLessonText("{pause_ms_p50}", ten));
   EXPECT_GT(tenPause, onePause);
   EXPECT_THROW(te::fillLessonText("{bogus}", ten), te::LessonError);
+}
+
+TEST(Lessons, AStepCanShowAndHighlightTheDevicePlot) {
+  const te::Lesson lesson =
+      te::parseLesson(minimalLesson(R"({"caption": "the disk", "plots": ["bandwidth", "device"],
+                        "highlight": {"plot": "device", "curves": ["seeks/s"]}})"),
+                      "test.json");
+  ASSERT_EQ(lesson.steps.size(), 2u);
+  const te::LessonStep& step = lesson.steps[1];
+  EXPECT_EQ(step.plots, (std::vector<std::string>{"bandwidth", "device"}));
+  ASSERT_TRUE(step.highlight);
+  EXPECT_EQ(step.highlight->plot, "device");
 }

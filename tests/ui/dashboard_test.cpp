@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QImage>
 #include <QMouseEvent>
 
 #include "dashboard.h"
@@ -210,7 +211,14 @@ TEST_F(DashboardTest, PaletteChangeRecoloursThePlots) {
   dashboard.setPalette(dark);
   EXPECT_TRUE(dashboard.theme().dark);
   QCustomPlot* w = dashboard.plotWidget(PlotId::DirtyPages);
-  EXPECT_EQ(w->axisRect()->backgroundBrush().color(), QColor(20, 20, 24));
+  // The data area is drawn in the base colour (most of its pixels are background).
+  const QImage image = w->toPixmap().toImage();
+  const QRect area = w->axisRect()->rect().adjusted(4, 4, -4, -4);
+  int base = 0, total = 0;
+  for (int y = area.top(); y < area.bottom(); y += 7)
+    for (int x = area.left(); x < area.right(); x += 7, ++total)
+      if (QColor(image.pixel(x, y)) == QColor(20, 20, 24)) ++base;
+  EXPECT_GT(base, total / 2);
   EXPECT_EQ(w->xAxis->tickLabelColor(), QColor(230, 230, 230));
 }
 
@@ -243,6 +251,23 @@ TEST_F(DashboardTest, ThrottleCurveShowsTheOperatingPointAndExplainsThePause) {
   const QString text = dashboard.curvePlot()->explanation();
   EXPECT_TRUE(text.contains(QStringLiteral("pos_ratio"))) << text.toStdString();
   EXPECT_TRUE(text.contains(QStringLiteral("task_ratelimit = dirty_ratelimit × pos_ratio")));
+}
+
+// On a narrow throttle-curve plot (presenter mode's large font) the formula fits the plot's
+// width instead of being clipped and pushing the axes and legend past the plot's edge.
+TEST_F(DashboardTest, TheFormulaFitsANarrowThrottleCurvePlot) {
+  dashboard.setPresenterMode(true);
+  dashboard.resize(900, 700);
+  ASSERT_TRUE(test::waitFor([&] {
+    controller.frame();
+    return dashboard.curvePlot()->explanation().contains(QStringLiteral("task_ratelimit"));
+  }));
+  QCustomPlot* w = dashboard.plotWidget(PlotId::ThrottleCurve);
+  ASSERT_LT(w->width(), 480) << "the plot must be narrow for this test";
+  w->replot(QCustomPlot::rpImmediateRefresh);
+  EXPECT_LE(dashboard.curvePlot()->explanationWidth(), w->width() - 16);
+  EXPECT_LE(w->axisRect()->outerRect().right(), w->width());
+  EXPECT_LE(w->legend->outerRect().right(), w->width());
 }
 
 TEST(PausePlotModes, ManyWritersSwitchToABandAndASelectedTaskGetsACurve) {

@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QTest>
 
+#include "dashboard.h"
 #include "lesson_panel.h"
 #include "parameter_panel.h"
 #include "throttlelab/engine/simulator.h"
@@ -127,6 +128,24 @@ TEST(Lessons, ABadLessonFileNamesTheStepAndKeyAndChangesNothing) {
   auto* panel = rig.window->findChild<LessonPanel*>(QStringLiteral("lessonPanel"));
   ASSERT_NE(panel, nullptr);
   EXPECT_FALSE(panel->hasLesson());
+}
+
+TEST(Lessons, AStepThatNamesTheDevicePlotShowsIt) {
+  test::WindowRig rig;
+  const QString path = rig.path(QStringLiteral("disk.json"));
+  QFile f(path);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write(R"({"name": "disk", "title": "Disk", "steps": [
+      {"caption": "the disk", "scenario": "ten-dd", "runFor": 1, "plots": ["bandwidth", "device"],
+       "highlight": {"plot": "device"}}]})");
+  f.close();
+  auto* dashboard = rig.window->findChild<Dashboard*>(QStringLiteral("dashboard"));
+  ASSERT_NE(dashboard, nullptr);
+  ASSERT_FALSE(dashboard->isPlotVisible(PlotId::Device));  // chosen from View otherwise
+  ASSERT_TRUE(rig.window->openLesson(path)) << rig.notifier.messages.join('\n').toStdString();
+  EXPECT_TRUE(dashboard->isPlotVisible(PlotId::Device));
+  EXPECT_TRUE(dashboard->isPlotVisible(PlotId::Bandwidth));
+  EXPECT_FALSE(dashboard->isPlotVisible(PlotId::DirtyPages));
 }
 
 TEST(Descriptions, EveryPolicyInTheBoxSaysWhenItWasTheKernelsAndWhatItDoes) {

@@ -26,7 +26,21 @@ using Json = nlohmann::json;
 constexpr std::size_t kMaxLessonBytes = 1024 * 1024;
 constexpr int kMaxSteps = 200;
 constexpr double kMaxRunForS = 3600;
-const std::array<std::string_view, 5> kPlots = {"dirty", "curve", "pause", "bandwidth", "memory"};
+// The window's plots by the names lessons use (docs/lessons.md); "device" is the disk's
+// requests (seeks, request size, queue depth).
+const std::array<std::string_view, 6> kPlots = {"dirty",     "curve",  "pause",
+                                                "bandwidth", "memory", "device"};
+
+bool isPlotName(const std::string& name) {
+  return std::find(kPlots.begin(), kPlots.end(), name) != kPlots.end();
+}
+
+std::string plotNames() {
+  std::string out = "must be one of";
+  for (std::size_t i = 0; i < kPlots.size(); ++i)
+    out += (i == 0 ? " " : ", ") + std::string(kPlots[i]);
+  return out;
+}
 
 std::string shortened(std::string_view s, std::size_t max = 80) {
   std::string out;
@@ -278,9 +292,8 @@ LessonStep parseStep(const Json& j, const Where& where, int step, bool first,
     if (!v.is_array()) where.fail(step, "plots", "must be a list of plot names");
     for (std::size_t i = 0; i < v.size(); ++i) {
       const std::string key = "plots[" + std::to_string(i) + "]";
-      if (!v[i].is_string() ||
-          std::find(kPlots.begin(), kPlots.end(), v[i].get<std::string>()) == kPlots.end())
-        where.fail(step, key, "must be one of dirty, curve, pause, bandwidth, memory");
+      if (!v[i].is_string() || !isPlotName(v[i].get<std::string>()))
+        where.fail(step, key, plotNames());
       s.plots.push_back(v[i].get<std::string>());
     }
   }
@@ -289,8 +302,7 @@ LessonStep parseStep(const Json& j, const Where& where, int step, bool first,
     checkKeys(v, {"plot", "curves", "fromS", "toS"}, where, step, "highlight.");
     LessonHighlight h;
     h.plot = stringAt(v, "plot", where, step, "highlight.plot", true);
-    if (std::find(kPlots.begin(), kPlots.end(), h.plot) == kPlots.end())
-      where.fail(step, "highlight.plot", "must be one of dirty, curve, pause, bandwidth, memory");
+    if (!isPlotName(h.plot)) where.fail(step, "highlight.plot", plotNames());
     if (const Json& c = member(v, "curves"); !c.is_null()) {
       if (!c.is_array()) where.fail(step, "highlight.curves", "must be a list of curve names");
       for (std::size_t i = 0; i < c.size(); ++i) {

@@ -1084,11 +1084,9 @@ void MainWindow::buildLessonsMenu(QMenu* menu) {
 }
 
 void MainWindow::showPlotsByLessonNames(const QStringList& plots) {
-  const std::pair<const char*, PlotId> names[] = {{"dirty", PlotId::DirtyPages},
-                                                  {"pause", PlotId::Pauses},
-                                                  {"bandwidth", PlotId::Bandwidth},
-                                                  {"memory", PlotId::Memory},
-                                                  {"curve", PlotId::ThrottleCurve}};
+  const std::pair<const char*, PlotId> names[] = {
+      {"dirty", PlotId::DirtyPages}, {"pause", PlotId::Pauses},  {"bandwidth", PlotId::Bandwidth},
+      {"memory", PlotId::Memory},    {"device", PlotId::Device}, {"curve", PlotId::ThrottleCurve}};
   for (const auto& [name, id] : names)
     m_dashboard->setPlotVisible(id, plots.contains(QLatin1String(name)));
 }

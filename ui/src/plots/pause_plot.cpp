@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "fast_graph.h"
 #include "qcp.h"
 #include "sample_fields.h"
 #include "sample_history.h"
@@ -56,7 +57,7 @@ PausePlot::PausePlot(QWidget* parentWidget) : TimePlot(PlotId::Pauses, parentWid
        .value = [](const Sample& s, const DisplayUnits&) { return pauseOrGap(s, s.pauseMsMin); },
        .colour = SeriesColour::Grey});
   m_plot->addLayer(QStringLiteral("highlight"), m_plot->layer("main"), QCustomPlot::limAbove);
-  m_top = m_plot->addGraph();
+  m_top = addFastGraph(m_plot);
   m_top->setName(QStringLiteral("outliers (top 4)"));
   m_top->setLineStyle(QCPGraph::lsNone);
   m_top->setAdaptiveSampling(true);
@@ -108,7 +109,7 @@ void PausePlot::appendTaskSamples(const TaskSampleBuffer& samples) {
 QCPGraph* PausePlot::ensureTaskGraph(int task) {
   if (auto it = m_taskGraphs.find(task); it != m_taskGraphs.end()) return it->second;
   if (task >= kMaxCurves && task != m_selected) return nullptr;
-  auto* g = m_plot->addGraph();
+  auto* g = addFastGraph(m_plot);
   g->setAdaptiveSampling(true);
   g->setLineStyle(QCPGraph::lsLine);
   g->setName(taskName(task));

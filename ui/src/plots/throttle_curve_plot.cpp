@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fast_graph.h"
 #include "plot_id.h"
 #include "plot_style.h"
 #include "qcp.h"
@@ -60,18 +61,22 @@ ThrottleCurvePlot::ThrottleCurvePlot(QWidget* parentWidget)
   m_overAreaLabel->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
   m_overAreaLabel->setTextAlignment(Qt::AlignRight);
 
-  m_global = m_plot->addGraph();
+  m_global = addFastGraph(m_plot);
   m_global->setName(QStringLiteral("global cubic"));
-  m_device = m_plot->addGraph();
+  m_device = addFastGraph(m_plot);
   m_device->setName(QStringLiteral("with the bdi line"));
-  m_trail = m_plot->addGraph();
+  m_trail = addFastGraph(m_plot);
   m_trail->setName(QStringLiteral("last 20 s"));
   m_trail->setLineStyle(QCPGraph::lsNone);
-  m_point = m_plot->addGraph();
+  m_point = addFastGraph(m_plot);
   m_point->setName(QStringLiteral("now"));
   m_point->setLineStyle(QCPGraph::lsNone);
+  // What moves each frame (the point, its trail, the formula) and the hover mark are on a
+  // buffered layer of their own, redrawn without the curves, areas, axes and legend under it.
   m_plot->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmBuffered);
-  m_cursorPoint = m_plot->addGraph();
+  m_trail->setLayer(QStringLiteral("overlay"));
+  m_point->setLayer(QStringLiteral("overlay"));
+  m_cursorPoint = addFastGraph(m_plot);
   m_cursorPoint->setName(QStringLiteral("at the cursor"));
   m_cursorPoint->setLineStyle(QCPGraph::lsNone);
   m_cursorPoint->setLayer(QStringLiteral("overlay"));
@@ -98,6 +103,7 @@ ThrottleCurvePlot::ThrottleCurvePlot(QWidget* parentWidget)
   m_explain->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
   m_explain->setMargins(QMargins(8, 2, 8, 4));
   m_explain->setText(QStringLiteral("Waiting for the engine's first estimate…"));
+  m_explain->setLayer(QStringLiteral("overlay"));
   m_plot->plotLayout()->addElement(1, 0, m_explain);
   m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
 
@@ -202,6 +208,7 @@ void ThrottleCurvePlot::setLive(const SampleHistory& history) {
     ty.append(d->posRatio);
   }
   m_trail->setData(tx, ty);
+  m_liveDirty = true;
 
   if (!m_curve.throttling && m_curve.dirtyPages.empty()) {
     m_explain->setText(QStringLiteral("The engine has not reported a control curve yet."));
@@ -230,7 +237,25 @@ void ThrottleCurvePlot::setLive(const SampleHistory& history) {
                                 formatValue(ratio), where, formatValue(rl), formatValue(task),
                                 formatValue(now.maxPauseMs)));
   }
-  m_dirty = true;
+  fitExplain();
+}
+
+void ThrottleCurvePlot::fitExplain() {
+  // The formula in the legend's font, smaller (down to 70 %) where its widest line would not
+  // fit the plot: QCustomPlot clips a text element wider than its row, and widens the row.
+  QFont font = m_theme.legendFont();
+  const int available = m_plot->width() - 16;
+  const auto widest = [this](const QFont& f) {
+    int w = 0;
+    const QFontMetrics fm(f);
+    for (const QString& line : m_explain->text().split(QLatin1Char('\n')))
+      w = std::max(w, fm.horizontalAdvance(line));
+    return w;
+  };
+  const double full = font.pointSizeF();
+  for (double scale = 1.0; scale > 0.69 && widest(font) > available; scale -= 0.05)
+    font.setPointSizeF(full * scale);
+  if (font != m_explain->font()) m_explain->setFont(font);
 }
 
 void ThrottleCurvePlot::setCursorSample(const engine::Sample* sample) {
@@ -243,12 +268,34 @@ void ThrottleCurvePlot::setCursorSample(const engine::Sample* sample) {
   m_cursorPoint->setData({m_units.memory(dirty)}, {dev->posRatio}, true);
 }
 
+void ThrottleCurvePlot::replot(bool immediate) {
+  // The layout sizes the formula's row to its text: text of another size moves the axes.
+  const QSize explainSize = static_cast<QCPLayoutElement*>(m_explain)->minimumOuterSizeHint();
+  if (m_dirty || explainSize != m_explainSize) {
+    m_explainSize = explainSize;
+    replotPlot(m_plot, immediate);
+  } else {
+    replotOverlay();  // a whole replot instead while the plot's buffers are not set up
+    if (immediate) m_plot->repaint();
+  }
+  m_dirty = false;
+  m_liveDirty = false;
+}
+
 void ThrottleCurvePlot::replotOverlay() {
   m_plot->layer(QStringLiteral("overlay"))->replot();
 }
 
 QString ThrottleCurvePlot::explanation() const {
   return m_explain->text();
+}
+
+int ThrottleCurvePlot::explanationWidth() const {
+  int w = 0;
+  const QFontMetrics fm(m_explain->font());
+  for (const QString& line : m_explain->text().split(QLatin1Char('\n')))
+    w = std::max(w, fm.horizontalAdvance(line));
+  return w;
 }
 
 void ThrottleCurvePlot::clearData() {
@@ -262,7 +309,9 @@ void ThrottleCurvePlot::clearData() {
 void ThrottleCurvePlot::applyTheme(const Theme& theme) {
   m_theme = theme;
   m_plot->setBackground(theme.background);
-  m_plot->axisRect()->setBackground(theme.background);
+  // No fill of its own for the axis rect: the plot's background is the same colour, and a second
+  // fill of most of the plot costs every frame.
+  m_plot->axisRect()->setBackground(Qt::NoBrush);
   for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) styleAxis(axis, theme);
   m_title->setFont(theme.titleFont());
   m_title->setTextColor(theme.foreground);
@@ -300,6 +349,7 @@ void ThrottleCurvePlot::applyTheme(const Theme& theme) {
     t->setColor(theme.foreground);
   }
   m_explain->setFont(theme.legendFont());
+  fitExplain();
   m_explain->setTextColor(theme.foreground);
   m_plot->legend->setTextColor(theme.foreground);
   m_plot->legend->setBrush(Qt::NoBrush);
@@ -323,6 +373,7 @@ void ThrottleCurvePlot::fitToWidth() {
   if (QFontMetrics(m_title->font()).horizontalAdvance(title) > width)
     title.replace(QStringLiteral(": "), QStringLiteral(":\n"));
   m_title->setText(title);
+  fitExplain();
 }
 
 bool ThrottleCurvePlot::eventFilter(QObject* watched, QEvent* event) {

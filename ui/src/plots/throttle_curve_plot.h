@@ -4,6 +4,7 @@
 /// the live operating point moving along it, so a user sees *why* a task got its pause:
 /// task_ratelimit = dirty_ratelimit × pos_ratio, pause = pages dirtied ÷ task_ratelimit.
 #include <QObject>
+#include <QSize>
 
 #include "display_units.h"
 #include "plot_style.h"
@@ -38,14 +39,15 @@ class ThrottleCurvePlot : public QObject {
   void applyTheme(const Theme& theme);
   void setUnits(const DisplayUnits& units);
   bool isShown() const { return plotIsShown(m_plot); }
-  bool isDirty() const { return m_dirty; }
-  void replot(bool immediate) {
-    replotPlot(m_plot, immediate);
-    m_dirty = false;
-  }
+  bool isDirty() const { return m_dirty || m_liveDirty; }
+  /// A whole replot when the curve, the axes or the layout changed; otherwise only the live
+  /// layer (the operating point, its trail and the formula), which is what moves each frame.
+  void replot(bool immediate);
   void replotOverlay();
   /// The explanation text shown beside the curve (for tests).
   QString explanation() const;
+  /// The widest line of the formula in its font, in pixels (for tests).
+  int explanationWidth() const;
   const engine::ThrottleCurve& curve() const { return m_curve; }
 
  protected:
@@ -54,6 +56,7 @@ class ThrottleCurvePlot : public QObject {
  private:
   void redrawCurve();
   void fitToWidth();
+  void fitExplain();
   void placeMarker(QCPItemStraightLine* line, QCPItemText* label, double pages);
 
   QCustomPlot* m_plot;
@@ -79,7 +82,9 @@ class ThrottleCurvePlot : public QObject {
   QCPItemText* m_overAreaLabel = nullptr;
   QCPTextElement* m_title = nullptr;
   QCPTextElement* m_explain = nullptr;
-  bool m_dirty = true;
+  bool m_dirty = true;      ///< everything must be drawn again
+  bool m_liveDirty = true;  ///< the live layer must be drawn again
+  QSize m_explainSize;      ///< the formula's size at the last whole replot
 };
 
 }  // namespace throttlelab::ui

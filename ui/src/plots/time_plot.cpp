@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 
+#include "fast_graph.h"
 #include "plot_style.h"
 #include "qcp.h"
 #include "sample_history.h"
@@ -120,7 +121,7 @@ QCPItemStraightLine* TimePlot::makeLine() {
 int TimePlot::addSeries(SeriesSpec spec) {
   QCPAxis* valueAxis = spec.rightAxis ? m_plot->yAxis2 : m_plot->yAxis;
   if (spec.rightAxis) m_plot->yAxis2->setVisible(true);
-  auto* graph = m_plot->addGraph(m_plot->xAxis, valueAxis);
+  auto* graph = addFastGraph(m_plot, m_plot->xAxis, valueAxis);
   graph->setName(spec.name);
   graph->setAdaptiveSampling(true);
   graph->setLineStyle(spec.dots ? QCPGraph::lsNone
@@ -470,7 +471,9 @@ void TimePlot::applyTheme(const Theme& theme) {
   m_plot->setPlottingHint(QCP::phFastPolylines, theme.presenter);
   m_plot->setNotAntialiasedElements(theme.presenter ? QCP::aePlottables : QCP::aeNone);
   m_plot->setBackground(theme.background);
-  m_plot->axisRect()->setBackground(theme.background);
+  // No fill of its own for the axis rect: the plot's background is the same colour, and a second
+  // fill of most of the plot costs every frame.
+  m_plot->axisRect()->setBackground(Qt::NoBrush);
   for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis, m_plot->xAxis2, m_plot->yAxis2}) {
     styleAxis(axis, theme);
     axis->grid()->setSubGridPen(QPen(theme.subGrid, 1, Qt::DotLine));

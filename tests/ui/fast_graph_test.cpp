@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The cheaper stroke of the plots' graphs: the points it drops lie on the line it keeps, and
+// the dashes it lays along a wide line follow the pen's pattern across vertices and gaps.
+#include <gtest/gtest.h>
+
+#include <QImage>
+#include <cmath>
+#include <limits>
+
+#include "fast_graph.h"
+#include "qcp.h"
+
+namespace throttlelab::ui {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+TEST(FastGraph, DropsOnlyPointsInsideStraightRuns) {
+  const QVector<QPointF> in = {{0, 5},    {1, 5}, {2, 5}, {3, 5},  // a flat run: ends kept
+                               {3, 9},    {3, 7},                  // vertical zigzag: kept
+                               {4, 7},    {5, 8}, {6, 9},          // a slope: kept
+                               {7, kNaN}, {8, 1}, {9, 1}, {10, 1}};
+  const QVector<QPointF> out = FastGraph::withoutRunPoints(in);
+  const QVector<QPointF> want = {{0, 5}, {3, 5}, {3, 9},    {3, 7}, {4, 7},
+                                 {5, 8}, {6, 9}, {7, kNaN}, {8, 1}, {10, 1}};
+  ASSERT_EQ(out.size(), want.size());
+  for (qsizetype i = 0; i < out.size(); ++i) {
+    EXPECT_EQ(out[i].x(), want[i].x()) << i;
+    if (std::isnan(want[i].y()))
+      EXPECT_TRUE(std::isnan(out[i].y())) << i;
+    else
+      EXPECT_EQ(out[i].y(), want[i].y()) << i;
+  }
+}
+
+TEST(FastGraph, DashesFollowThePatternAcrossVerticesAndRestartAfterGaps) {
+  // 4 on, 2 off along (0,0)→(10,0)→(10,10), a gap, then (20,0)→(25,0).
+  const QVector<QPointF> line = {{0, 0}, {10, 0}, {10, 10}, {11, kNaN}, {20, 0}, {25, 0}};
+  const QVector<QLineF> dashes = FastGraph::dashSegments(line, {4, 2}, 0);
+  const QVector<QLineF> want = {QLineF(0, 0, 4, 0), QLineF(6, 0, 10, 0),      // 6..10 ends a dash,
+                                QLineF(10, 2, 10, 6), QLineF(10, 8, 10, 10),  // so a gap first
+                                QLineF(20, 0, 24, 0)};  // after the gap: from the pattern's start
+  EXPECT_EQ(dashes, want);
+}
+
+TEST(FastGraph, ADashCrossingAVertexGoesOnInTheNextSegment) {
+  const QVector<QLineF> dashes = FastGraph::dashSegments({{0, 0}, {3, 0}, {3, 5}}, {4, 2}, 0);
+  ASSERT_EQ(dashes.size(), 3);
+  EXPECT_EQ(dashes[0], QLineF(0, 0, 3, 0));
+  EXPECT_EQ(dashes[1], QLineF(3, 0, 3, 1));  // the last pixel of the first dash
+  EXPECT_EQ(dashes[2], QLineF(3, 3, 3, 5));  // after the 2 px gap
+}
+
+TEST(FastGraph, AnOffsetStartsPartWayIntoThePattern) {
+  const QVector<QLineF> dashes = FastGraph::dashSegments({{0, 0}, {10, 0}}, {4, 2}, 5);
+  ASSERT_EQ(dashes.size(), 2);
+  EXPECT_EQ(dashes[0], QLineF(1, 0, 5, 0));  // 5 into the pattern: 1 px of gap left
+  EXPECT_EQ(dashes[1], QLineF(7, 0, 10, 0));
+}
+
+// On screen, a wide dashed graph is drawn as dashes: some of the pixels along a long flat
+// line stay empty, as with QPainter's own dashes, and the drawn ones are as thick as the pen.
+TEST(FastGraph, AWideDashedLineIsDrawnDashedAndAsWideAsItsPen) {
+  QCustomPlot plot;
+  plot.resize(400, 200);
+  FastGraph* graph = addFastGraph(&plot);
+  QVector<double> keys, values;
+  for (int i = 0; i <= 2000; ++i) {
+    keys << i * 0.05;
+    values << 1.0;
+  }
+  graph->setData(keys, values, true);
+  plot.xAxis->setRange(0, 100);
+  plot.yAxis->setRange(0, 2);
+  graph->setAntialiased(false);
+  QPen pen(Qt::black, 4, Qt::DashLine);
+  pen.setCosmetic(true);
+  graph->setPen(pen);
+  const QImage image = plot.toPixmap(400, 200).toImage();
+  const int y = plot.yAxis->coordToPixel(1.0);
+  const QRect rect = plot.axisRect()->rect();
+  int on = 0, off = 0;
+  for (int x = rect.left() + 2; x < rect.right() - 2; ++x)
+    (qGray(image.pixel(x, y)) < 100 ? on : off)++;
+  EXPECT_GT(on, off) << "dashes 4 long, gaps 2 (with square caps, even shorter gaps)";
+  EXPECT_GT(off, 10) << "the line must be dashed, not solid";
+  int thick = 0;
+  for (int dy = -4; dy <= 4; ++dy)
+    if (qGray(image.pixel(rect.left() + 3, y + dy)) < 100) ++thick;
+  EXPECT_GE(thick, 3);
+  EXPECT_LE(thick, 5);
+}
+
+}  // namespace
+}  // namespace throttlelab::ui

@@ -11,6 +11,7 @@
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "throttlelab/engine/output.h"
@@ -152,6 +153,31 @@ TEST_P(SnapshotEveryCase, ContinuingFromASnapshotIsTheUninterruptedRun) {
 
 INSTANTIATE_TEST_SUITE_P(BuiltinScenariosAndPolicies, SnapshotEveryCase,
                          ::testing::ValuesIn(everyCase()), caseName);
+
+// A simulator handed on whole (its state moved into the snapshot, nothing copied) goes on as
+// the uninterrupted run, in every built-in scenario.
+TEST(Snapshot, ASnapshotMadeByMovingTheRunGoesOnAsTheUninterruptedRun) {
+  constexpr double kCutS = 1.713, kEndS = 4.0;
+  for (const auto& name : te::builtinScenarioNames()) {
+    SCOPED_TRACE(name);
+    te::Scenario s = te::loadScenario(name);
+    s.durationS = kEndS;
+    const Outcome whole = uninterrupted(s, kEndS);
+    Outcome cut;
+    te::Simulator first(s);
+    first.setSink(&cut.sink, everything());
+    first.runUntil(te::atSeconds(kCutS));
+    first.setSink(nullptr);
+    const te::SimulatorSnapshot moved = std::move(first).snapshot();
+    EXPECT_EQ(moved.time(), te::atSeconds(kCutS));
+    te::Simulator second(moved);
+    second.setSink(&cut.sink, everything());
+    second.runUntil(te::atSeconds(kEndS));
+    cut.summary = summaryText(second);
+    cut.events = second.eventsProcessed();
+    expectSame(whole, cut);
+  }
+}
 
 TEST(Snapshot, RestoreInPlaceKeepsTheSinkAndGoesBack) {
   te::Scenario s = te::loadScenario("ten-dd");

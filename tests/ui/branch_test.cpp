@@ -5,9 +5,11 @@
 // marked on every plot, and sessions and exports keep and name both runs.
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QFile>
 #include <QImage>
 #include <QJsonDocument>
+#include <QMouseEvent>
 #include <QRegularExpression>
 #include <sstream>
 
@@ -15,6 +17,7 @@
 #include "branch_spec.h"
 #include "compare_plot.h"
 #include "compare_view.h"
+#include "dashboard.h"
 #include "live_controller.h"
 #include "qcp.h"
 #include "session_file.h"
@@ -231,6 +234,46 @@ TEST(Branch, AChangedControlChangesTheBranchFromTheSameMoment) {
             "vm.dirty_ratio=10, tasks[0].count=3");
   EXPECT_EQ(b.compare.run(1).scenario().tasks[0].count, 3);
   EXPECT_EQ(b.compare.run(0).scenario().tasks[0].count, 2);  // the original is untouched
+}
+
+/// A click on a time plot of the dashboard at `timeS`, with `mods` held.
+void clickPlot(Dashboard& dashboard, double timeS, Qt::KeyboardModifiers mods) {
+  QCustomPlot* w = dashboard.timePlot(PlotId::DirtyPages)->widget();
+  w->replot(QCustomPlot::rpImmediateRefresh);  // its axis rect laid out at its size now
+  const QPointF pos(w->xAxis->coordToPixel(timeS), w->axisRect()->center().y());
+  for (const QEvent::Type type : {QEvent::MouseButtonPress, QEvent::MouseButtonRelease}) {
+    QMouseEvent event(type, pos, w->mapToGlobal(pos), Qt::LeftButton,
+                      type == QEvent::MouseButtonPress ? Qt::LeftButton : Qt::NoButton, mods);
+    QApplication::sendEvent(w, &event);
+  }
+}
+
+TEST(Branch, ACtrlClickOnATimePlotBranchesThereAndAPlainClickDoesNot) {
+  test::WindowRig rig{scripted()};
+  MainWindow& window = *rig.window;
+  LiveController& live = part<LiveController>(window, "liveController");
+  auto& dashboard = part<Dashboard>(window, "dashboard");
+  auto& compare = part<CompareView>(window, "compareView");
+  window.resize(1280, 720);
+  window.show();
+  ASSERT_TRUE(runTo(live, 12));
+  live.frame(true, true);  // the plots laid out over the run so far
+  const auto [lo, hi] = dashboard.timePlot(PlotId::DirtyPages)->timeRange();
+  ASSERT_LT(lo, kBranchAtS);
+  ASSERT_GT(hi, kBranchAtS);
+
+  clickPlot(dashboard, 3, Qt::NoModifier);
+  ASSERT_TRUE(dashboard.markerA().has_value());
+  EXPECT_NEAR(*dashboard.markerA(), 3, 0.2);
+  EXPECT_FALSE(compare.isActive());
+
+  clickPlot(dashboard, kBranchAtS, Qt::ControlModifier);
+  ASSERT_TRUE(compare.isActive());
+  ASSERT_TRUE(compare.branch().has_value());
+  // At the clicked moment (a sample's time), with marker A there.
+  EXPECT_NEAR(compare.branch()->atS, kBranchAtS, 0.2);
+  EXPECT_NEAR(*dashboard.markerA(), kBranchAtS, 0.2);
+  EXPECT_TRUE(window.compareMode());
 }
 
 TEST(BranchSpec, ChangesBetweenScenariosApplyBackToTheEditedOne) {

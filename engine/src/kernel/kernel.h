@@ -44,6 +44,8 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
  public:
   explicit Kernel(Scenario scenario);
   Kernel(const Kernel&) = default;
+  /// A run handed on whole (Simulator::snapshot() &&): the state moves, nothing is copied.
+  Kernel(Kernel&&) = default;
   Kernel& operator=(const Kernel&) = delete;
 
   // --- ThrottleHost ---

@@ -2,6 +2,8 @@
 // The public face of the engine: a thin owner of one Kernel.
 #include "throttlelab/engine/simulator.h"
 
+#include <utility>
+
 #include "kernel.h"
 #include "policies/policy.h"
 
@@ -20,6 +22,7 @@ struct Simulator::Impl {
 /// A snapshot holds a copy of the Kernel (its copy is deep: value_ptr.h).
 struct SimulatorSnapshot::State {
   explicit State(const Kernel& k) : kernel(k) {}
+  explicit State(Kernel&& k) : kernel(std::move(k)) {}
   Kernel kernel;
 };
 
@@ -33,8 +36,15 @@ const Scenario& SimulatorSnapshot::scenario() const {
 Simulator::Simulator(const SimulatorSnapshot& snapshot)
     : m_impl(std::make_unique<Impl>(snapshot.m_state->kernel)) {}
 
-SimulatorSnapshot Simulator::snapshot() const {
+SimulatorSnapshot Simulator::snapshot() const& {
   return SimulatorSnapshot(std::make_shared<const SimulatorSnapshot::State>(m_impl->kernel));
+}
+
+SimulatorSnapshot Simulator::snapshot() && {
+  SimulatorSnapshot out(
+      std::make_shared<const SimulatorSnapshot::State>(std::move(m_impl->kernel)));
+  m_impl.reset();
+  return out;
 }
 
 void Simulator::restore(const SimulatorSnapshot& snapshot) {

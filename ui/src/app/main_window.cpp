@@ -286,7 +286,8 @@ void MainWindow::buildMenus() {
   branch->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
   branch->setToolTip(
       tr("Go back to marker A (click a time plot) and run a second future from there beside "
-         "this one; then change any control to change the branch (Ctrl+B)"));
+         "this one; then change any control to change the branch (Ctrl+B; or Ctrl+click a time "
+         "plot at the moment)"));
   m_runControls->addAction(branch);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -523,6 +524,8 @@ void MainWindow::buildExplainAndTimeline() {
   connect(m_dashboard, &Dashboard::markerPlaced, this, [this](double t, bool markerB) {
     if (!markerB) m_explainPanel->setMoment(t);
   });
+  // Ctrl+click: the click put marker A there; branch at it.
+  connect(m_dashboard, &Dashboard::branchRequested, this, &MainWindow::branchHere);
   connect(m_dashboard, &Dashboard::taskClicked, this, [this](int task, double t) {
     m_taskTable->selectTask(task);
     m_explainPanel->setTask(task);

@@ -3,8 +3,6 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QThread>
-#include <chrono>
 
 #include "compare_plot.h"
 #include "compare_view.h"
@@ -32,26 +30,20 @@ QString BranchController::branchHere(double atS, const std::vector<engine::Overr
   const BranchSpec spec{atS, changes};
   m_base = r.base;
   m_spec = spec;
-  // The original goes on from the worker's moment, which the window's history may not have
-  // reached yet: take in what the worker produced up to it (briefly), and nothing after it.
-  const double originalS = engine::toSeconds(r.original->time());
-  const double due = originalS - r.original->scenario().sampleIntervalS - 1e-9;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
-  while ((m_live.history().empty() || m_live.history().lastTimeS() < due) &&
-         std::chrono::steady_clock::now() < deadline) {
-    m_live.frame();
-    QThread::msleep(1);
-  }
+  // The worker handed over every sample up to originalS before it answered: one drain takes
+  // them in (none is waited for), and later ones are the original's own future.
+  m_live.frame();
   std::vector<engine::Sample> before;
   for (const auto& s : m_live.history())
-    if (engine::toSeconds(s.time) <= originalS + 1e-9) before.push_back(s);
+    if (engine::toSeconds(s.time) <= r.originalS + 1e-9) before.push_back(s);
   m_compare.startBranch(CompareView::BranchRuns{.originalName = originalRunName(),
                                                 .branchName = branchRunName(spec),
                                                 .markLabel = markLabel(spec),
                                                 .atS = atS,
-                                                .original = r.original->scenario(),
+                                                .original = r.originalScenario,
                                                 .branch = r.changed,
-                                                .originalFrom = *r.original,
+                                                .originalFrom = r.original,
+                                                .originalS = r.originalS,
                                                 .branchFrom = *r.branch,
                                                 .before = std::move(before)},
                         running);
@@ -72,7 +64,7 @@ QString BranchController::edit(const engine::Scenario& edited) {
   const auto& shown = m_compare.branch();
   if (!shown) return tr("no branch is shown");
   const BranchSpec spec{shown->atS, inOrderOf(m_spec.changes, scenarioChanges(m_base, edited))};
-  command::BranchResult r = m_live.branchAt(spec.atS, spec.changes);
+  command::BranchResult r = m_live.branchAt(spec.atS, spec.changes, false);
   if (!r.error.empty()) return QString::fromStdString(r.error);
   m_spec = spec;
   m_compare.rebranch(*r.branch, r.changed, branchRunName(spec), markLabel(spec));

@@ -187,8 +187,9 @@ void CompareView::startBranch(BranchRuns runs, bool running) {
   m_running = running;
   showBranchControls();
   m_table->clear();
-  m_runs[0]->adopt(m_branch->originalFrom, m_branch->original, m_branch->before);
+  // The branch first: its worker restores and runs while the original is still being copied.
   adoptBranch();
+  m_runs[0]->adopt(m_branch->originalFrom.get(), m_branch->original, m_branch->before);
   m_runs[0]->setRunning(running);
   for (LiveController* run : m_runs) run->start();
   setFollowLive(true);
@@ -220,7 +221,7 @@ void CompareView::adoptBranch() {
 
 double CompareView::originalTimeS() const {
   // Its status once its worker has reported, else where it went on from.
-  return std::max(m_runs[0]->status().simTimeS, engine::toSeconds(m_branch->originalFrom.time()));
+  return std::max(m_runs[0]->status().simTimeS, m_branch->originalS);
 }
 
 void CompareView::catchUp() {
@@ -339,9 +340,9 @@ void CompareView::reset() {
   if (m_branch) {
     // Both futures again from where they went on: the original from the moment the branch
     // was made, the branch from its branch point.
-    m_runs[0]->adopt(m_branch->originalFrom, m_branch->original, m_branch->before);
-    m_runs[0]->setRunning(m_running);
     adoptBranch();
+    m_runs[0]->adopt(m_branch->originalFrom.get(), m_branch->original, m_branch->before);
+    m_runs[0]->setRunning(m_running);
   } else {
     for (LiveController* run : m_runs) run->reset();
   }

@@ -6,6 +6,7 @@
 /// delta table (metric | A | B | Δ %) refreshed from the summaries the workers publish (~2 Hz).
 #include <QWidget>
 #include <array>
+#include <future>
 #include <optional>
 #include <vector>
 
@@ -49,12 +50,15 @@ class CompareView final : public QWidget {
     double atS = 0;
     engine::Scenario original;
     engine::Scenario branch;
-    engine::SimulatorSnapshot originalFrom;
+    /// The run at originalS; it may still be on its way (being copied) when startBranch()
+    /// is called, which starts the branch first.
+    std::shared_future<engine::SimulatorSnapshot> originalFrom;
+    double originalS = 0;
     engine::SimulatorSnapshot branchFrom;
-    std::vector<engine::Sample> before;  ///< what the run showed up to originalFrom
+    std::vector<engine::Sample> before;  ///< what the run showed up to originalS
   };
-  /// Starts both futures; paused unless `running`. The branch, behind the original by
-  /// (original time − atS), runs as fast as it can until it has caught up, then paced.
+  /// Starts both futures, the branch first; paused unless `running`. The branch, behind the
+  /// original by (originalS − atS), runs as fast as it can until it has caught up, then paced.
   void startBranch(BranchRuns runs, bool running);
   /// Goes on from another branch point state (a changed control): only run B starts again.
   void rebranch(const engine::SimulatorSnapshot& branchFrom, const engine::Scenario& branch,

@@ -74,6 +74,7 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent) {
       setMarker(t, shift, id);
       Q_EMIT markerPlaced(t, shift);
     });
+    connect(plot, &TimePlot::branchClicked, this, &Dashboard::branchRequested);
     connect(plot, &TimePlot::taskClicked, this, &Dashboard::taskClicked);
     connect(plot, &TimePlot::userRangeChanged, this,
             [this, plot](double lo, double hi) { onUserRange(plot, lo, hi); });

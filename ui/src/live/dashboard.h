@@ -101,6 +101,8 @@ class Dashboard : public QWidget {
   void plotVisibilityChanged(throttlelab::ui::PlotId id, bool visible);
   /// A click put marker A (or B) at this time.
   void markerPlaced(double timeS, bool markerB);
+  /// A Ctrl+click on a time plot: marker A is at `timeS`, and the run is to branch there.
+  void branchRequested(double timeS);
   /// A click on a task's curve in the delay plot.
   void taskClicked(int task, double timeS);
 

@@ -94,7 +94,8 @@ void LiveController::setSeed(std::uint64_t seed) {
 }
 
 command::BranchResult LiveController::branchAt(double atS,
-                                               const std::vector<engine::Override>& changes) {
+                                               const std::vector<engine::Override>& changes,
+                                               bool withOriginal) {
   // A pending edit is part of the run being branched from.
   if (m_pendingReconfigure) {
     post(command::Reconfigure{std::move(*m_pendingReconfigure)});
@@ -102,12 +103,18 @@ command::BranchResult LiveController::branchAt(double atS,
   }
   auto promise = std::make_shared<std::promise<command::BranchResult>>();
   auto answer = promise->get_future();
-  post(command::Branch{atS, changes, std::move(promise)});
+  std::shared_ptr<std::promise<engine::SimulatorSnapshot>> original;
+  if (withOriginal) original = std::make_shared<std::promise<engine::SimulatorSnapshot>>();
+  std::shared_future<engine::SimulatorSnapshot> originalLater;
+  if (original) originalLater = original->get_future().share();
+  post(command::Branch{atS, changes, std::move(promise), std::move(original)});
   // The worker answers between two slices of a few milliseconds; the limit only keeps a
   // stuck worker from freezing the window.
   if (answer.wait_for(std::chrono::seconds(30)) != std::future_status::ready)
     return {.error = "the simulation did not answer"};
-  return answer.get();
+  command::BranchResult r = answer.get();
+  r.original = std::move(originalLater);
+  return r;
 }
 
 void LiveController::adopt(const engine::SimulatorSnapshot& from, const engine::Scenario& scenario,

@@ -63,9 +63,12 @@ class LiveController : public QObject {
   /// The seed for the next reset.
   void setSeed(std::uint64_t seed);
   /// The run at simulated second `atS` with `changes` applied there (by the rules of --set),
-  /// and the run as it is now; the run goes on untouched. Waits for the worker (a restore and
-  /// a replay of at most the snapshot interval). On failure, result.error says why.
-  command::BranchResult branchAt(double atS, const std::vector<engine::Override>& changes);
+  /// and (`withOriginal`) the run as it is now, which result.original delivers a little later;
+  /// the run goes on untouched. Waits for the worker (a restore and a replay of at most the
+  /// snapshot interval). Once it returns, one frame() takes in the history up to
+  /// result.originalS. On failure, result.error says why.
+  command::BranchResult branchAt(double atS, const std::vector<engine::Override>& changes,
+                                 bool withOriginal = true);
   /// Goes on from `from` (a snapshot of this or another run) as a new run of `scenario`; the
   /// history starts with `before` (what the run showed up to the snapshot, for the plots).
   void adopt(const engine::SimulatorSnapshot& from, const engine::Scenario& scenario,

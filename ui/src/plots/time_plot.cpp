@@ -584,6 +584,8 @@ void TimePlot::onMouseRelease(QMouseEvent* event) {
   if (!m_plot->axisRect()->rect().contains(pos)) return;
   Q_EMIT clicked(m_plot->xAxis->pixelToCoord(pos.x()),
                  event->modifiers().testFlag(Qt::ShiftModifier));
+  if (event->modifiers().testFlag(Qt::ControlModifier))
+    Q_EMIT branchClicked(m_plot->xAxis->pixelToCoord(pos.x()));
   if (const int task = taskAtPixel(pos); task >= 0)
     Q_EMIT taskClicked(task, m_plot->xAxis->pixelToCoord(pos.x()));
 }

@@ -102,6 +102,8 @@ class TimePlot : public QObject {
   void hovered(double timeS);
   void hoverLeft();
   void clicked(double timeS, bool shift);
+  /// A Ctrl+click (after its clicked()): "Branch here" at that moment.
+  void branchClicked(double timeS);
   /// A click on the curve of task `task` (plots with per-task curves).
   void taskClicked(int task, double timeS);
   void userRangeChanged(double lower, double upper);

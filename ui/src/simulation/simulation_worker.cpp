@@ -293,6 +293,12 @@ void SimulationWorker::apply(std::uint64_t, command::Branch& c) {
     else if (at < m_store.earliest())
       r.error = "that moment is no longer kept";
     if (r.error.empty()) {
+      // Everything the run has put out so far goes to the exchange now (a partly filled
+      // bucket too), so the GUI has the history up to this moment with one drain, no wait.
+      m_sink.closeBucket();
+      publish(false);
+      r.originalS = engine::toSeconds(m_sim->now());
+      r.originalScenario = m_sim->scenario();
       engine::Simulator branch = m_store.rewind(at);
       r.base = branch.scenario();
       r.changed = engine::parseScenario(engine::scenarioToJson(r.base), "branch", c.changes);
@@ -301,8 +307,8 @@ void SimulationWorker::apply(std::uint64_t, command::Branch& c) {
                                     "seed: a branch goes on with the random state of "
                                     "the run it branches from; the seed cannot change");
       if (!c.changes.empty()) branch.reconfigure(r.changed);
-      r.branch = branch.snapshot();
-      r.original = m_sim->snapshot();
+      // Made only to be handed on: its state moves into the snapshot, uncopied.
+      r.branch = std::move(branch).snapshot();
     }
   } catch (const engine::ScenarioError& e) {
     r.error = e.key().empty() || std::string_view(e.what()).starts_with(e.key())
@@ -311,7 +317,16 @@ void SimulationWorker::apply(std::uint64_t, command::Branch& c) {
   } catch (const std::exception& e) {
     r.error = e.what();
   }
+  const bool made = r.error.empty();
   if (c.result) c.result->set_value(std::move(r));
+  // The original second: the GUI starts the branch while this copy is made. (Without a
+  // branch, nobody waits for it.)
+  if (!made || !c.original) return;
+  try {
+    c.original->set_value(m_sim->snapshot());
+  } catch (...) {
+    c.original->set_exception(std::current_exception());
+  }
 }
 
 void SimulationWorker::apply(std::uint64_t seq, command::Reconfigure& c) {

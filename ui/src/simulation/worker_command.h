@@ -49,19 +49,27 @@ struct SetDecimation {
 };
 /// What a Branch command answers.
 struct BranchResult {
-  std::optional<engine::SimulatorSnapshot> original;  ///< the run as it is now
-  std::optional<engine::SimulatorSnapshot> branch;    ///< the run at atS, the changes applied
+  std::optional<engine::SimulatorSnapshot> branch;  ///< the run at atS, the changes applied
   engine::Scenario base;     ///< the run's scenario at atS (live changes until then included)
   engine::Scenario changed;  ///< the branch's: `base` with the changes
   std::string error;         ///< why there is no branch
+  /// Where the run was when the worker answered: every sample up to it has been handed to the
+  /// exchange before the answer (one drain takes them in), none after it.
+  double originalS = 0;
+  engine::Scenario originalScenario;  ///< the run's scenario at originalS
+  /// The run as it was at originalS, if asked for: copied after the answer, so that the
+  /// branch can start meanwhile (the copy of a large run takes as long as a replay).
+  std::shared_future<engine::SimulatorSnapshot> original;
 };
 /// Go back to simulated second atS of this run (SnapshotStore::rewind: the nearest snapshot
 /// at or before it, replayed to it) and apply `changes` there, by the rules of --set; the run
-/// itself goes on untouched. The answer arrives through `result`.
+/// itself goes on untouched. The answer arrives through `result`; then, if `original` is
+/// given, the run as it is now through it.
 struct Branch {
   double atS = 0;
   std::vector<engine::Override> changes;
   std::shared_ptr<std::promise<BranchResult>> result;
+  std::shared_ptr<std::promise<engine::SimulatorSnapshot>> original;
 };
 /// Throw the simulator away and go on from this snapshot instead (a branch, or the run it
 /// was taken from).

@@ -110,7 +110,11 @@ class Simulator {
   explicit Simulator(const SimulatorSnapshot& snapshot);
   /// A deep copy of the run's state now: costs a copy of every task, file and device (see
   /// bench/snapshot_bench.cpp); nothing is copied or kept while no snapshot is taken.
-  SimulatorSnapshot snapshot() const;
+  SimulatorSnapshot snapshot() const&;
+  /// The run's state now as a snapshot, without a copy: the state moves into it, and this
+  /// simulator is left without one (only destroying it or assigning to it is allowed).
+  /// For a simulator made only to be handed on (a rewound branch point).
+  SimulatorSnapshot snapshot() &&;
   /// Puts this simulator back to `snapshot`. It keeps its sink and output options, and tells
   /// the sink the snapshot's tasks (RecordSink::onTaskCreated) as setSink() does.
   void restore(const SimulatorSnapshot& snapshot);

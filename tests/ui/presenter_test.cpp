@@ -5,6 +5,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QIcon>
 #include <QImage>
 #include <QTest>
@@ -127,6 +128,34 @@ TEST(Presenter, TheDarkPaletteSwitchKeepsTheToolbarIconsVisible) {
   const double onLight = opaqueLightness(run->icon());
   EXPECT_GE(onLight, 0);
   EXPECT_LT(onLight, 0.5);
+}
+
+}  // namespace
+}  // namespace throttlelab::ui
+
+namespace throttlelab::ui {
+namespace {
+
+/// A projector's 1024 px: with a lesson open (a tab beside the parameters) the window's least
+/// width still fits, so nothing is pushed off the screen's right edge.
+TEST(Presenter, WithALessonOpenTheWindowFits1024PixelsWide) {
+  for (bool presenter : {false, true}) {
+    SCOPED_TRACE(presenter ? "presenter mode" : "normal mode");
+    test::WindowRig rig;
+    MainWindow& window = *rig.window;
+    ASSERT_TRUE(window.openLesson(QStringLiteral("one-to-a-thousand")));
+    window.setPresenterMode(presenter);
+    window.setGeometry(QRect(0, 0, 1024, 768));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QTest::qWait(50);
+    EXPECT_LE(window.minimumSizeHint().width(), 1024);
+    EXPECT_LE(window.width(), 1024);
+    auto* lesson = window.findChild<QDockWidget*>(QStringLiteral("lessonDock"));
+    ASSERT_NE(lesson, nullptr);
+    EXPECT_TRUE(lesson->isVisible());
+    EXPECT_LE(lesson->mapTo(&window, QPoint(lesson->width(), 0)).x(), 1024);
+  }
 }
 
 }  // namespace

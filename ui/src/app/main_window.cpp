@@ -119,6 +119,11 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   m_stack->addWidget(m_compareView);
   m_stack->addWidget(m_traceView);
   m_stack->addWidget(m_hostView);
+  // A stacked widget is as wide as its widest page, shown or not: the trace view alone would
+  // hold the window at 1215 px with a lesson open. Only the current page counts (see
+  // ignoreHiddenPages), so the dashboard fits a 1024 px projector.
+  connect(m_stack, &QStackedWidget::currentChanged, this, [this] { ignoreHiddenPages(); });
+  ignoreHiddenPages();
   setCentralWidget(m_stack);
   const StatusLine status = [this](const QString& text, int timeoutMs) {
     statusBar()->showMessage(text, timeoutMs);
@@ -822,6 +827,15 @@ void MainWindow::setPresenterMode(bool on) {
   // each back.
   if (on)
     for (QDockWidget* dock : {m_taskDock, m_explainDock, m_timelineDock}) dock->hide();
+}
+
+void MainWindow::ignoreHiddenPages() {
+  for (int i = 0; i < m_stack->count(); ++i) {
+    QWidget* page = m_stack->widget(i);
+    const bool current = page == m_stack->currentWidget();
+    page->setSizePolicy(current ? QSizePolicy::Preferred : QSizePolicy::Ignored,
+                        current ? QSizePolicy::Preferred : QSizePolicy::Ignored);
+  }
 }
 
 bool MainWindow::presenterMode() const {

@@ -116,6 +116,9 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildMenus();
+  /// The central stack's pages other than the current one ignore their size (hints and
+  /// minimum), so the window's least width is the shown page's.
+  void ignoreHiddenPages();
   void wire();
   /// The "Why this pause" and "Timeline" docks, and what feeds them.
   void buildExplainAndTimeline();

@@ -194,5 +194,29 @@ TEST(EntryCheck, ADeviceStartsFromTheBandwidthStateItIsGiven) {
   EXPECT_EQ(firstRatelimit(s), 212);
 }
 
+// A run can start with the page cache a trace began with (machine.initialDirtyPages,
+// initialWritebackPages; docs/model.md, Eq. 68): the pages count where the thresholds read
+// them from the first check-in on, and writers that meet a stalled device there add at most
+// about a folio each, instead of all racing up from an empty cache.
+TEST(EntryCheck, ARunStartsFromThePageCacheItIsGiven) {
+  Scenario s = box(20, 1024);
+  s.durationS = 1;
+  s.devices[0].stalls = "0+10";  // nothing completes during the run
+  constexpr Pages kDirty = 9000, kWriteback = 18000;
+  const Records empty = run(s);
+  ASSERT_FALSE(empty.bdp.empty());
+  EXPECT_LT(empty.bdp.front().dirty, kDirty + kWriteback);  // from boot: an empty cache
+  s.machine.initialDirtyPages = kDirty;
+  s.machine.initialWritebackPages = kWriteback;
+  const Records seeded = run(s);
+  ASSERT_FALSE(seeded.bdp.empty());
+  ASSERT_FALSE(seeded.samples.empty());
+  EXPECT_GE(seeded.bdp.front().dirty, kDirty + kWriteback);
+  EXPECT_GT(seeded.samples.front().writebackPages, 0);  // submitted at the start
+  const double level = medianDirty(seeded, 0);
+  EXPECT_GE(level, static_cast<double>(kDirty + kWriteback));
+  EXPECT_LE(level, static_cast<double>(kDirty + kWriteback + 20 * 512));
+}
+
 }  // namespace
 }  // namespace throttlelab::engine

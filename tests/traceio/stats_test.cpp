@@ -331,6 +331,9 @@ TEST(TraceStats, ABusyTraceGivesTheDiskItsWrittenRateAndTheBdiItsStartingState) 
   EXPECT_EQ(d.initialWriteBwKBps, 711'232);
   EXPECT_EQ(d.initialAvgWriteBwKBps, 440'400);
   EXPECT_EQ(d.initialDirtyRatelimitKBps, 141'948);  // the first record's, before any update
+  // The page cache the trace began with: the first global_dirty_state's.
+  EXPECT_EQ(s.machine.initialDirtyPages, 9000);
+  EXPECT_EQ(s.machine.initialWritebackPages, 3000);
   EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
     return n.find("what it wrote back during the trace") != std::string::npos;
   }));

@@ -209,6 +209,8 @@ struct TraceStats::State {
   std::map<std::string, TraceStats::Result::WbStart, std::less<>> wbStart;
   /// The first and the last global_dirty_state: (time, written).
   std::optional<std::pair<double, std::int64_t>> firstWritten, lastWritten;
+  /// The earliest global_dirty_state's `dirty` and `writeback`.
+  engine::Pages startDirty = 0, startWriteback = 0;
   /// The current run of global_dirty_state records with one `written` value.
   struct WrittenRun {
     double lastS = 0;
@@ -272,7 +274,11 @@ void TraceStats::add(const te::TraceRecord& record) {
         if constexpr (std::is_same_v<T, te::GlobalDirtyState>) {
           if (st.startsBusy < 0) st.startsBusy = r.dirty + r.writeback > r.bgThresh ? 1 : 0;
           const auto written = std::make_pair(t, static_cast<std::int64_t>(r.written));
-          if (!st.firstWritten || t < st.firstWritten->first) st.firstWritten = written;
+          if (!st.firstWritten || t < st.firstWritten->first) {
+            st.firstWritten = written;
+            st.startDirty = static_cast<te::Pages>(r.dirty);
+            st.startWriteback = static_cast<te::Pages>(r.writeback);
+          }
           if (!st.lastWritten || t >= st.lastWritten->first) st.lastWritten = written;
           // The completion timeline: `written` only grows, and a record of an older value
           // (per-CPU buffers merged slightly out of order) belongs to a run already closed.
@@ -371,6 +377,8 @@ TraceStats::Result TraceStats::result() const {
   for (const auto& [bdi, res] : st.writeBw) r.writeBwKBps[bdi] = res.median();
   for (const auto& [bdi, res] : st.dirtyRatelimit) r.dirtyRatelimitKBps[bdi] = res.median();
   for (const auto& [bdi, start] : st.wbStart) r.wbStart[bdi] = start;
+  r.startDirtyPages = st.startDirty;
+  r.startWritebackPages = st.startWriteback;
   if (st.firstWritten && st.lastWritten && st.lastWritten->first > st.firstWritten->first)
     r.writtenPagesPerS = static_cast<double>(std::max<std::int64_t>(
                              0, st.lastWritten->second - st.firstWritten->second)) /
@@ -506,6 +514,17 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
   } else {
     n.push_back("vm.dirty_ratio " + std::to_string(s.vm.dirtyRatio) +
                 " (default): the trace has no global_dirty_state records");
+  }
+
+  // The page cache when the trace begins (docs/model.md, The page cache at the start): the
+  // writers were already running, so the run starts with their dirty and writeback pages
+  // rather than an empty cache. An initial condition, like the bdi's bandwidth state below.
+  if (m.startDirtyPages + m.startWritebackPages > 0) {
+    s.machine.initialDirtyPages = m.startDirtyPages;
+    s.machine.initialWritebackPages = m.startWritebackPages;
+    n.push_back("page cache at the start: " + std::to_string(m.startDirtyPages) + " dirty and " +
+                std::to_string(m.startWritebackPages) +
+                " writeback pages, the first global_dirty_state's, shared among the writers");
   }
 
   // One device per bdi, named as the trace names it.

@@ -96,6 +96,7 @@ constexpr Range kSpeedMBps{0.001, 1e6};
 constexpr Range kSeconds{0, 1e7};  // ~115 days of simulated time
 // A bdi's bandwidth state in KB/s: at least the one page per second the kernel keeps it at.
 constexpr Range kInitialRateKBps{4, 1e9};
+constexpr Range kInitialPages{0, 4e12};  // 16 PiB of 4 KiB pages
 
 template <class T>
 struct Key {
@@ -170,6 +171,25 @@ constexpr Key<MachineConfig> kMachineKeys[] = {
      .allowed = "-1 … 9",
      .defaultText = "`-1` (the policy's kernel)",
      .omitWhenEmpty = true},
+    {.name = "initialDirtyPages",
+     .member = &MachineConfig::initialDirtyPages,
+     .range = kInitialPages,
+     .unit = "pages",
+     .meaning = "dirty page-cache pages (`NR_FILE_DIRTY`, a `global_dirty_state` record's "
+                "`nr_dirty`) when the run starts ([model.md, The page cache at the start]"
+                "(model.md#the-page-cache-at-the-start), Eq. 68): pages of the writers' files, "
+                "shared equally among the writers that start at 0 s outside a memory cgroup, "
+                "each as if it had written its share of its first run already",
+     .defaultText = "0 (an empty page cache, as after boot)",
+     .omitWhenDefault = true},
+    {.name = "initialWritebackPages",
+     .member = &MachineConfig::initialWritebackPages,
+     .range = kInitialPages,
+     .unit = "pages",
+     .meaning = "of the writers' pages at the start, this many more under writeback "
+                "(`NR_WRITEBACK`, `nr_writeback`): submitted to their device at 0 s, as far as "
+                "its request queue takes them (the rest start dirty)",
+     .omitWhenDefault = true},
 };
 
 constexpr Key<DeviceConfig> kDeviceKeys[] = {

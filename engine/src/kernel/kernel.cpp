@@ -39,6 +39,7 @@ Kernel::Kernel(Scenario scenario)
   setBdpRatelimitPages();
   for (std::size_t g = 0; g < m_scenario.tasks.size(); ++g)
     for (int i = 0; i < m_scenario.tasks[g].count; ++i) addTask(g, m_scenario.tasks[g]);
+  seedInitialPages();
   const auto interval = millis(m_scenario.vm.dirtyWritebackCentisecs * 10.0);
   for (int d = 0; d < static_cast<int>(m_devices.size()); ++d) {
     if (interval.count() > 0) m_queue.push(m_now + interval, EventKind::FlusherTimer, d, 0);

@@ -141,6 +141,8 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   // writer.cpp
   void taskStart(Task& t);
   void beginRun(Task& t);
+  /// The page cache at the start (machine.initialDirtyPages, initialWritebackPages; Eq. 68).
+  void seedInitialPages();
   void continueWriting(Task& t);
   /// The largest folio order of a buffered write() now (machine.maxFolioOrder, else the
   /// policy's kernel; 0 under the <= 3.1 per-CPU entry check, which counts 4 KiB pages).

@@ -72,6 +72,7 @@ struct alignas(64) Task {
   // --- the rest: touched by the IO-ful loop, anonymous memory, or once per run ---
   int file = -1;             ///< the file of the current run
   Pages runLeft = 0;         ///< pages still to write in this dd run
+  Pages seededPages = 0;     ///< of its first run, pages in the cache at the start (Eq. 68)
   Pages blockLeft = 0;       ///< pages left in the current block (think time between blocks)
   Pages piece = 0;           ///< pages of the CPU piece being copied
   Pages pieceAllocated = 0;  ///< page-cache pages already allocated for that piece

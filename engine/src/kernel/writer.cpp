@@ -44,8 +44,8 @@ void Kernel::beginRun(Task& t) {
   t.balancePages = 0;
   const int dev = static_cast<int>(deviceIndexOf(m_scenario, t.spec));
   const Pages size = filePages(t.spec);
-  const bool reuse = t.spec.loop && t.info.kind == TaskKind::Writer && t.file >= 0 &&
-                     m_files[static_cast<std::size_t>(t.file)].device() == dev &&
+  const bool reuse = (t.spec.loop || t.seededPages > 0) && t.info.kind == TaskKind::Writer &&
+                     t.file >= 0 && m_files[static_cast<std::size_t>(t.file)].device() == dev &&
                      m_files[static_cast<std::size_t>(t.file)].size() == size;
   if (!reuse) {  // conv=notrunc keeps rewriting the same file; anything else is a new file
     t.file = static_cast<int>(m_files.size());
@@ -58,13 +58,66 @@ void Kernel::beginRun(Task& t) {
     }
   }
   t.info.device = dev;
-  t.runLeft = size;
+  t.runLeft = size - t.seededPages;  // the pages the run wrote before the start are behind it
+  t.seededPages = 0;
   t.blockLeft = blockPages(t.spec);
   if (t.info.kind == TaskKind::Writer) t.runStart = m_now;
   t.readDoneThisRun = false;
   t.fsyncDone = false;
   if (startRead(t)) return;  // an uncached read first (engine/src/fs/journal.cpp)
   continueWriting(t);
+}
+
+void Kernel::seedInitialPages() {
+  // The page cache of a run that begins in the middle of writing (docs/model.md, Eq. 68): the
+  // writers that start at once have each written a share of their first run, which is dirty
+  // (and partly under writeback) and accounted where the thresholds read it: NR_FILE_DIRTY /
+  // NR_WRITEBACK, the wb's WB_RECLAIMABLE / WB_WRITEBACK, the inode on the wb's dirty list.
+  // Writers in a memory cgroup are left out (their domain would need its own share).
+  const MachineConfig& mc = m_scenario.machine;
+  if (mc.initialDirtyPages + mc.initialWritebackPages <= 0) return;
+  std::vector<int> writers;
+  for (const Task& t : m_tasks)
+    if (t.info.kind == TaskKind::Writer && t.spec.startS == 0 && t.info.cgroup < 0)
+      writers.push_back(t.info.index);
+  if (writers.empty()) return;
+  // Never more than half of free memory: the rest is the machine's to run with.
+  const Pages room = m_mem.free / 2;
+  const Pages wanted = std::min(room, mc.initialDirtyPages + mc.initialWritebackPages);
+  const Pages wbWanted = std::min(wanted, mc.initialWritebackPages);
+  const auto n = static_cast<Pages>(writers.size());
+  std::vector<Pages> wbShare(writers.size());
+  for (std::size_t i = 0; i < writers.size(); ++i) {
+    Task& t = m_tasks[static_cast<std::size_t>(writers[i])];
+    const auto in = static_cast<Pages>(i);
+    const Pages size = filePages(t.spec);
+    const Pages share = std::min(size - 1, wanted / n + (in < wanted % n ? 1 : 0));
+    wbShare[i] = std::min(share, wbWanted / n + (in < wbWanted % n ? 1 : 0));
+    if (share <= 0) continue;
+    const int dev = static_cast<int>(deviceIndexOf(m_scenario, t.spec));
+    t.file = static_cast<int>(m_files.size());
+    m_files.emplace_back(t.file, dev, size);
+    t.mtimeTick = -1;
+    t.seededPages = share;
+    CachedFile& f = m_files.back();
+    f.beginCopy(share);
+    f.endCopy(m_now);
+    m_mem.free -= share;
+    m_mem.file += share;
+    m_mem.nrDirty += share;
+    m_mem.dirtied += share;
+    DeviceState& d = device(dev);
+    d.reclaimable += share;
+    d.dirtied += share;
+    // Dirtied before the run: not part of the first dirty-rate estimate.
+    d.bw.dirtiedStamp += share;
+    fileDirtiedWhenChanged(f, SimTime{}, false);
+  }
+  for (std::size_t i = 0; i < writers.size(); ++i) {
+    const Task& t = m_tasks[static_cast<std::size_t>(writers[i])];
+    if (wbShare[i] > 0)
+      submitPages(m_files[static_cast<std::size_t>(t.file)].device(), t.file, wbShare[i]);
+  }
 }
 
 void Kernel::continueWriting(Task& t) {

@@ -31,6 +31,13 @@ struct MachineConfig {
   /// policy's kernel (9 for ioless and none, 0 for ioless-3.2 and the 2.6.x policies),
   /// 0 = 4 KiB pages only, up to 9 (2 MiB, HPAGE_PMD_ORDER on x86-64).
   int maxFolioOrder = -1;
+  /// The page cache when the run starts (docs/model.md, The page cache at the start): this many
+  /// dirty pages (NR_FILE_DIRTY) and pages under writeback (NR_WRITEBACK) of the files the
+  /// writers write, shared among the writers that start at 0 s outside a memory cgroup, as if
+  /// each had written its share of its first run already (the `nr_dirty` and `nr_writeback` of
+  /// a global_dirty_state record). 0 = an empty page cache, as after boot.
+  std::int64_t initialDirtyPages = 0;
+  std::int64_t initialWritebackPages = 0;
   bool operator==(const MachineConfig&) const = default;
 };
 

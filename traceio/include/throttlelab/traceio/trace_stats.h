@@ -81,6 +81,10 @@ class TraceStats {
       double dirtyRatelimitKBps = 0;  ///< 0: no record of the bdi
     };
     std::map<std::string, WbStart> wbStart;
+    /// The page cache when the trace begins: `dirty` and `writeback` of its first
+    /// global_dirty_state (0 without one).
+    engine::Pages startDirtyPages = 0;
+    engine::Pages startWritebackPages = 0;
     /// Pages written back per second over the trace: the `written` counter of the first and
     /// the last global_dirty_state, over the time between them (0 with fewer than two).
     double writtenPagesPerS = 0;

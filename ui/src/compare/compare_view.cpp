@@ -88,6 +88,9 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   m_tableView->setObjectName(QStringLiteral("compareTable"));
   m_tableView->setModel(m_table);
   m_tableView->verticalHeader()->hide();
+  // Beside the plots on a 1024 px screen the metric column is narrow: its names wrap.
+  m_tableView->setWordWrap(true);
+  m_tableView->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   m_tableView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   m_tableView->horizontalHeader()->setSectionResizeMode(CompareTableModel::Metric,
                                                         QHeaderView::Stretch);

@@ -58,7 +58,8 @@ int FlowLayout::heightForWidth(int width) const {
 QSize FlowLayout::minimumSize() const {
   QSize size;
   for (const Entry& e : m_entries)
-    if (!e.item->isEmpty()) size = size.expandedTo(QSize(wanted(e), e.item->minimumSize().height()));
+    if (!e.item->isEmpty())
+      size = size.expandedTo(QSize(wanted(e), e.item->minimumSize().height()));
   const QMargins m = contentsMargins();
   return size + QSize(m.left() + m.right(), m.top() + m.bottom());
 }
@@ -116,8 +117,8 @@ int FlowLayout::arrange(const QRect& rect, bool place) const {
       int w = wanted(*e) + (e->stretch ? extra / stretches : 0);
       w = std::min(w, room);
       widths.push_back(w);
-      const int h = e->item->hasHeightForWidth() ? e->item->heightForWidth(w)
-                                                 : e->item->sizeHint().height();
+      const int h =
+          e->item->hasHeightForWidth() ? e->item->heightForWidth(w) : e->item->sizeHint().height();
       height = std::max(height, h);
     }
     if (place) {

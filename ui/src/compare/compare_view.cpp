@@ -19,6 +19,7 @@
 
 #include "compare_plot.h"
 #include "compare_table_model.h"
+#include "flow_layout.h"
 #include "live_controller.h"
 #include "qcp.h"
 #include "theme.h"
@@ -57,19 +58,19 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   m_scenarioLabel = new QLabel;
   auto* restartButton = new QPushButton(tr("Restart both"));
 
-  auto* bar = new QHBoxLayout;
+  auto* bar = new FlowLayout;  // wraps on a narrow screen rather than widening the window
   auto* labelA = new QLabel(tr("<b>A</b> (blue):"));
   auto* labelB = new QLabel(tr("<b>B</b> (vermillion):"));
   bar->addWidget(labelA);
   bar->addWidget(m_policyA);
-  bar->addSpacing(12);
+  bar->addGap(12);
   bar->addWidget(labelB);
   bar->addWidget(m_policyB);
-  bar->addSpacing(12);
+  bar->addGap(12);
   bar->addWidget(restartButton);
   bar->addWidget(m_followBox);
-  bar->addSpacing(12);
-  bar->addWidget(m_scenarioLabel, 1);
+  bar->addGap(12);
+  bar->addStretchWidget(m_scenarioLabel);
   m_policyControls = {labelA, m_policyA, labelB, m_policyB, restartButton};
   m_scenarioLabel->setWordWrap(true);
 
@@ -87,6 +88,9 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   m_tableView->setObjectName(QStringLiteral("compareTable"));
   m_tableView->setModel(m_table);
   m_tableView->verticalHeader()->hide();
+  // Beside the plots on a 1024 px screen the metric column is narrow: its names wrap.
+  m_tableView->setWordWrap(true);
+  m_tableView->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   m_tableView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   m_tableView->horizontalHeader()->setSectionResizeMode(CompareTableModel::Metric,
                                                         QHeaderView::Stretch);
@@ -98,6 +102,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   auto* tableLayout = new QVBoxLayout(tableBox);
   tableLayout->setContentsMargins(0, 0, 0, 0);
   auto* tableTitle = new QLabel(tr("<b>Whole run so far</b> (updated twice a second)"));
+  tableTitle->setWordWrap(true);
   tableLayout->addWidget(tableTitle);
   tableLayout->addWidget(m_tableView, 1);
 

@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "flow_layout.h"
 #include "host_monitor.h"
 #include "host_plot.h"
 #include "host_readout.h"
@@ -87,17 +88,20 @@ HostView::HostView(QWidget* parent)
 
   auto* top = new QHBoxLayout;
   top->addWidget(m_readout, 1);
-  auto* bar = new QHBoxLayout;
-  bar->addWidget(m_info, 1);
+  // The bars wrap on a narrow screen rather than widening the window.
+  m_readout->setWordWrap(true);
+  m_info->setWordWrap(true);
+  auto* bar = new FlowLayout;
+  bar->addStretchWidget(m_info);
   bar->addWidget(m_recordInfo);
   bar->addWidget(m_recordButton);
   bar->addWidget(m_saveButton);
   bar->addWidget(m_simulateButton);
-  auto* cgroupBar = new QHBoxLayout;
+  auto* cgroupBar = new FlowLayout;
   cgroupBar->addWidget(new QLabel(tr("Memory cgroup:")));
   cgroupBar->addWidget(m_cgroupChoice);
   cgroupBar->addWidget(m_cgroupButton);
-  cgroupBar->addWidget(m_cgroupInfo, 1);
+  cgroupBar->addStretchWidget(m_cgroupInfo);
 
   // Left: the dirty pages (and, while recording, what the tracepoints say); right: memory and
   // reclaim, which stay flat on a machine with room to spare.

@@ -6,6 +6,7 @@
 #include <QEvent>
 #include <QLabel>
 #include <QMenu>
+#include <QResizeEvent>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -25,6 +26,23 @@ namespace throttlelab::ui {
 namespace {
 constexpr quint32 kLayoutMagic = 0x544c4431;  // "TLD1"
 constexpr double kMinSpanS = 10;              // the time axis never shows less while following
+
+/// The pixels of a plot's height that are not its data area (title, legend, formula, axes)
+/// at its present width: its layout is laid out once on a tall rectangle, as a replot would.
+int plotOverhead(QCustomPlot* plot) {
+  QCPLayoutGrid* layout = plot->plotLayout();
+  const auto layOut = [layout](const QRect& rect) {
+    layout->setOuterRect(rect);
+    for (auto phase :
+         {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+      layout->update(phase);
+  };
+  const QRect tall(0, 0, std::max(plot->width(), 1), 4000);
+  layOut(tall);
+  const int overhead = tall.height() - plot->axisRect()->rect().height();
+  layOut(plot->viewport());
+  return overhead;
+}
 }  // namespace
 
 Dashboard::Dashboard(QWidget* parent) : QWidget(parent) {
@@ -230,8 +248,15 @@ TimePlot* Dashboard::timePlot(PlotId id) const {
 }
 
 void Dashboard::setPlotVisible(PlotId id, bool visible) {
+  if (!plotWidget(id) || isPlotVisible(id) == visible) return;
+  // The user's (or a lesson's, or a session's) choice: a plot shown now stays, squeezed if it
+  // must, until the dashboard next shrinks.
+  std::erase(m_hiddenForRoom, id);
+  showPlot(id, visible);
+}
+
+void Dashboard::showPlot(PlotId id, bool visible) {
   QWidget* w = plotWidget(id);
-  if (!w || isPlotVisible(id) == visible) return;
   w->setVisible(visible);
   if (TimePlot* p = timePlot(id)) p->markDirty();
   // A column whose plots are all hidden gives its space to the other.
@@ -257,13 +282,107 @@ std::vector<PlotId> Dashboard::visiblePlots() const {
   return out;
 }
 
+std::vector<PlotId> Dashboard::chosenPlots() const {
+  std::vector<PlotId> out;
+  for (PlotId id : kAllPlots)
+    if (isPlotVisible(id) ||
+        std::find(m_hiddenForRoom.begin(), m_hiddenForRoom.end(), id) != m_hiddenForRoom.end())
+      out.push_back(id);
+  return out;
+}
+
+void Dashboard::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  const QSize old = event->oldSize();
+  const QSize now = event->size();
+  // Narrower is shorter too: the legends wrap into more rows.
+  const bool first = !old.isValid();
+  fitPlots(first || now.height() < old.height() || now.width() < old.width(),
+           !first && (now.height() > old.height() || now.width() > old.width()));
+}
+
+void Dashboard::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  fitPlots(true, true);  // its size may have changed while another view was shown
+}
+
+void Dashboard::fitPlots(bool mayHide, bool mayShow) {
+  if (m_fitting || !isVisible()) return;  // a hidden dashboard has no height to go by
+  m_fitting = true;
+  const int handle = m_left->handleWidth();
+  const int room = m_columns->height();
+  for (QSplitter* column : {m_left, m_right}) {
+    std::vector<PlotId> shown;  // top to bottom
+    std::vector<int> index;     // their places in the column
+    for (int i = 0; i < column->count(); ++i)
+      for (PlotId id : kAllPlots)
+        if (plotWidget(id) == column->widget(i) && isPlotVisible(id)) {
+          shown.push_back(id);
+          index.push_back(i);
+        }
+    const auto needOf = [this](PlotId id) { return plotOverhead(plotWidget(id)) + kMinDataHeight; };
+    std::vector<int> need;
+    int total = 0;
+    for (PlotId id : shown) total += need.emplace_back(needOf(id)) + handle;
+    // The lowest plot of the column goes first; the top one always stays.
+    while (mayHide && shown.size() > 1 && total - handle > room) {
+      total -= need.back() + handle;
+      m_hiddenForRoom.push_back(shown.back());
+      showPlot(shown.back(), false);
+      shown.pop_back();
+      index.pop_back();
+      need.pop_back();
+    }
+    if (mayShow) {
+      const std::vector<PlotId> away(m_hiddenForRoom.rbegin(), m_hiddenForRoom.rend());
+      for (PlotId id : away) {
+        const int at = column->indexOf(plotWidget(id));
+        if (at < 0) continue;  // the other column's
+        const int wanted = needOf(id);
+        if (total + wanted > room) break;
+        total += wanted + handle;
+        std::erase(m_hiddenForRoom, id);
+        showPlot(id, true);
+        const auto place = std::upper_bound(index.begin(), index.end(), at);
+        const auto k = place - index.begin();
+        index.insert(place, at);
+        shown.insert(shown.begin() + k, id);
+        need.insert(need.begin() + k, wanted);
+      }
+    }
+    if (shown.empty() || total - handle > room) continue;
+    // Each plot at least its need, taken from those above theirs in proportion.
+    QList<int> sizes = column->sizes();
+    int deficit = 0;
+    int surplus = 0;
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+      const int have = sizes[index[k]];
+      if (have < need[k])
+        deficit += need[k] - have;
+      else
+        surplus += have - need[k];
+    }
+    if (deficit == 0 || surplus < deficit) continue;
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+      int& have = sizes[index[k]];
+      if (have < need[k])
+        have = need[k];
+      else
+        have -= static_cast<int>(static_cast<long long>(have - need[k]) * deficit / surplus);
+    }
+    column->setSizes(sizes);
+  }
+  m_fitting = false;
+}
+
 void Dashboard::setPresenterMode(bool on) {
   if (on == m_presenter) return;
   m_presenter = on;
   // A projector has room for two or three plots at a readable height: the dirty pages, the
   // pauses and the throttle curve, unless fewer were chosen. Leaving restores the choice.
   if (on) {
-    m_plotsBeforePresenter = visiblePlots();
+    m_plotsBeforePresenter = chosenPlots();
+    m_hiddenForRoom.clear();
     if (m_plotsBeforePresenter.size() > 3)
       for (PlotId id : kAllPlots)
         setPlotVisible(
@@ -278,6 +397,7 @@ void Dashboard::setPresenterMode(bool on) {
     if (QWidget* w = plotWidget(id))
       w->setMinimumHeight(on ? kPresenterMinPlotHeight : kMinPlotHeight);
   applyTheme();
+  fitPlots(true, false);  // in the new fonts
 }
 
 void Dashboard::setUnitsPages(bool pages) {
@@ -409,7 +529,7 @@ bool Dashboard::restoreLayoutState(const QByteArray& state) {
 }
 
 void Dashboard::captureSession(SessionState& session) const {
-  session.visiblePlots = visiblePlots();
+  session.visiblePlots = chosenPlots();
   session.presenter = presenterMode();
   session.unitsPages = unitsPages();
   session.followLive = followLive();
@@ -421,6 +541,7 @@ void Dashboard::applySessionLayout(const SessionState& session) {
   for (PlotId id : kAllPlots)
     setPlotVisible(id, std::find(session.visiblePlots.begin(), session.visiblePlots.end(), id) !=
                            session.visiblePlots.end());
+  fitPlots(true, false);
 }
 
 }  // namespace throttlelab::ui

@@ -36,6 +36,9 @@ class Dashboard : public QWidget {
   /// The least height of a shown plot, normally and in presenter mode (larger fonts).
   static constexpr int kMinPlotHeight = 150;
   static constexpr int kPresenterMinPlotHeight = 190;
+  /// The least height of a shown plot's data area (inside its axes) that the dashboard keeps
+  /// by showing fewer plots when it is short (a projector's 720 or 768 px), in both modes.
+  static constexpr int kMinDataHeight = 90;
 
   explicit Dashboard(QWidget* parent = nullptr);
   ~Dashboard() override;
@@ -66,6 +69,9 @@ class Dashboard : public QWidget {
   void setPlotVisible(PlotId id, bool visible);
   bool isPlotVisible(PlotId id) const;
   std::vector<PlotId> visiblePlots() const;
+  /// The plots chosen to be shown: the visible ones and those put away for lack of room
+  /// (they come back when the dashboard grows). Sessions keep this choice.
+  std::vector<PlotId> chosenPlots() const;
   void setPresenterMode(bool on);
   bool presenterMode() const { return m_presenter; }
   void setUnitsPages(bool pages);
@@ -108,6 +114,8 @@ class Dashboard : public QWidget {
 
  protected:
   void changeEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
   void applyTheme();
@@ -116,6 +124,11 @@ class Dashboard : public QWidget {
   void onUserRange(TimePlot* source, double lower, double upper);
   void updateMarkers();
   void showContextMenu(PlotId id, QPoint globalPos);
+  void showPlot(PlotId id, bool visible);
+  /// Keeps every shown plot's data area at kMinDataHeight: a column that has no room for its
+  /// plots puts its lowest ones away (`mayHide`), plots put away come back while they fit
+  /// (`mayShow`), and a plot below its height takes it from those above theirs.
+  void fitPlots(bool mayHide, bool mayShow);
 
   const SampleHistory* m_history = nullptr;
   const TaskTraceHistory* m_tasks = nullptr;
@@ -130,6 +143,8 @@ class Dashboard : public QWidget {
   DisplayUnits m_units;
   bool m_presenter = false;
   std::vector<PlotId> m_plotsBeforePresenter;
+  std::vector<PlotId> m_hiddenForRoom;  ///< put away by fitPlots, most recent last
+  bool m_fitting = false;
   bool m_follow = true;
   bool m_syncing = false;
   bool m_rehome = false;  ///< the data was cleared: move a paused time axis to the new run

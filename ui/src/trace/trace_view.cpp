@@ -20,6 +20,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "flow_layout.h"
 #include "qcp.h"
 #include "theme.h"
 #include "throttlelab/host/trace_host_facts.h"
@@ -104,12 +105,14 @@ TraceView::TraceView(QWidget* parent)
     importFile(m_trace->source, ino > 0 ? std::optional<std::uint64_t>(ino) : std::nullopt);
   });
 
-  auto* bar = new QHBoxLayout;
+  auto* bar = new FlowLayout;  // wraps on a narrow screen rather than widening the window
   bar->addWidget(m_importButton);
-  bar->addWidget(m_sourceLabel, 1);
+  // A long path is cut, not a reason for the window to grow.
+  m_sourceLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  bar->addStretchWidget(m_sourceLabel);
   bar->addWidget(m_progress);
   bar->addWidget(m_cancelButton);
-  bar->addSpacing(12);
+  bar->addGap(12);
   bar->addWidget(m_cgroupChoice);
   bar->addWidget(m_takenHere);
   bar->addWidget(m_simulateButton);
@@ -165,10 +168,16 @@ TraceView::TraceView(QWidget* parent)
   summaryScroll->setWidgetResizable(true);
   summaryScroll->setFrameShape(QFrame::NoFrame);
   summaryScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  addBox(new QLabel(tr("<b>The trace</b>")), summaryScroll);
-  addBox(new QLabel(tr("<b>Measured against simulated</b> (same statistics on both)")),
+  const auto boxTitle = [](const QString& text) {
+    auto* title = new QLabel(text);
+    title->setWordWrap(true);
+    return title;
+  };
+  addBox(boxTitle(tr("<b>The trace</b>")), summaryScroll);
+  addBox(boxTitle(tr("<b>Measured against simulated</b> (same statistics on both)")),
          comparisonView);
-  addBox(new QLabel(tr("<b>How the scenario was derived</b>")), m_notes);
+  addBox(boxTitle(tr("<b>How the scenario was derived</b>")), m_notes);
+  m_taskTitle->setWordWrap(true);
   addBox(m_taskTitle, taskView);
   side->setStretchFactor(0, 1);
   side->setStretchFactor(1, 3);

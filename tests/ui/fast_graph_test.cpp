@@ -5,8 +5,8 @@
 
 #include <QImage>
 #include <algorithm>
-#include <cstdlib>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include "fast_graph.h"

@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <numeric>
 #include <string>
 #include <thread>
@@ -182,6 +183,64 @@ void printPerGraph(Rig& rig) {
   }
 }
 
+/// What each part of each visible plot costs its replot (CPU): the replot with that part off,
+/// subtracted from the replot with everything on. "paint" is what is left with every part off
+/// (clearing, blending and flushing the plot's paint buffers).
+void printPerPart(Rig& rig) {
+  const auto mean = [](QCustomPlot* p) { return replotCpuMs(p, 10); };
+  for (ui::PlotId id : rig.dashboard.visiblePlots()) {
+    QCustomPlot* p = rig.dashboard.plotWidget(id);
+    const double all = mean(p);
+    const QList<QCPAxis*> axes = p->axisRect()->axes();
+    std::vector<QCPGraph*> shown;
+    for (int g = 0; g < p->graphCount(); ++g)
+      if (p->graph(g)->visible()) shown.push_back(p->graph(g));
+    std::vector<QCPLayoutElement*> texts;
+    for (QCPLayoutElement* e : p->plotLayout()->elements(true))
+      if (qobject_cast<QCPTextElement*>(e)) texts.push_back(e);
+    const std::vector<std::pair<const char*, std::function<void(bool)>>> parts = {
+        {"legend", [&](bool on) { p->legend->setVisible(on); }},
+        {"titles",
+         [&](bool on) {
+           for (auto* e : texts) e->setVisible(on);
+         }},
+        {"tick labels",
+         [&](bool on) {
+           for (auto* a : axes) a->setTickLabels(on);
+         }},
+        {"axis labels",
+         [&, saved = std::vector<QString>()](bool on) mutable {
+           if (!on) {
+             saved.clear();
+             for (auto* a : axes) saved.push_back(a->label()), a->setLabel(QString());
+           } else {
+             for (qsizetype i = 0; i < axes.size(); ++i)
+               axes[i]->setLabel(saved[static_cast<std::size_t>(i)]);
+           }
+         }},
+        {"grid",
+         [&](bool on) {
+           for (auto* a : axes) a->grid()->setVisible(on);
+         }},
+        {"overlay", [&](bool on) { p->layer(QStringLiteral("overlay"))->setVisible(on); }},
+        {"graphs",
+         [&](bool on) {
+           for (auto* g : shown) g->setVisible(on);
+         }},
+    };
+    std::printf("  %s parts (CPU, ms of %.1f):", qPrintable(ui::plotKey(id)), all);
+    for (const auto& [name, set] : parts) {
+      set(false);
+      const double without = mean(p);
+      set(true);
+      std::printf(" %s %.2f,", name, all - without);
+    }
+    for (const auto& part : parts) part.second(false);
+    std::printf(" paint %.2f\n", mean(p));
+    for (const auto& part : parts) part.second(true);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -260,7 +319,10 @@ int main(int argc, char** argv) {
     std::printf("  the GUI thread's CPU time per frame: median %.2f ms, p95 %.2f ms\n",
                 FrameTimes::percentileOf(t.cpuMs, 0.5), FrameTimes::percentileOf(t.cpuMs, 0.95));
     printPerPlot(rig);
-    if (perGraph) printPerGraph(rig);
+    if (perGraph) {
+      printPerGraph(rig);
+      printPerPart(rig);
+    }
   }
   std::printf(
       "\ntargets: p95 <= 16 ms at 100 and 1,000 writers, normal and presenter; peak <= 300 "

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <QImage>
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include "fast_graph.h"
@@ -89,6 +91,87 @@ TEST(FastGraph, AWideDashedLineIsDrawnDashedAndAsWideAsItsPen) {
     if (qGray(image.pixel(rect.left() + 3, y + dy)) < 100) ++thick;
   EXPECT_GE(thick, 3);
   EXPECT_LE(thick, 5);
+}
+
+/// A plot with a noisy line, a title, a legend and (if `cursor`) a line on the overlay layer.
+void fillPlot(QCustomPlot& plot, QCPTextElement* title, bool cursor) {
+  plot.setBackground(QColor(250, 250, 245));
+  plot.plotLayout()->insertRow(0);
+  plot.plotLayout()->addElement(0, 0, title);
+  plot.legend->setVisible(true);
+  QCPGraph* graph = addFastGraph(&plot);
+  graph->setName(QStringLiteral("dirty+writeback"));
+  QVector<double> keys, values;
+  for (int i = 0; i < 3000; ++i) {
+    keys << i * 0.02;
+    values << std::sin(i * 0.37) * 40 + (i % 7) * 3;
+  }
+  graph->setData(keys, values, true);
+  graph->setPen(QPen(QColor(0, 114, 178), 1));
+  plot.xAxis->setRange(0, 60);
+  plot.yAxis->setRange(-50, 70);
+  plot.layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmBuffered);
+  auto* line = new QCPItemStraightLine(&plot);
+  line->setLayer(QStringLiteral("overlay"));
+  line->point1->setCoords(20, 0);
+  line->point2->setCoords(20, 1);
+  line->setPen(QPen(Qt::red, 2));
+  line->setVisible(cursor);
+  plot.resize(420, 300);
+  plot.replot(QCustomPlot::rpImmediateRefresh);
+}
+
+/// The largest difference of any channel of any pixel.
+int largestDifference(const QImage& a, const QImage& b) {
+  int most = 0;
+  for (int y = 0; y < a.height(); ++y)
+    for (int x = 0; x < a.width(); ++x) {
+      const QRgb p = a.pixel(x, y);
+      const QRgb q = b.pixel(x, y);
+      most = std::max({most, std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)),
+                       std::abs(qBlue(p) - qBlue(q))});
+    }
+  return most;
+}
+
+// FastPlot fills, copies and skips its paint buffers differently, and its legend and title keep
+// their text; on the screen it must show what a plain QCustomPlot shows, the hover overlay
+// included when something is on it (up to rounding in the blending of antialiased edges).
+TEST(FastPlot, ShowsWhatAPlainQCustomPlotShows) {
+  for (const bool cursor : {false, true}) {
+    QCustomPlot plain;
+    fillPlot(plain, new QCPTextElement(&plain, QStringLiteral("Dirty pages")), cursor);
+    FastPlot fast;
+    fillPlot(fast, new FastText(&fast, QStringLiteral("Dirty pages")), cursor);
+    const QImage a = plain.grab().toImage().convertToFormat(QImage::Format_RGB32);
+    const QImage b = fast.grab().toImage().convertToFormat(QImage::Format_RGB32);
+    ASSERT_EQ(a.size(), b.size());
+    EXPECT_LE(largestDifference(a, b), 8) << "cursor " << cursor;
+    // The cursor is drawn (red) where it should be, and only with it shown.
+    const int x = static_cast<int>(fast.xAxis->coordToPixel(20));
+    const int y = fast.axisRect()->rect().center().y();
+    EXPECT_EQ(qRed(b.pixel(x, y)) > 200 && qGreen(b.pixel(x, y)) < 80, cursor);
+  }
+}
+
+TEST(FastPlot, LegendEntriesKeepTheirTextMarginsAndOrder) {
+  FastPlot plot;
+  plot.legend->setVisible(true);
+  for (const char* name : {"dirty", "writeback", "limit"}) addFastGraph(&plot)->setName(name);
+  plot.legend->item(1)->setMargins(QMargins(0, 0, 0, 3));
+  plot.resize(300, 200);
+  plot.replot(QCustomPlot::rpImmediateRefresh);
+  ASSERT_EQ(plot.legend->itemCount(), 3);
+  const char* names[] = {"dirty", "writeback", "limit"};
+  for (int i = 0; i < 3; ++i) {
+    auto* item = dynamic_cast<FastLegendItem*>(plot.legend->item(i));
+    ASSERT_NE(item, nullptr) << i;
+    EXPECT_EQ(item->plottable()->name(), QString::fromLatin1(names[i]));
+  }
+  EXPECT_EQ(plot.legend->item(1)->margins(), QMargins(0, 0, 0, 3));
+  // QCustomPlot still finds the entry of its graph.
+  EXPECT_TRUE(plot.graph(1)->removeFromLegend());
+  EXPECT_EQ(plot.legend->itemCount(), 2);
 }
 
 }  // namespace

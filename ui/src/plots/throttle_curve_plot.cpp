@@ -28,12 +28,12 @@ QCPItemText* makeText(QCustomPlot* plot) {
 }  // namespace
 
 ThrottleCurvePlot::ThrottleCurvePlot(QWidget* parentWidget)
-    : QObject(parentWidget), m_plot(new QCustomPlot(parentWidget)) {
+    : QObject(parentWidget), m_plot(new FastPlot(parentWidget)) {
   m_plot->setObjectName(plotKey(PlotId::ThrottleCurve));
   m_plot->setMinimumSize(240, 150);
   m_plot->setPlottingHint(QCP::phCacheLabels, true);
   m_plot->plotLayout()->insertRow(0);
-  m_title = new QCPTextElement(m_plot, plotTitle(PlotId::ThrottleCurve));
+  m_title = new FastText(m_plot, plotTitle(PlotId::ThrottleCurve));
   m_title->setObjectName(QStringLiteral("title"));
   m_plot->plotLayout()->addElement(0, 0, m_title);
   m_plot->plotLayout()->setRowStretchFactor(0, 0.001);

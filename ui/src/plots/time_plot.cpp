@@ -21,7 +21,7 @@ constexpr const char* kOverlay = "overlay";
 }  // namespace
 
 TimePlot::TimePlot(PlotId id, QWidget* parentWidget)
-    : QObject(parentWidget), m_plot(new QCustomPlot(parentWidget)), m_id(id) {
+    : QObject(parentWidget), m_plot(new FastPlot(parentWidget)), m_id(id) {
   m_plot->setObjectName(plotKey(id));
   m_plot->setMinimumSize(240, 150);
   m_plot->setNoAntialiasingOnDrag(true);
@@ -40,7 +40,7 @@ TimePlot::TimePlot(PlotId id, QWidget* parentWidget)
   m_header = new QCPLayoutGrid;
   m_plot->plotLayout()->addElement(0, 0, m_header);
   m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
-  m_title = new QCPTextElement(m_plot, plotTitle(id));
+  m_title = new FastText(m_plot, plotTitle(id));
   m_header->addElement(0, 0, m_title);
   m_plot->axisRect()->insetLayout()->take(m_plot->legend);
   m_header->addElement(0, 1, m_plot->legend);

@@ -25,7 +25,9 @@ bool SnapshotStore::offer(const Simulator& sim) {
 void SnapshotStore::add(SimulatorSnapshot snapshot) {
   if (!m_entries.empty() && snapshot.time() < m_entries.back().snapshot.time())
     throw std::invalid_argument("SnapshotStore::add: a snapshot older than the newest held");
-  m_entries.push_back({std::move(snapshot), m_changes.size()});
+  const std::size_t bytes = snapshot.bytes();
+  m_entries.push_back({std::move(snapshot), m_changes.size(), bytes});
+  m_bytes += bytes;
   thin();
 }
 
@@ -33,9 +35,15 @@ void SnapshotStore::recordChange(SimTime at, const CheckedScenario& changed) {
   m_changes.push_back({at, changed});
 }
 
+void SnapshotStore::setOrigin(Scenario scenario) {
+  m_origin = std::move(scenario);
+}
+
 void SnapshotStore::clear() {
   m_entries.clear();
   m_changes.clear();
+  m_bytes = 0;
+  m_origin.reset();
 }
 
 std::vector<SimTime> SnapshotStore::times() const {
@@ -46,20 +54,23 @@ std::vector<SimTime> SnapshotStore::times() const {
 }
 
 SimTime SnapshotStore::earliest() const {
-  return m_entries.empty() ? SimTime{} : m_entries.front().snapshot.time();
+  return m_entries.empty() || m_origin ? SimTime{} : m_entries.front().snapshot.time();
 }
 
 void SnapshotStore::thin() {
   // Removing snapshot i leaves the gap t[i+1] - t[i-1] to be replayed for moments in it. The
   // one dropped is the one whose gap is smallest against how long ago it is: spacing then
   // grows in proportion to age (about as many snapshots per doubling of age), so the recent
-  // past is reached by short replays and the whole run stays reachable.
-  while (m_entries.size() > m_options.capacity) {
+  // past is reached by short replays and the whole run stays reachable. The byte budget drops
+  // by the same rule, so a budget that holds fewer snapshots spreads them the same way. With an
+  // origin the oldest may go too: the start (time 0) stands before it.
+  while (overBound()) {
     const double now = toSeconds(m_entries.back().snapshot.time());
-    std::size_t victim = 1;
+    const std::size_t first = m_origin ? 0 : 1;
+    std::size_t victim = first;
     double best = std::numeric_limits<double>::infinity();
-    for (std::size_t i = 1; i + 1 < m_entries.size(); ++i) {
-      const double before = toSeconds(m_entries[i - 1].snapshot.time());
+    for (std::size_t i = first; i + 1 < m_entries.size(); ++i) {
+      const double before = i == 0 ? 0.0 : toSeconds(m_entries[i - 1].snapshot.time());
       const double after = toSeconds(m_entries[i + 1].snapshot.time());
       const double cost = (after - before) / (now - after + m_options.intervalS);
       if (cost < best) {
@@ -67,18 +78,31 @@ void SnapshotStore::thin() {
         victim = i;
       }
     }
+    m_bytes -= m_entries[victim].bytes;
     m_entries.erase(m_entries.begin() + static_cast<std::ptrdiff_t>(victim));
   }
+}
+
+bool SnapshotStore::overBound() const {
+  // The newest stays, and the oldest (the reach) unless the origin reaches further.
+  if (m_entries.size() <= (m_origin ? 1U : 2U)) return false;
+  return m_entries.size() > m_options.capacity || m_bytes > m_options.budgetBytes;
 }
 
 Simulator SnapshotStore::rewind(SimTime t) const {
   const auto it = std::upper_bound(m_entries.begin(), m_entries.end(), t,
                                    [](SimTime x, const Entry& e) { return x < e.snapshot.time(); });
-  if (it == m_entries.begin())
-    throw std::out_of_range("no snapshot at or before " + std::to_string(toSeconds(t)) + " s");
+  if (it == m_entries.begin()) {
+    if (!m_origin || t < SimTime{})
+      throw std::out_of_range("no snapshot at or before " + std::to_string(toSeconds(t)) + " s");
+    return replay(Simulator(*m_origin), 0, t);
+  }
   const Entry& from = *(it - 1);
-  Simulator sim(from.snapshot);
-  for (std::size_t c = from.changesBefore; c < m_changes.size() && m_changes[c].at <= t; ++c) {
+  return replay(Simulator(from.snapshot), from.changesBefore, t);
+}
+
+Simulator SnapshotStore::replay(Simulator sim, std::size_t firstChange, SimTime t) const {
+  for (std::size_t c = firstChange; c < m_changes.size() && m_changes[c].at <= t; ++c) {
     sim.runUntil(m_changes[c].at);
     sim.reconfigure(m_changes[c].scenario);
   }

@@ -78,7 +78,9 @@ void snapshotCost(int n) {
 
 void storeAfterAnHour(int n) {
   Simulator sim(writers(n));
-  SnapshotStore store;  // the window's options: a snapshot every ten seconds, 128 MiB
+  // The window's options: a snapshot every ten seconds, 64 MiB, the scenario as the origin.
+  SnapshotStore store;
+  store.setOrigin(writers(n));
   const auto start = Clock::now();
   double snapshotMs = 0;
   int taken = 0;
@@ -94,20 +96,24 @@ void storeAfterAnHour(int n) {
   const double withStore = rssMiB();
   const auto times = store.times();
   const std::size_t held = store.size();
+  const double oldestGap = times.size() > 1 ? toSeconds(times[1] - times[0]) : 0;
+  const double newestGap =
+      times.size() > 1 ? toSeconds(times[times.size() - 1] - times[times.size() - 2]) : 0;
   const double estimate = static_cast<double>(store.bytes()) / (1 << 20);
   store.clear();
   const double without = rssMiB();
   std::printf(
       "%d writers, 3600 s simulated in %.1f s wall: %d snapshots taken (%.1f s of it), %zu "
       "held, %.1f MiB held by them (RSS %.1f MiB with, %.1f MiB without; bytes() %.1f MiB); "
-      "newest gap %.1f s, oldest gap %.1f s\n",
+      "times %.0f to %.0f s, newest gap %.1f s, oldest gap %.1f s\n",
       n, wallS, taken, snapshotMs / 1000, held, withStore - without, withStore, without, estimate,
-      toSeconds(times[times.size() - 1] - times[times.size() - 2]), toSeconds(times[1] - times[0]));
+      toSeconds(times.front()), toSeconds(times.back()), newestGap, oldestGap);
 }
 
 void branchAtMinute10() {
   Simulator sim(writers(1000));
   SnapshotStore store;
+  store.setOrigin(writers(1000));
   for (int step = 1; step <= 6600; ++step) {  // the run is at minute 11
     sim.runUntil(atSeconds(step * 0.1));
     store.offer(sim);

@@ -26,8 +26,9 @@ struct SnapshotStoreOptions {
   std::size_t capacity = 48;
   /// At most this many bytes are held (SimulatorSnapshot::bytes()); past that, snapshots are
   /// dropped as for `capacity`. The newest is always kept, and the oldest too unless the store
-  /// has an origin (setOrigin()), so a snapshot bigger than the budget is held anyway. While
-  /// one is being taken, it is held besides.
+  /// has an origin (setOrigin()), so a snapshot bigger than the budget is held anyway. offer()
+  /// makes room before it copies, for a snapshot as big as the newest, so that the copy too
+  /// stays within the budget (unless the state has grown since).
   std::size_t budgetBytes = kDefaultBudgetBytes;
 
   /// 64 MiB: see budgetFor().
@@ -94,11 +95,16 @@ class SnapshotStore {
     SimTime at{};
     CheckedScenario scenario;
   };
+  /// A snapshot about to be taken: at `at`, of about `bytes`.
+  struct Incoming {
+    SimTime at{};
+    std::size_t bytes = 0;
+  };
   /// Drops the one snapshot whose loss lengthens the replay least relative to its age (never
   /// the newest, nor the oldest without an origin), until at most `capacity` remain within
-  /// `budgetBytes`.
-  void thin();
-  bool overBound() const;
+  /// `budgetBytes`; with `incoming`, counting it in as the newest.
+  void thin(std::optional<Incoming> incoming);
+  bool overBound(std::size_t count, std::size_t bytes) const;
   /// `sim` with the live changes from `firstChange` on applied at their times, run to `t`.
   Simulator replay(Simulator sim, std::size_t firstChange, SimTime t) const;
 

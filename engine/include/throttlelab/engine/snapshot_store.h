@@ -38,10 +38,11 @@ struct SnapshotStoreOptions {
   /// Why 64 MiB: the window's target for an hour of 1,000 writers with every sample kept is
   /// 300 MiB in all, and without snapshots it already holds about 213 MiB then (Qt and the
   /// window 53 MiB, the run's history and plots 160 MiB; bench/gui_bench.cpp), which leaves
-  /// about 87 MiB: 64 MiB, the snapshot being taken and the allocator's slack. 64 MiB holds
-  /// 10 snapshots of 1,000 writers (about 6 MiB each), 48 of 100, and one of 10,000 (about
-  /// 47 MiB), with the start reached from the scenario itself (setOrigin()). It is 1.6 % of a
-  /// 4 GiB desktop, less of anything bigger; 1/32 keeps a smaller machine at 3 %.
+  /// about 87 MiB: 64 MiB and the allocator's slack (the window then peaks at about 287 MiB).
+  /// 64 MiB holds 10 snapshots of 1,000 writers (about 6 MiB each), 48 of 100, and one of
+  /// 10,000 (about 47 MiB), with the start reached from the scenario itself (setOrigin()).
+  /// It is 1.6 % of a 4 GiB desktop, less of anything bigger; 1/32 keeps a smaller machine
+  /// at 3 %.
   static constexpr std::size_t budgetFor(std::size_t memTotalBytes) {
     return memTotalBytes / 32 < kDefaultBudgetBytes ? memTotalBytes / 32 : kDefaultBudgetBytes;
   }

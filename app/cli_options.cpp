@@ -72,6 +72,7 @@ constexpr std::array kOptions{
     OptionSpec{"--open-trace", true, Scope::Window},
     OptionSpec{"--watch-host", false, Scope::Window},
     OptionSpec{"--watch-cgroup", true, Scope::Window},
+    OptionSpec{"--snapshot-budget", true, Scope::Window},
 };
 
 // QGuiApplication's own options: the window passes argv to Qt, so these must get through.
@@ -82,6 +83,7 @@ constexpr std::array<std::string_view, 11> kQtOptionsWithValue{
 constexpr std::array<std::string_view, 2> kQtFlags{"-reverse", "-widgetcount"};
 
 constexpr int kMaxSeeds = 1000;
+constexpr int kMaxSnapshotBudgetMiB = 1 << 20;  // 1 TiB
 
 std::string unknownOption(std::string_view arg) {
   std::string message = "unknown option '" + std::string(arg) + "'";
@@ -396,6 +398,14 @@ class Parser {
       o.quit = true;
     } else if (name == "--presenter") {
       o.presenter = true;
+    } else if (name == "--snapshot-budget") {
+      int mib = 0;
+      const auto r = std::from_chars(value.data(), value.data() + value.size(), mib);
+      if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || mib < 1 ||
+          mib > kMaxSnapshotBudgetMiB)
+        return CliError{"--snapshot-budget needs a whole number of MiB from 1 to " +
+                        std::to_string(kMaxSnapshotBudgetMiB) + ", got '" + value + "'"};
+      o.snapshotBudgetMiB = mib;
     } else if (name == "--open-trace") {
       o.openTrace = value;
     } else if (name == "--watch-host") {
@@ -537,7 +547,7 @@ class Parser {
 bool CliOptions::hasWindowOnlyOptions() const {
   return runForS || !lesson.empty() || !exportPng.empty() || !exportSvg.empty() ||
          !exportPdf.empty() || !exportCsv.empty() || !session.empty() || quit || presenter ||
-         !openTrace.empty() || watchHost || !watchCgroup.empty();
+         !openTrace.empty() || watchHost || !watchCgroup.empty() || snapshotBudgetMiB;
 }
 
 std::vector<engine::Override> CliOptions::allOverrides() const {
@@ -708,6 +718,9 @@ Window:
   to load, and exports only if every file given loaded; otherwise it prints why and,
   with --quit, exits with status 2 without exporting.
   --presenter            large fonts and thick lines for a projector
+  --snapshot-budget MIB  the memory the run's snapshots for Branch here may take (default
+                         128 MiB, or 1/32 of this machine's memory if that is less); fewer
+                         snapshots reach the same moments by longer replays
   --lesson NAME|FILE     play a lesson (see --list-lessons; docs/lessons.md): its steps
                          load their scenarios, apply their changes and run; PageDown and
                          PageUp move between steps. A scripted run (--export-png ... --quit)

@@ -67,17 +67,18 @@ struct CliOptions {
   std::string recordTrace;  ///< --record-trace FILE
 
   // Window options (GuiLaunchOptions).
-  std::optional<double> runForS;  ///< --run-for S
-  std::string exportPng;          ///< --export-png FILE
-  std::string exportSvg;          ///< --export-svg FILE
-  std::string exportPdf;          ///< --export-pdf FILE
-  std::string exportCsv;          ///< --export-csv FILE
-  std::string session;            ///< --session FILE
-  bool quit = false;              ///< --quit
-  bool presenter = false;         ///< --presenter
-  std::string openTrace;          ///< --open-trace FILE: the Real kernel view with this trace
-  bool watchHost = false;         ///< --watch-host: live host mode
-  std::string watchCgroup;        ///< --watch-cgroup PATH: live host mode watching this cgroup
+  std::optional<double> runForS;         ///< --run-for S
+  std::string exportPng;                 ///< --export-png FILE
+  std::string exportSvg;                 ///< --export-svg FILE
+  std::string exportPdf;                 ///< --export-pdf FILE
+  std::string exportCsv;                 ///< --export-csv FILE
+  std::string session;                   ///< --session FILE
+  bool quit = false;                     ///< --quit
+  bool presenter = false;                ///< --presenter
+  std::optional<int> snapshotBudgetMiB;  ///< --snapshot-budget MIB
+  std::string openTrace;    ///< --open-trace FILE: the Real kernel view with this trace
+  bool watchHost = false;   ///< --watch-host: live host mode
+  std::string watchCgroup;  ///< --watch-cgroup PATH: live host mode watching this cgroup
 
   /// Qt's own single-dash options (-platform offscreen, -style Fusion, ...), passed through.
   std::vector<std::string> qtArguments;

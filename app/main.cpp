@@ -51,6 +51,8 @@ throttlelab::ui::GuiLaunchOptions toGuiOptions(const cli::CliOptions& o) {
   g.session = o.session;
   g.quit = o.quit;
   g.presenter = o.presenter;
+  if (o.snapshotBudgetMiB)
+    g.snapshotBudgetBytes = static_cast<std::size_t>(*o.snapshotBudgetMiB) << 20;
   g.importTrace = o.openTrace;
   g.traceCgroup = o.traceCgroup;
   g.watchHost = o.watchHost;

@@ -3,9 +3,10 @@
 // so a measured frame is exactly: drain the worker, append to the histories and the graphs,
 // update the task table, and replot every visible plot (immediately, so the time is real).
 //
-//   gui_bench [--frames N] [--case K]... [--no-memory] [--per-graph]
+//   gui_bench [--frames N] [--case K]... [--no-memory] [--no-snapshots] [--per-graph]
 //
 // --case K (1-4, repeatable) runs only those frame cases; --no-memory skips the peak-memory run;
+// --no-snapshots runs the memory case without the engine's snapshot store (to see its share);
 // --per-graph prints what each graph adds to its plot's replot.
 //
 // Runs offscreen unless DISPLAY is set (use xvfb-run to include X11 software rendering).
@@ -246,11 +247,13 @@ void printPerPart(Rig& rig) {
 int main(int argc, char** argv) {
   int frames = 400;
   bool memory = true;
+  bool snapshots = true;
   bool perGraph = false;
   std::vector<int> only;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--no-memory") memory = false;
+    if (arg == "--no-snapshots") snapshots = false;
     if (arg == "--per-graph") perGraph = true;
     if (i + 1 >= argc) continue;
     if (arg == "--frames") frames = std::max(300, std::atoi(argv[i + 1]));
@@ -268,16 +271,24 @@ int main(int argc, char** argv) {
     ui::LiveController::Options o;
     o.startRunning = false;
     o.decimate = false;
+    o.keepSnapshots = snapshots;
     Rig rig(o);
     rig.controller.setHistoryWindow(ui::HistoryWindow::Everything);
     rig.controller.load(writers("thousand-dd"));
+    QCoreApplication::processEvents();
+    const double startRss = procStatusMiB("VmRSS:");
     const auto t0 = Clock::now();
     rig.prefill(3600);
     const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
-    std::printf("\n[memory] 1,000 writers, 3600 s simulated (everything kept) in %.1f s wall\n",
-                wall);
+    std::printf("\n[memory] 1,000 writers, 3600 s simulated (everything kept%s) in %.1f s wall\n",
+                snapshots ? "" : ", no snapshots", wall);
     std::printf("  history: %zu samples; VmHWM %.1f MiB, VmRSS %.1f MiB (target <= 300 MiB)\n",
                 rig.controller.history().size(), procStatusMiB("VmHWM:"), procStatusMiB("VmRSS:"));
+    std::size_t points = 0;
+    const auto& tasks = rig.controller.taskHistory();
+    for (const int t : tasks.tasks()) points += tasks.points(t)->size();
+    std::printf("  before the run: VmRSS %.1f MiB; task history %zu tasks, %zu points\n", startRss,
+                tasks.tasks().size(), points);
   }
 
   struct Case {

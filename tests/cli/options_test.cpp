@@ -93,7 +93,7 @@ TEST(CliOptions, AcceptsOptionEqualsValue) {
 TEST(CliOptions, ReadsEveryWindowOption) {
   const auto o = parseOk({"--run-for", "10", "--export-png", "a.png", "--export-svg", "a.svg",
                           "--export-pdf", "a.pdf", "--export-csv", "a.csv", "--session", "s.json",
-                          "--quit", "--presenter", "my.json"});
+                          "--quit", "--presenter", "--snapshot-budget", "64", "my.json"});
   EXPECT_EQ(o.mode, cli::Mode::Gui);
   EXPECT_EQ(o.runForS, 10.0);
   EXPECT_EQ(o.exportPng, "a.png");
@@ -103,6 +103,7 @@ TEST(CliOptions, ReadsEveryWindowOption) {
   EXPECT_EQ(o.session, "s.json");
   EXPECT_TRUE(o.quit);
   EXPECT_TRUE(o.presenter);
+  EXPECT_EQ(o.snapshotBudgetMiB, 64);
   EXPECT_EQ(o.scenario, "my.json");
   EXPECT_TRUE(o.hasWindowOnlyOptions());
 }
@@ -159,6 +160,9 @@ TEST(CliOptions, RejectsBadNumbers) {
   for (const char* bad : {"-1", "1.5", "18446744073709551616", "x"})
     EXPECT_TRUE(contains(parseError({"--seed", bad}), "--seed")) << bad;
   EXPECT_TRUE(contains(parseError({"--run-for", "soon"}), "--run-for"));
+  for (const char* bad : {"0", "-5", "1.5", "64M", "2000000"})
+    EXPECT_TRUE(contains(parseError({"--snapshot-budget", bad}), "--snapshot-budget needs")) << bad;
+  EXPECT_TRUE(contains(parseError({"--headless", "--snapshot-budget", "64"}), "window"));
 }
 
 TEST(CliOptions, RejectsSetWithoutKeyEqualsValue) {

@@ -2,7 +2,8 @@
 // Snapshots of a run: a run continued from a snapshot writes, bit for bit, what the
 // uninterrupted run writes (samples, task rows, trace lines, the summary), under every policy
 // and every built-in scenario; snapshots are independent of the simulator they came from;
-// the store thins by age within its capacity and rewinds to any moment, live changes included.
+// the store thins by age within its capacity and its byte budget and rewinds to any moment,
+// live changes included.
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -241,16 +242,8 @@ TEST(SnapshotStore, HoldsAtMostItsCapacityDenseRecentlySparseLongAgo) {
   for (std::size_t i = 1; i < times.size(); ++i) EXPECT_LT(times[i - 1], times[i]);
 }
 
-TEST(SnapshotStore, RewindReachesAnyMomentWithTheLiveChangesReplayed) {
-  te::Scenario s = te::loadScenario("ten-dd");
-  s.durationS = 30;
-  te::Scenario changed = s;
-  changed.vm.dirtyRatio = 8;
-  changed.tasks[0].count = 4;
-  const te::CheckedScenario checked(changed);
-
-  // The recorded run: changed live at 7.3 s.
-  te::SnapshotStore store({.intervalS = 2, .capacity = 5});
+/// The run `s`, changed live to `checked` at 7.25 s, recorded for 20 s into `store`.
+void record(te::SnapshotStore& store, const te::Scenario& s, const te::CheckedScenario& checked) {
   te::Simulator live(s);
   for (double t = 0; t < 20; t += 0.25) {
     const te::SimTime at = te::atSeconds(t);
@@ -261,8 +254,12 @@ TEST(SnapshotStore, RewindReachesAnyMomentWithTheLiveChangesReplayed) {
       store.recordChange(at, checked);
     }
   }
-  EXPECT_EQ(store.size(), 5U);
+}
 
+/// Rewinding `store` (made by record()) to moments of the run, before and after its live
+/// change, and running on to 25 s writes exactly what the uninterrupted run writes.
+void expectRewindsMatch(const te::SnapshotStore& store, const te::Scenario& s,
+                        const te::CheckedScenario& checked) {
   for (const double target : {0.0, 3.05, 7.25, 9.9, 15.0, 19.75}) {
     SCOPED_TRACE(target);
     // The same run uninterrupted, to the target and on to 25 s.
@@ -288,5 +285,131 @@ TEST(SnapshotStore, RewindReachesAnyMomentWithTheLiveChangesReplayed) {
     got.events = rewound.eventsProcessed();
     expectSame(expected, got);
   }
+}
+
+struct ChangedRun {
+  te::Scenario s;
+  te::CheckedScenario checked;
+};
+ChangedRun changedTenDd() {
+  te::Scenario s = te::loadScenario("ten-dd");
+  s.durationS = 30;
+  te::Scenario changed = s;
+  changed.vm.dirtyRatio = 8;
+  changed.tasks[0].count = 4;
+  return {s, te::CheckedScenario(changed)};
+}
+
+TEST(SnapshotStore, RewindReachesAnyMomentWithTheLiveChangesReplayed) {
+  const ChangedRun run = changedTenDd();
+  // The recorded run: changed live at 7.3 s.
+  te::SnapshotStore store({.intervalS = 2, .capacity = 5});
+  record(store, run.s, run.checked);
+  EXPECT_EQ(store.size(), 5U);
+  expectRewindsMatch(store, run.s, run.checked);
   EXPECT_THROW((void)store.rewind(te::atSeconds(-1)), std::out_of_range);
+}
+
+TEST(SnapshotStore, UnderATightBudgetRewindsReplayFromFurtherBackAndStillMatch) {
+  const ChangedRun run = changedTenDd();
+  te::Simulator probe(run.s);
+  probe.runUntil(te::atSeconds(10));
+  const std::size_t one = probe.snapshot().bytes();
+  // Room for three of them: every moment is then reached from a snapshot seconds earlier
+  // than the store of the test above would use, and the replay must still be exact.
+  te::SnapshotStore store({.intervalS = 2, .budgetBytes = one * 7 / 2});
+  record(store, run.s, run.checked);
+  EXPECT_GE(store.size(), 2U);
+  EXPECT_LE(store.size(), 3U);
+  EXPECT_LE(store.bytes(), store.options().budgetBytes);
+  expectRewindsMatch(store, run.s, run.checked);
+}
+
+TEST(SnapshotStore, WithAnOriginRewindsBeforeTheOldestSnapshotReplayFromTheStart) {
+  const ChangedRun run = changedTenDd();
+  te::Simulator probe(run.s);
+  probe.runUntil(te::atSeconds(10));
+  // Room for one snapshot only: the newest. Every earlier moment is replayed from time 0.
+  te::SnapshotStore store({.intervalS = 2, .budgetBytes = probe.snapshot().bytes() * 3 / 2});
+  store.setOrigin(run.s);
+  record(store, run.s, run.checked);
+  ASSERT_EQ(store.size(), 1U);
+  EXPECT_GT(te::toSeconds(store.times().front()), 19.75 - 2);
+  EXPECT_EQ(store.earliest(), te::SimTime{});
+  expectRewindsMatch(store, run.s, run.checked);
+  EXPECT_THROW((void)store.rewind(te::atSeconds(-1)), std::out_of_range);
+  store.clear();  // forgets the origin with the snapshots
+  EXPECT_THROW((void)store.rewind(te::atSeconds(1)), std::out_of_range);
+}
+
+/// `n` writers that exist from the start (every table the kernel keeps for them is there, so
+/// a snapshot is as big as with running writers) but start only after the hour: an hour of
+/// them simulates fast.
+te::Scenario waitingWriters(int n) {
+  te::Scenario s = te::loadScenario("ten-dd");
+  s.tasks[0].count = n;
+  s.tasks[0].startS = 4000;
+  s.durationS = 7200;
+  return s;
+}
+
+TEST(SnapshotStore, HoldsItsByteBudgetThroughAnHourOfAThousandAndTenThousandWriters) {
+  for (const int n : {1000, 10000}) {
+    SCOPED_TRACE(n);
+    // The default budget; one snapshot every minute (five with 10,000, to keep the test fast).
+    te::SnapshotStore store({.intervalS = n < 10000 ? 60.0 : 300.0});
+    const std::size_t budget = store.options().budgetBytes;
+    EXPECT_EQ(budget, te::SnapshotStoreOptions::kDefaultBudgetBytes);
+    const te::Scenario s = waitingWriters(n);
+    store.setOrigin(s);  // as the window's run, made from its scenario
+    te::Simulator sim(s);
+    std::size_t one = 0;
+    for (int t = 0; t <= 3600; t += n < 10000 ? 60 : 300) {
+      sim.runUntil(te::atSeconds(t));
+      ASSERT_TRUE(store.offer(sim));
+      if (one == 0) one = store.bytes();
+      EXPECT_LE(store.bytes(), budget) << "at " << t << " s";
+      EXPECT_EQ(store.times().back(), te::atSeconds(t));  // the newest is kept
+      EXPECT_EQ(store.earliest(), te::SimTime{});         // and the start stays reachable
+    }
+    // The budget binds: a snapshot of n writers is n × several KiB, and the count bound alone
+    // (48) would hold far more than the budget.
+    EXPECT_GT(one, static_cast<std::size_t>(n) * 2048);
+    EXPECT_GT(one * store.options().capacity, budget);
+    EXPECT_GE(store.size(), 1U);
+    EXPECT_LT(store.size(), store.options().capacity);
+  }
+}
+
+TEST(SnapshotStore, TheDefaultBudgetIsAFixedFigureOrAThirtySecondOfASmallMachine) {
+  using O = te::SnapshotStoreOptions;
+  EXPECT_EQ(O::budgetFor(std::size_t{16} << 30), O::kDefaultBudgetBytes);
+  EXPECT_EQ(O::budgetFor(std::size_t{4} << 30), O::kDefaultBudgetBytes);
+  EXPECT_EQ(O::budgetFor(std::size_t{1} << 30), std::size_t{32} << 20);
+}
+
+TEST(SnapshotStore, ThinningToABudgetKeepsTheNewestAndSpreadsTheRestByAge) {
+  te::Simulator sim(waitingWriters(1000));
+  const std::size_t one = sim.snapshot().bytes();
+  te::SnapshotStore store({.intervalS = 10, .budgetBytes = one * 12});
+  for (int t = 0; t <= 3600; t += 10) {
+    sim.runUntil(te::atSeconds(t));
+    ASSERT_TRUE(store.offer(sim));
+    ASSERT_LE(store.bytes(), store.options().budgetBytes);
+  }
+  const auto times = store.times();
+  ASSERT_GE(times.size(), 10U);
+  ASSERT_LE(times.size(), 12U);
+  EXPECT_EQ(times.front(), te::SimTime{});
+  EXPECT_EQ(times.back(), te::atSeconds(3600));
+  // Dense recently, sparse long ago: the newest gap is one interval, the oldest many.
+  const double newest = te::toSeconds(times[times.size() - 1] - times[times.size() - 2]);
+  const double oldest = te::toSeconds(times[1] - times[0]);
+  EXPECT_DOUBLE_EQ(newest, 10);
+  EXPECT_GT(oldest, 20 * newest);
+  // Every moment of the hour has a snapshot at most a fixed share of its age before it.
+  for (std::size_t i = 2; i < times.size(); ++i)
+    EXPECT_LT(te::toSeconds(times[i] - times[i - 1]),
+              0.8 * te::toSeconds(times.back() - times[i - 1]) + 10)
+        << "gap before " << te::toSeconds(times[i]) << " s";
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "heap_bytes.h"
 #include "throttlelab/engine/sim_time.h"
 
 namespace throttlelab::engine {
@@ -75,6 +76,12 @@ class EventQueue {
     return e;
   }
   std::size_t size() const { return m_size; }
+  /// What a copy of the queue holds on the heap (heap_bytes.h): every slot's vector.
+  std::size_t heapBytes() const {
+    std::size_t bytes = heap::of(m_active) + heap::of(m_late) + heap::of(m_far);
+    for (const auto& slot : m_ring) bytes += heap::of(slot);
+    return bytes;
+  }
   /// The event `ahead` places after the next one in the current slot, if the slot holds it
   /// (a hint for prefetching: an event pushed meanwhile may still come first).
   const Event* peekAhead(std::size_t ahead) const {

@@ -36,6 +36,11 @@ void* allocateLargeTable(std::size_t bytes) {
   return p;
 }
 
+std::size_t largeTableBytes(std::size_t bytes) {
+  if (bytes == 0) return 0;
+  return bytes < kHuge ? (bytes + kLine - 1) / kLine * kLine + kLine : roundUp(bytes);
+}
+
 void freeLargeTable(void* p, std::size_t bytes) noexcept {
   if (p == nullptr) return;
   if (bytes < kHuge) {

@@ -15,6 +15,8 @@ namespace throttlelab::engine {
 
 void* allocateLargeTable(std::size_t bytes);
 void freeLargeTable(void* p, std::size_t bytes) noexcept;
+/// The memory allocateLargeTable(bytes) takes (mapped and, once touched, resident).
+std::size_t largeTableBytes(std::size_t bytes);
 
 template <class T>
 struct HugePageAllocator {

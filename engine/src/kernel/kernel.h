@@ -109,6 +109,10 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   ThrottleCurve throttleCurve(int device, int points) const;
   std::int64_t events() const { return m_events; }
   std::size_t taskCount() const { return m_tasks.size(); }
+  /// The bytes a copy of this state holds beyond the Kernel object itself (most of a
+  /// snapshot's size), estimated from its containers' sizes (engine/src/kernel/state_bytes.cpp
+  /// says what is counted and how).
+  std::size_t stateBytes() const;
   bool allTasksExited() const;
 
  private:

@@ -21,9 +21,12 @@ struct Simulator::Impl {
 
 /// A snapshot holds a copy of the Kernel (its copy is deep: value_ptr.h).
 struct SimulatorSnapshot::State {
-  explicit State(const Kernel& k) : kernel(k) {}
-  explicit State(Kernel&& k) : kernel(std::move(k)) {}
+  explicit State(const Kernel& k) : kernel(k), bytes(ownBytes()) {}
+  explicit State(Kernel&& k) : kernel(std::move(k)), bytes(ownBytes()) {}
+  /// Itself with make_shared's control block (two words) in one block, and what it points to.
+  std::size_t ownBytes() const { return heap::chunk(sizeof(State) + 16) + kernel.stateBytes(); }
   Kernel kernel;
+  std::size_t bytes;
 };
 
 SimTime SimulatorSnapshot::time() const {
@@ -31,6 +34,9 @@ SimTime SimulatorSnapshot::time() const {
 }
 const Scenario& SimulatorSnapshot::scenario() const {
   return m_state->kernel.scenario();
+}
+std::size_t SimulatorSnapshot::bytes() const {
+  return m_state->bytes;
 }
 
 Simulator::Simulator(const SimulatorSnapshot& snapshot)

@@ -62,6 +62,8 @@ class CachedFile {
   Pages resident() const { return m_clean + m_dirty + m_writeback + m_copying; }
   Pages notResident() const { return m_size - resident(); }
   /// Time the oldest dirty page was dirtied (the inode's dirtied_when); meaningless if clean.
+  /// What a copy of the file holds on the heap beside itself: its dirty runs (heap_bytes.h).
+  std::size_t heapBytes() const;
   SimTime dirtiedWhen() const { return m_runs.empty() ? SimTime{} : m_runs.front().dirtiedAt; }
   std::int64_t writebackOffset() const { return m_wbOffset; }
 

@@ -19,6 +19,7 @@
 #include <optional>
 #include <vector>
 
+#include "heap_bytes.h"
 #include "throttlelab/engine/sim_time.h"
 #include "throttlelab/engine/units.h"
 
@@ -69,6 +70,11 @@ class CpuScheduler {
 
   /// Bumped whenever the next completion may have moved (callers reschedule).
   std::uint64_t generation() const { return m_generation; }
+  /// What a copy of the scheduler holds on the heap (heap_bytes.h).
+  std::size_t heapBytes() const {
+    return heap::of(m_slots) + heap::of(m_kernelSlots) + heap::of(m_fixed) + heap::of(m_queue) +
+           heap::of(m_events) + heap::of(m_onCpu) + heap::of(m_yielded) + heap::of(m_perCpuDirty);
+  }
 
   /// The CPU task `id` counts on for per-CPU state: id modulo the CPUs (the fluid model has
   /// no placement).

@@ -89,10 +89,11 @@ QPalette darkPalette() {
   return p;
 }
 
-LiveController::Options controllerOptions(bool scripted) {
+LiveController::Options controllerOptions(const GuiLaunchOptions& launch) {
   LiveController::Options o;
-  o.startRunning = !scripted;  // a scripted run starts on its own command
-  o.decimate = !scripted;      // and keeps every sample for its CSV
+  o.startRunning = !launch.scripted();  // a scripted run starts on its own command
+  o.decimate = !launch.scripted();      // and keeps every sample for its CSV
+  o.snapshotBudgetBytes = launch.snapshotBudgetBytes;
   return o;
 }
 }  // namespace
@@ -106,7 +107,7 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
       m_scriptedMode(options.scripted()) {
   setObjectName(QStringLiteral("mainWindow"));
   m_baseFont = font();
-  m_controller = new LiveController(controllerOptions(m_scriptedMode), this);
+  m_controller = new LiveController(controllerOptions(options), this);
   m_controller->setObjectName(QStringLiteral("liveController"));
   m_dashboard = new Dashboard(this);
   m_compareView = new CompareView(this);

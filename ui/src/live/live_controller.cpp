@@ -18,6 +18,7 @@ SimulationWorker::Options workerOptions(const LiveController::Options& o) {
   w.startPaused = !o.startRunning;
   w.publishSummary = o.publishSummary;
   w.keepSnapshots = o.keepSnapshots;
+  w.snapshotBudgetBytes = o.snapshotBudgetBytes;
   return w;
 }
 }  // namespace

@@ -40,8 +40,9 @@ class LiveController : public QObject {
     bool decimate = true;
     int frameIntervalMs = 16;
     std::size_t historyCap = SampleHistory::kDefaultCap;
-    bool publishSummary = false;  ///< snapshots carry Simulator::summary() (compare view)
-    bool keepSnapshots = true;    ///< the worker keeps engine snapshots, for branchAt()
+    bool publishSummary = false;          ///< snapshots carry Simulator::summary() (compare view)
+    bool keepSnapshots = true;            ///< the worker keeps engine snapshots, for branchAt()
+    std::size_t snapshotBudgetBytes = 0;  ///< what they may take; 0: the machine's default
   };
 
   explicit LiveController(QObject* parent = nullptr);

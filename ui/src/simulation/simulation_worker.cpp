@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <fstream>
+#include <string>
 #include <string_view>
 
 namespace throttlelab::ui {
@@ -16,6 +18,25 @@ constexpr auto kSnapshotInterval = 500ms;  // ~2 Hz task table and throttle curv
 constexpr auto kMeasureInterval = 500ms;
 constexpr engine::SimDuration kMinChunk = engine::millis(1);
 constexpr engine::SimDuration kMaxChunk = engine::seconds(10);
+
+/// MemTotal from /proc/meminfo, in bytes; 0 if it cannot be read.
+std::size_t memTotalBytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  std::size_t kib = 0;
+  while (in >> key >> kib)
+    if (key == "MemTotal:") return kib * 1024;
+  return 0;
+}
+
+engine::SnapshotStoreOptions storeOptions(const SimulationWorker::Options& o) {
+  engine::SnapshotStoreOptions s;
+  if (o.snapshotBudgetBytes > 0)
+    s.budgetBytes = o.snapshotBudgetBytes;
+  else if (const std::size_t total = memTotalBytes(); total > 0)
+    s.budgetBytes = engine::SnapshotStoreOptions::budgetFor(total);
+  return s;
+}
 }  // namespace
 
 SimulationWorker::SimulationWorker() : SimulationWorker(Options{}) {}
@@ -23,6 +44,7 @@ SimulationWorker::SimulationWorker() : SimulationWorker(Options{}) {}
 SimulationWorker::SimulationWorker(Options options)
     : m_options(options),
       m_exchange(options.sampleCapacity, options.taskSampleCapacity),
+      m_store(storeOptions(options)),
       m_running(!options.startPaused),
       m_thread([this](std::stop_token stop) { run(std::move(stop)); }) {}
 
@@ -255,6 +277,9 @@ void SimulationWorker::apply(std::uint64_t seq, command::Reset& c) {
   std::unique_ptr<engine::Simulator> sim;
   if (!engineAccepts(seq, [&] { sim = std::make_unique<engine::Simulator>(c.scenario); })) return;
   begin(std::move(sim));
+  // The run starts from the scenario: a rewind before the oldest snapshot makes it again, so
+  // the store may drop the snapshot of the start (a branch's run, adopted, has no origin).
+  if (m_options.keepSnapshots) m_store.setOrigin(std::move(c.scenario));
 }
 
 void SimulationWorker::apply(std::uint64_t, command::Adopt& c) {

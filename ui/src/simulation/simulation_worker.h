@@ -36,6 +36,9 @@ class SimulationWorker {
     /// Keep snapshots of the run as it goes (engine::SnapshotStore) so that a Branch command
     /// can go back to any moment of it.
     bool keepSnapshots = true;
+    /// The bytes those snapshots may take (SnapshotStoreOptions::budgetBytes); 0: the
+    /// default for this machine (SnapshotStoreOptions::budgetFor() its MemTotal).
+    std::size_t snapshotBudgetBytes = 0;
   };
 
   SimulationWorker();

@@ -79,6 +79,11 @@ class SimulatorSnapshot {
   SimTime time() const;
   /// The scenario as configured at that moment.
   const Scenario& scenario() const;
+  /// The memory it holds, in bytes: an estimate from the sizes of the state's containers
+  /// (every table that grows with tasks, files, devices and events, and how the allocator
+  /// lays them out), within a few per cent of what the copy allocated
+  /// (tests/engine/snapshot_bytes_test.cpp). Computed once, when the snapshot is made.
+  std::size_t bytes() const;
 
  private:
   friend class Simulator;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /// Entry point of the window, called by app/main.cpp once a display is known to exist.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,6 +24,7 @@ struct GuiLaunchOptions {
   std::string session;                      ///< --session FILE to open
   bool quit = false;                        ///< --quit after the exports
   bool presenter = false;                   ///< --presenter
+  std::size_t snapshotBudgetBytes = 0;      ///< --snapshot-budget; 0: the machine's default
   std::string importTrace;                  ///< --import-trace FILE: opens the real-kernel view
   std::optional<std::uint64_t> traceCgroup;  ///< --trace-cgroup INO: only that cgroup's records
   bool watchHost = false;                    ///< --watch-host: opens live host mode

@@ -132,6 +132,27 @@ TEST(Behaviour, ADeviceSlowerThanTheCopyIsWhatLimitsTheWriters) {
   EXPECT_LT(sum.shareAboveLimit, 0.05);
 }
 
+// Writeback's CPU per page is the machine's (machine.writebackUsPerPage): every page written
+// back costs that much system time, so two machines that differ only in it differ in %system by
+// the difference times the pages written per second, spread over the CPUs.
+TEST(Behaviour, TheWritebackCostPerPageIsChargedForEveryPageWritten) {
+  auto run = [](double us) {
+    Scenario s = wuBox(10, 20);
+    s.devices[0].writeMBps = 2000;  // fast enough for writeback to be a tenth of the CPUs
+    s.devices[0].seekMs = 0;
+    s.machine.writebackUsPerPage = us;
+    Simulator sim(s);
+    sim.run();
+    return sim.summary();
+  };
+  const Summary dear = run(1.29), cheap = run(0.41);
+  const double pagesPerS = cheap.deviceWriteKBps / 4.0;
+  const double expectedPct = 100.0 * (1.29 - 0.41) * 1e-6 * pagesPerS / wuBox(10).machine.cpus;
+  ASSERT_GT(expectedPct, 1.0);
+  EXPECT_NEAR((dear.systemPct - cheap.systemPct) / expectedPct, 1.0, 0.1)
+      << dear.systemPct << " % against " << cheap.systemPct << " %";
+}
+
 TEST(Behaviour, AHundredWritersOnTwoCpusCopyMoreSlowlyThanOnSixtyFour) {
   // Without a disk limit (huge dirty limit, fast disk) the copy rate comes from the CPU share.
   auto cpuBound = [](int cpus) {

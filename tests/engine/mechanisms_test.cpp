@@ -7,6 +7,7 @@
 #include "block_device.h"
 #include "cpu_scheduler.h"
 #include "flex_proportions.h"
+#include "page_allocator.h"
 #include "page_cache.h"
 
 namespace throttlelab::engine {
@@ -216,6 +217,36 @@ TEST(WriteFolio, FollowsTheWritesSizeTheMappingsOrderAndTheAlignment) {
   EXPECT_EQ(writeFolioPages(510, 256, 9), 2);   // chunk boundary at 512: 2 pages left in it
   EXPECT_EQ(writeFolioPages(0, 256, 4), 16);    // a mapping whose largest order is 4
   EXPECT_EQ(writeFolioPages(0, 256, 0), 1);     // no large folios: 4 KiB pages
+}
+
+// Eq. 69: __filemap_get_folio() (6.x) asks for the orders above 0 with __GFP_NORETRY, from
+// the highest down, so a write's folio is the largest that fits above the min watermark (the
+// allocator's mark once kswapd is woken) after what the write has taken already; order 0 is
+// asked for anyway, and allocate() may stall for it.
+TEST(WriteFolio, FallsBackToTheLargestOrderTheAllocatorGivesWithoutReclaim) {
+  Scenario s;
+  s.machine.allocator = "6.x";
+  PageAllocator a;
+  a.configure(s);
+  Memory mem;
+  mem.wmarkMin = 512;
+  mem.wmarkLow = 640;
+  mem.wmarkHigh = 768;
+  Task dd;
+  mem.free = 100000;
+  EXPECT_EQ(a.folioWithoutReclaim(mem, dd, 256, 0), 256);  // plenty: order 8
+  mem.free = 512 + 256;
+  EXPECT_EQ(a.folioWithoutReclaim(mem, dd, 256, 0), 256);  // exactly fits above min
+  mem.free = 512 + 255;
+  EXPECT_EQ(a.folioWithoutReclaim(mem, dd, 256, 0), 128);   // one page short: order 7
+  EXPECT_EQ(a.folioWithoutReclaim(mem, dd, 256, 200), 32);  // 55 left after the write's 200
+  EXPECT_EQ(a.folioWithoutReclaim(mem, dd, 16, 0), 16);     // a smaller folio is not raised
+  mem.free = 512;
+  EXPECT_EQ(a.folioWithoutReclaim(mem, dd, 256, 0), 1);  // nothing above min: a single page
+  // A real-time writer's mark is lower (ALLOC_MIN_RESERVE, 6.3+: half of min).
+  Task rt;
+  rt.info.sched = SchedClass::Fifo;
+  EXPECT_EQ(a.folioWithoutReclaim(mem, rt, 256, 0), 256);
 }
 
 TEST(CachedFile, RewritingDirtyPagesDirtiesNothingNew) {

@@ -71,6 +71,7 @@ def bdp_records(path, skip_s):
             continue
         fields = dict(kv.split('=') for kv in body.split() if '=' in kv)
         fields['pid'] = head.split('[')[0].rsplit('-', 1)[-1].strip()
+        fields['t'] = t
         out.append(fields)
     return out
 

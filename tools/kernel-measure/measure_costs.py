@@ -159,6 +159,26 @@ def restore_settings(saved):
         raise RuntimeError('settings differ after restoring: %r against %r' % (now, saved))
 
 
+def guarded(tool, body):
+    """Runs body(saved) with every setting saved first and restored and checked afterwards (on
+    errors too); tracefs is mounted for it if it is not, and unmounted again at the end."""
+    mounted_here = False
+    if not os.path.isdir(TRACEFS + '/instances'):
+        subprocess.run(['mount', '-t', 'tracefs', 'nodev', TRACEFS], check=True)
+        mounted_here = True
+    try:
+        saved = save_settings()
+        try:
+            body(saved)
+        finally:
+            restore_settings(saved)
+            print('%s: settings restored and checked: %s' % (tool, saved['vm']), flush=True)
+    finally:
+        if mounted_here:
+            subprocess.run(['umount', TRACEFS], check=True)
+            print('%s: tracefs unmounted again' % tool, flush=True)
+
+
 # --- tracing into a private instance -------------------------------------------------------
 
 class Trace:

@@ -53,28 +53,17 @@ def main():
         sys.exit('stall_capture.py: run as root (it changes vm.dirty_* and tracing)')
     out_dir = sys.argv[1]
     writers = [int(w) for w in sys.argv[2:]] or [10, 100]
-    mounted_here = False
-    if not os.path.isdir(mc.TRACEFS + '/instances'):
-        subprocess.run(['mount', '-t', 'tracefs', 'nodev', mc.TRACEFS], check=True)
-        mounted_here = True
-    try:
-        os.makedirs(out_dir, exist_ok=True)
-        saved = mc.save_settings()
-        try:
-            for n in writers:
-                print('stall_capture.py: %d dd for %d s' % (n, SECONDS), flush=True)
-                out = os.path.join(out_dir, 'stall-%d' % n)
-                result = capture(out, n)
-                mc.restore_settings(saved)
-                result['started'] = time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())
-                mc.write(out + '.json', json.dumps(result, indent=1))
-        finally:
+    os.makedirs(out_dir, exist_ok=True)
+
+    def body(saved):
+        for n in writers:
+            print('stall_capture.py: %d dd for %d s' % (n, SECONDS), flush=True)
+            out = os.path.join(out_dir, 'stall-%d' % n)
+            result = capture(out, n)
             mc.restore_settings(saved)
-            print('stall_capture.py: settings restored and checked: %s' % saved['vm'], flush=True)
-    finally:
-        if mounted_here:
-            subprocess.run(['umount', mc.TRACEFS], check=True)
-            print('stall_capture.py: tracefs unmounted again', flush=True)
+            result['started'] = time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())
+            mc.write(out + '.json', json.dumps(result, indent=1))
+    mc.guarded('stall_capture.py', body)
 
 
 if __name__ == '__main__':

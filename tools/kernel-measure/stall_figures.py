@@ -3,7 +3,7 @@
 """When the disk completed writes, from a trace of stall_capture.py (or any ftrace text with
 block:block_rq_issue / block:block_rq_complete and writeback:global_dirty_state).
 
-  tools/kernel-measure/stall_figures.py TRACE [TRACE ...]      (TRACE may be .xz)
+  tools/kernel-measure/stall_figures.py [--stalls MS] TRACE [TRACE ...]   (TRACE may be .xz)
 
 For the block layer: write requests completed, their sizes, the time each spent at the device
 (issue to completion), and the gaps between consecutive write completions while writes were
@@ -11,6 +11,9 @@ outstanding; the share of the time in gaps of at least 4, 8, 20 and 100 ms, and 
 between such gaps. For the writeback counters: the same gaps measured as runs of
 global_dirty_state records with an unchanged `written` while `writeback` > 0 (what the trace
 import derives its stall timeline from, docs/model.md, Eq. 66).
+With --stalls MS, the runs of
+unchanged `written` of at least MS milliseconds are printed as a scenario's device.stalls
+value (START+LENGTH in seconds from the first global_dirty_state record).
 """
 import lzma
 import re
@@ -37,7 +40,11 @@ def describe(name, gaps, span):
 
 
 def main():
-    for path in sys.argv[1:]:
+    args = sys.argv[1:]
+    stalls_ms = None
+    if args[:1] == ['--stalls']:
+        stalls_ms, args = float(args[1]), args[2:]
+    for path in args:
         f = lzma.open(path, 'rt') if path.endswith('.xz') else open(path)
         issued, done, gds = {}, [], []
         for line in f:
@@ -83,11 +90,12 @@ def main():
             span = gds[-1][0] - gds[0][0]
             # A run of one `written` value is a spell without completions from its first record
             # with pages under writeback (a completion can empty the device) to its last.
-            runs, value, since, prev = [], gds[0][2], None, gds[0]
+            runs, value, since, prev, spells = [], gds[0][2], None, gds[0], []
             for rec in gds:
                 if rec[2] != value:
                     if since is not None:
                         runs.append(prev[0] - since)
+                        spells.append((since - gds[0][0], prev[0] - since))
                     value, since = rec[2], None
                 if since is None and rec[1] > 0:
                     since = rec[0]
@@ -99,6 +107,13 @@ def main():
                 len(gds)))
             for l in describe('  runs of unchanged written', runs, span):
                 print('  ' + l)
+            if stalls_ms is not None:
+                # As a scenario's device.stalls: the runs of at least stalls_ms, in seconds
+                # from the trace's first global_dirty_state record.
+                long = [(a, n) for a, n in spells if n >= stalls_ms / 1e3]
+                print('  stalls (runs >= %g ms, %.1f %% of the time): %s' % (
+                    stalls_ms, 100 * sum(n for _, n in long) / span,
+                    ' '.join('%.4f+%.4f' % sl for sl in long)))
 
 
 if __name__ == '__main__':

@@ -151,12 +151,18 @@ void Kernel::continueWriting(Task& t) {
     // balance_dirty_pages_ratelimited() between two folios. The check-in therefore comes at
     // the first folio boundary at or past the quota: nr_dirtied overshoots nr_dirtied_pause by
     // up to a folio less a page.
+    // A folio that is not in the cache yet is allocated at the largest order the allocator
+    // gives without reclaim, down to a single page (Eq. 69); the writer's pages that are not
+    // resident come first.
     const Pages bp = blockPages(t.spec);
+    const Pages toAllocate = m_files[static_cast<std::size_t>(t.file)].notResident();
     std::int64_t index = filePages(t.spec) - t.runLeft;
     Pages whole = 0;
     while (whole < piece && whole < t.runLeft) {
       const Pages inWrite = std::min<Pages>(bp - index % bp, t.runLeft - whole);
-      const Pages folio = writeFolioPages(index, inWrite, order);
+      Pages folio = writeFolioPages(index, inWrite, order);
+      if (whole < toAllocate && folio > 1)
+        folio = m_pages.folioWithoutReclaim(m_mem, t, folio, std::min(whole, toAllocate));
       if (whole > 0 && whole + folio > kMaxCopyPiece) break;
       whole += folio;
       index += folio;

@@ -80,6 +80,19 @@ class PageAllocator {
   /// (at least 1), or 0 when even the first must wait. On 0 the task is marked as stalled
   /// and the caller enters directReclaim() for it.
   Pages allocate(PageAllocatorHost& host, Task& t, Pages n);
+  /// The folio a buffered write() of `t` gets when it needs a new one of `pages` (a power of
+  /// two), `pending` pages of the same write() being already spoken for (docs/model.md, Large
+  /// folios in the write path, Eq. 69). __filemap_get_folio() (6.x, FGP_CREAT) tries the orders
+  /// from high to low, those above 0 with __GFP_NORETRY | __GFP_NOWARN: such an order is had
+  /// only if it fits above the min watermark once kswapd is woken (the model's memory does not
+  /// fragment, so compaction cannot help, and the one round of direct reclaim the kernel allows
+  /// orders 1-3 is left out). Order 0 is asked without __GFP_NORETRY: 1 is returned, and
+  /// allocate() may stall for it.
+  Pages folioWithoutReclaim(const Memory& mem, const Task& t, Pages pages, Pages pending) const {
+    const Pages mark = allocMark(mem, t, false);
+    while (pages > 1 && mem.free - pending - pages < mark) pages /= 2;
+    return pages;
+  }
   /// Whether the page `t` waits for can be taken now (above its min mark).
   bool canAllocate(const Memory& mem, const Task& t) const {
     return mem.free - t.allocNeed >= allocMark(mem, t, false);

@@ -163,7 +163,8 @@ bool Kernel::submitChunk(int dev, int file, Pages pages) {
   const int others = std::min(d.submitters, cpus());
   chargeKernel(flusherThread(dev),
                static_cast<double>(accepted) *
-                   (cost::kWritebackSubmitPerPageS + cost::kSubmitLockHoldPerPageS * others));
+                   (cost::writebackSubmitPerPageS(m_scenario.machine.writebackUsPerPage) +
+                    cost::kSubmitLockHoldPerPageS * others));
   if (accepted < want) {
     d.flusher.blockedFile = file;
     d.flusher.blockedPages = want - accepted;

@@ -65,8 +65,8 @@ void Kernel::continueTaskWriteback(Task& t) {
   // Done: the CPU cost of building and submitting the IO, with spinning on the shared locks
   // for every other task submitting to this device at the same time.
   const int others = std::min(d.submitters, cpus()) - 1;
-  const double perPage =
-      cost::kWritebackSubmitPerPageS + cost::kSubmitLockHoldPerPageS * std::max(others, 0);
+  const double perPage = cost::writebackSubmitPerPageS(m_scenario.machine.writebackUsPerPage) +
+                         cost::kSubmitLockHoldPerPageS * std::max(others, 0);
   const double sys = static_cast<double>(t.writebackSubmitted) * perPage;
   --d.submitters;
   t.submitting = false;

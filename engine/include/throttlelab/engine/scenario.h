@@ -38,6 +38,11 @@ struct MachineConfig {
   /// a global_dirty_state record). 0 = an empty page cache, as after boot.
   std::int64_t initialDirtyPages = 0;
   std::int64_t initialWritebackPages = 0;
+  /// CPU time to build, submit and complete a page of writeback IO, microseconds (writepages,
+  /// the bio, its completion and end_page_writeback; docs/model.md, The CPU-cost model): a
+  /// property of the machine, as TaskSpec::copyMBps is. The default is the built-in scenarios'
+  /// figure; this project's 6.18 machine measured 0.41 (engine/src/cost_model.h).
+  double writebackUsPerPage = 1.29;
   bool operator==(const MachineConfig&) const = default;
 };
 

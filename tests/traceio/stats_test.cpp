@@ -453,3 +453,61 @@ TEST(TraceStats, ATraceThatWroteNothingBackIsOneStallAndTheDeviceNeverCompletes)
 }
 
 }  // namespace
+
+namespace {
+
+/// One balance_dirty_pages() call of `pid` at `s`: its global_dirty_state, then its record
+/// with `dirtied` pages since the previous call and the pause it slept (0: none).
+void checkIn(ti::TraceStats& stats, double s, int pid, std::int64_t dirtied, std::int64_t pauseMs) {
+  te::GlobalDirtyState g = dirtyStateOf(s, 9000, 4000, 1000);
+  g.header = at(s, pid);
+  stats.add(g);
+  te::BalanceDirtyPages b = pauseOf(s + 1e-6, pid, pauseMs, "254:0");
+  b.dirtied = dirtied;
+  stats.add(b);
+}
+
+TEST(TraceStats, TheTimeToDirtyAPageIsMeasuredBetweenCheckInsWithoutASleep) {
+  ti::TraceStats stats;
+  // pid 7 dirties a 256-page folio in 0.512 ms (2 us a page) three times without sleeping;
+  // then it sleeps 8 ms, and the interval after that sleep says nothing about copying.
+  checkIn(stats, 1.0, 7, 256, 0);
+  checkIn(stats, 1.000512, 7, 256, 0);
+  // The flusher's global_dirty_state in between belongs to another pid.
+  stats.add(dirtyStateOf(1.0006, 9000, 4000, 1000));
+  checkIn(stats, 1.001024, 7, 256, 0);
+  checkIn(stats, 1.001536, 7, 256, 8);
+  checkIn(stats, 1.010000, 7, 256, 0);
+  // pid 8 is slower: 512 pages in 2.048 ms, 4 us a page.
+  checkIn(stats, 1.0, 8, 256, 0);
+  checkIn(stats, 1.002048, 8, 512, 0);
+  const auto r = stats.result();
+  ASSERT_EQ(r.dirtyingPageS.count, 4);  // 3 of pid 7 (not the one after the sleep), 1 of pid 8
+  EXPECT_NEAR(r.dirtyingPageS.p10, 2e-6, 1e-10);  // the timestamps are whole nanoseconds
+  EXPECT_NEAR(r.dirtyingPageS.max, 4e-6, 1e-10);
+}
+
+TEST(TraceStats, TheWritersCopySpeedComesFromTheTrace) {
+  // 30 intervals of 2 us a page and 10 of 6 us: the lower tenth is 2 us, 2048 MB/s.
+  ti::TraceStats stats;
+  double s = 1.0;
+  for (int i = 0; i <= 40; ++i) {
+    checkIn(stats, s, 7, 256, 0);
+    s += 256 * (i % 4 == 3 ? 6e-6 : 2e-6);
+  }
+  std::vector<std::string> notes;
+  const te::Scenario derived = ti::deriveScenario(stats.result(), ti::HostFacts{}, &notes);
+  ASSERT_EQ(derived.tasks.size(), 1u);
+  EXPECT_NEAR(derived.tasks[0].copyMBps, 4096 / 2e-6 / 1e6, 1e-3);
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+    return n.find("copying 2048 MB/s (2.00 us per page dirtied") != std::string::npos;
+  }));
+
+  // Too few intervals: the default copy speed, and the notes say why.
+  ti::TraceStats few;
+  for (int i = 0; i < 5; ++i) checkIn(few, 1.0 + i * 0.001, 7, 256, 0);
+  const te::Scenario fallback = ti::deriveScenario(few.result(), ti::HostFacts{}, &notes);
+  EXPECT_EQ(fallback.tasks[0].copyMBps, te::TaskSpec{}.copyMBps);
+}
+
+}  // namespace

@@ -197,7 +197,16 @@ struct TraceStats::State {
   double lastS = 0;
   std::int64_t records = 0;
   Reservoir dirty, dirtyOverSetpoint, pause, taskRatelimit, thresh, bgThresh, limit;
-  Reservoir dirtied, dirtiedPause, overshootDirtied;
+  Reservoir dirtied, dirtiedPause, overshootDirtied, dirtyingPageS;
+  /// Per pid: when its last two balance_dirty_pages() calls began (their global_dirty_state)
+  /// and whether the earlier one slept. Bounded like the simulator's writers.
+  struct Calls {
+    double previousS = -1;
+    bool previousSlept = true;
+    double currentS = -1;
+    bool currentSlept = false;
+  };
+  std::unordered_map<int, Calls> calls;
   std::int64_t balanceRecords = 0;
   std::int64_t overshootRecords = 0;
   std::array<std::int64_t, 10> dirtiedDivisibleBy{};
@@ -272,6 +281,18 @@ void TraceStats::add(const te::TraceRecord& record) {
       [&](const auto& r) {
         using T = std::decay_t<decltype(r)>;
         if constexpr (std::is_same_v<T, te::GlobalDirtyState>) {
+          // domain_dirty_limits() traces this at the start of every pass of
+          // balance_dirty_pages(), and for the flusher (whose pid never has a
+          // balance_dirty_pages record, so its entry is never read).
+          constexpr std::size_t kMaxCallers = 100'000;
+          if (auto it = st.calls.find(r.header.pid);
+              it != st.calls.end() || st.calls.size() < kMaxCallers) {
+            State::Calls& c = it != st.calls.end() ? it->second : st.calls[r.header.pid];
+            c.previousS = c.currentS;
+            c.previousSlept = c.currentSlept;
+            c.currentS = t;
+            c.currentSlept = false;
+          }
           if (st.startsBusy < 0) st.startsBusy = r.dirty + r.writeback > r.bgThresh ? 1 : 0;
           const auto written = std::make_pair(t, static_cast<std::int64_t>(r.written));
           if (!st.firstWritten || t < st.firstWritten->first) {
@@ -317,6 +338,18 @@ void TraceStats::add(const te::TraceRecord& record) {
           wbStartOf(r.bdi, r.dirtyRatelimit);
           ++st.balanceRecords;
           st.dirtied.add(static_cast<double>(r.dirtied));
+          // The writer dirtied `dirtied` pages since its previous call returned (nr_dirtied is
+          // reset on every way out of balance_dirty_pages()); if that call did not sleep (a
+          // traced pause above 0 is the sleep; one below min_pause is traced as 0 or less),
+          // the time between the two calls' global_dirty_state is all copying, plus whatever
+          // else held the writer up (a CPU, the allocator, a lock).
+          if (const auto c = st.calls.find(r.header.pid); c != st.calls.end()) {
+            if (r.dirtied > 0 && c->second.previousS >= 0 && !c->second.previousSlept &&
+                c->second.currentS > c->second.previousS)
+              st.dirtyingPageS.add((c->second.currentS - c->second.previousS) /
+                                   static_cast<double>(r.dirtied));
+            c->second.currentSlept = r.pause > 0;
+          }
           st.dirtiedPause.add(static_cast<double>(r.dirtiedPause));
           for (std::size_t k = 0; k < st.dirtiedDivisibleBy.size(); ++k)
             if (r.dirtied % (1u << k) == 0) ++st.dirtiedDivisibleBy[k];
@@ -367,6 +400,7 @@ TraceStats::Result TraceStats::result() const {
   r.taskRatelimitKBps = st.taskRatelimit.distribution();
   r.dirtied = st.dirtied.distribution();
   r.dirtiedPause = st.dirtiedPause.distribution();
+  r.dirtyingPageS = st.dirtyingPageS.distribution();
   r.overshootDirtied = st.overshootDirtied.distribution();
   r.balanceRecords = st.balanceRecords;
   r.overshootRecords = st.overshootRecords;
@@ -703,9 +737,26 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
                  " % of the balance_dirty_pages records: single pages";
     }
   }
+  // How fast a writer dirties (docs/model.md, The writers' copy speed from a trace): every
+  // interval between two check-ins without a sleep is an upper bound on the writer's own cost
+  // per page, since anything else that held it up only adds time; the lower tenth of them,
+  // where nothing did, is the cost of a writer with a whole CPU, which the simulation's CPUs
+  // then share out as the real ones did.
+  double copyMBps = te::TaskSpec{}.copyMBps;
+  std::string copyWhy = "the default: fewer than " + std::to_string(kMinDirtyingIntervals) +
+                        " check-ins followed one without a sleep";
+  if (m.dirtyingPageS.count >= kMinDirtyingIntervals && m.dirtyingPageS.p10 > 0) {
+    copyMBps =
+        std::clamp(static_cast<double>(te::kPageBytes) / (m.dirtyingPageS.p10 * 1e6), 0.001, 1e6);
+    copyWhy = fixed(m.dirtyingPageS.p10 * 1e6, 2) + " us per page dirtied, the p10 of the " +
+              std::to_string(m.dirtyingPageS.count) +
+              " intervals between a writer's check-ins without a sleep (median " +
+              fixed(m.dirtyingPageS.p50 * 1e6, 2) + " us)";
+  }
   for (const auto& [key, count] : groups) {
     te::TaskSpec t;
     t.blockKiB = blockKiB;
+    t.copyMBps = copyMBps;
     t.name = std::get<1>(key);
     t.count = count;
     t.kind = te::TaskKind::Writer;
@@ -717,7 +768,8 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
                 (t.cgroup.empty() ? std::string() : " in cgroup " + t.cgroup) +
                 ": looping dd writers, one per traced pid: bs " + std::to_string(t.blockKiB) +
                 " KiB (" + blockWhy + "), " + std::to_string(t.fileMiB) +
-                " MiB per run (the default)");
+                " MiB per run (the default), copying " + fixed(t.copyMBps, 0) + " MB/s (" +
+                copyWhy + ")");
   }
   if (groups.empty()) n.push_back("no writers: no pid called balance_dirty_pages in the trace");
 
@@ -761,6 +813,8 @@ std::vector<ComparisonRow> compare(const TraceStats::Result& measured,
   row("task_ratelimit p50 (KB/s)", measured.taskRatelimitKBps.p50, simulated.taskRatelimitKBps.p50);
   row("dirtied p50 (pages)", measured.dirtied.p50, simulated.dirtied.p50);
   row("dirtied_pause p50 (pages)", measured.dirtiedPause.p50, simulated.dirtiedPause.p50);
+  row("dirtying a page p10 (us)", measured.dirtyingPageS.p10 * 1e6,
+      simulated.dirtyingPageS.p10 * 1e6);
   row("rate per task p50 (KB/s)", medianRate(measured), medianRate(simulated));
   row("all writers (KB/s)", totalRate(measured), totalRate(simulated));
   row("thresh (pages)", static_cast<double>(measured.threshPages),

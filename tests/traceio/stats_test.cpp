@@ -420,20 +420,57 @@ TEST(TraceStats, TheDisksStallsComeFromRunsOfAnUnchangedWrittenCounter) {
   const te::DeviceConfig& d = s.devices.front();
   // Each burst of 1,000 pages fits into the 1 ms before the next record: 10^6 pages/s.
   EXPECT_NEAR(d.writeMBps, 1e6 * 4096 / 1e6, 1e-6);
-  // The stalls: from the first record with pages in flight to the last one of the same
-  // `written` (the burst takes the 1 ms after it), repeating with the trace's span.
+  // The stalls: from the first record of a `written` value (nothing completed from there on,
+  // even at 50 ms, where nothing was in flight) to the last one of the same value (the burst
+  // takes the 1 ms after it), repeating with the trace's span.
   const auto stalls = stallsOf(d.stalls);
   ASSERT_EQ(stalls.size(), 3u) << d.stalls << " period " << d.stallPeriodS;
   EXPECT_NEAR(d.stallPeriodS, 0.2, 1e-9);
   EXPECT_NEAR(stalls[0].first, 0.0, 1e-6);
   EXPECT_NEAR(stalls[0].second, 0.049, 1e-6);
-  EXPECT_NEAR(stalls[1].first, 0.051, 1e-6);
+  EXPECT_NEAR(stalls[1].first, 0.050, 1e-6);
   EXPECT_NEAR(stalls[1].second, 0.149, 1e-6);
   EXPECT_NEAR(stalls[2].second, 0.2, 1e-6);
   EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
     return n.find("stalls 3 times") != std::string::npos;
   }));
   EXPECT_NO_THROW(te::validateScenario(s));
+}
+
+TEST(TraceStats, BetweenTheStallsTheDiskHasTheRoomForWhatTheTraceWrote) {
+  // Records every 0.5 ms over 0.1 s; bursts of 1,000 pages at 30 ms and 3,000 at 70 ms, each
+  // 1 ms after the previous record, and nothing in flight for 5 ms after each burst. The one
+  // rate is 4,000 pages in 2 ms, 2·10^6 pages/s: the second burst needs 1.5 ms, more than its
+  // gap, and the 5 ms without pages in flight completed nothing either.
+  ti::TraceStats stats;
+  double t = 2.0;
+  std::int64_t written = 50'000;
+  std::int64_t idleUntilMs = -1;
+  for (int i = 0; i <= 200; ++i) {
+    const double ms = 0.5 * i;
+    if (ms == 30.0 || ms == 70.0) {
+      t += 0.0005;  // the gap before the burst's record: 1 ms
+      written += ms == 30.0 ? 1000 : 3000;
+      idleUntilMs = static_cast<std::int64_t>(ms) + 5;
+    }
+    const bool inFlight = idleUntilMs < 0 || ms >= static_cast<double>(idleUntilMs);
+    stats.add(dirtyStateOf(t, 9000, inFlight ? 3000 : 0, written));
+    t += 0.0005;
+  }
+  stats.add(pauseOf(2.05, 7, 8, "254:0"));
+  const auto m = stats.result();
+  ASSERT_EQ(m.writtenPages, 4000);
+  const te::Scenario s = ti::deriveScenario(m, ti::HostFacts{});
+  const te::DeviceConfig& d = s.devices.front();
+  const double pagesPerS = d.writeMBps * 1e6 / 4096;
+  EXPECT_NEAR(pagesPerS, 2e6, 1.0);
+  double stalledS = 0;
+  for (const auto& [a, b] : stallsOf(d.stalls)) stalledS += b - a;
+  // The room between the stalls is what the trace wrote: 4,000 pages. (The old derivation
+  // began each stall at the first record with pages in flight and ended it no earlier than
+  // the run's last record: room for about 10,000 more in the 5 ms after each burst and 1,000 fewer
+  // in the second burst's gap, 23,000 in all.)
+  EXPECT_NEAR((d.stallPeriodS - stalledS) * pagesPerS, 4000, 1.0) << d.stalls;
 }
 
 TEST(TraceStats, ATraceThatWroteNothingBackIsOneStallAndTheDeviceNeverCompletes) {

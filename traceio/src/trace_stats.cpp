@@ -104,11 +104,11 @@ std::string fixed(double v, int decimals) {
 /// The disk's stalls as the trace shows them (docs/model.md, A device that stalls, Eq. 66–67).
 /// Completions come in bursts: the `pages` of a run's end complete somewhere between its last
 /// record and the next one. The device writes at the rate that fits every burst into those
-/// gaps (Eq. 67), and stalls from the first record with pages in flight until the burst has
-/// just the time it needs before the next record (Eq. 66), so that each burst writes what the
-/// real one did. Spells shorter than one largest request at the rate the disk wrote while it
-/// had writes are the model's own service, not stalls. The timeline repeats with the trace's
-/// span.
+/// gaps on average (Eq. 67), and stalls from a run's first record (of a run that had pages in
+/// flight) until its burst has just the time it needs before the next value's first record
+/// (Eq. 66), so that each burst writes what the real one did and no more. Spells shorter than one
+/// largest request at the rate the disk wrote while it had writes are the model's own service, not
+/// stalls. The timeline repeats with the trace's span.
 void deriveStalls(const TraceStats::Result& m, double warmupS, te::DeviceConfig& d,
                   std::vector<std::string>& n) {
   if (m.writtenSpells.empty() || m.spanS <= 0) return;
@@ -128,12 +128,16 @@ void deriveStalls(const TraceStats::Result& m, double warmupS, te::DeviceConfig&
   double stalledS = 0;
   for (const auto& sp : m.writtenSpells) {
     if (sp.inFlightFromS < 0) continue;  // nothing in flight: idle, not stalled
+    // From the run's first record nothing completed, pages in flight or not (a completion
+    // can empty the device; the model's may still hold pages then). Its burst gets the time
+    // it needs at the one rate before the next value's first record, even where that begins
+    // before the run's last record, so that each burst writes what the real one did.
+    const double a = sp.firstS;
     double end = sp.lastS;
     if (sp.nextS >= 0 && burstRate > 0)
-      end = std::max(end, sp.nextS - static_cast<double>(sp.pages) / burstRate);
+      end = std::max(a, sp.nextS - static_cast<double>(sp.pages) / burstRate);
     else if (sp.nextS < 0 && burstRate == 0)
       end = period;  // nothing completed in the whole trace
-    const double a = sp.inFlightFromS;
     if (end - a < std::max(minS, kMinNoCompletionS)) continue;
     stalledS += end - a;
     // The simulation's clock starts warmupS before the compared span: the timeline turns by it.
@@ -171,12 +175,13 @@ void deriveStalls(const TraceStats::Result& m, double warmupS, te::DeviceConfig&
   d.stallPeriodS = period;
   n.push_back("device " + d.name + ": stalls " + std::to_string(merged.size()) + " times, " +
               fixed(100.0 * stalledS / m.spanS, 0) +
-              " % of the trace: the spells in which no write completed (the same "
-              "global_dirty_state `written` while pages were under writeback" +
+              " % of the trace: the spells in which no write completed (from the first "
+              "global_dirty_state of a `written` value, of the values seen with pages under "
+              "writeback" +
               (minS > 0 ? ", at least " + fixed(minS * 1e3, 2) +
                               " ms: one largest request at the rate it wrote while it had "
-                              "writes), each up to its burst's share of the gap before the next "
-                              "record"
+                              "writes), each up to its burst's time at that rate before the next "
+                              "value's first record"
                         : std::string(", the whole trace)")) +
               "; repeating every " + fixed(period, 3) + " s");
   if (burstRate > 0) {
@@ -222,6 +227,7 @@ struct TraceStats::State {
   engine::Pages startDirty = 0, startWriteback = 0;
   /// The current run of global_dirty_state records with one `written` value.
   struct WrittenRun {
+    double firstS = 0;
     double lastS = 0;
     std::int64_t written = -1;
     /// The first record of the run with pages under writeback: a completion empties the
@@ -235,7 +241,8 @@ struct TraceStats::State {
   /// Ends the current run at a record of time `t` whose `written` is `w` (-1: the trace ended).
   void closeRun(double t, std::int64_t w) {
     if (run.written < 0 || spells.size() >= kMaxNoCompletionSpells) return;
-    spells.push_back(TraceStats::Result::WrittenSpell{.inFlightFromS = run.inFlightFromS,
+    spells.push_back(TraceStats::Result::WrittenSpell{.firstS = run.firstS,
+                                                      .inFlightFromS = run.inFlightFromS,
                                                       .lastS = run.lastS,
                                                       .nextS = w < 0 ? -1 : t,
                                                       .pages = w < 0 ? 0 : w - run.written});
@@ -306,7 +313,7 @@ void TraceStats::add(const te::TraceRecord& record) {
           const auto w = static_cast<std::int64_t>(r.written);
           if (w > st.run.written) {
             st.closeRun(t, w);
-            st.run = State::WrittenRun{t, w, r.writeback > 0 ? t : -1};
+            st.run = State::WrittenRun{t, t, w, r.writeback > 0 ? t : -1};
           } else if (w == st.run.written) {
             st.run.lastS = std::max(st.run.lastS, t);
             if (r.writeback > 0 && (st.run.inFlightFromS < 0 || t < st.run.inFlightFromS))
@@ -422,8 +429,10 @@ TraceStats::Result TraceStats::result() const {
   r.writebackBusyS = st.writebackBusyS;
   r.writtenSpells = st.spells;
   if (st.run.written >= 0 && r.writtenSpells.size() < kMaxNoCompletionSpells)
-    r.writtenSpells.push_back(Result::WrittenSpell{st.run.inFlightFromS, st.run.lastS, -1, 0});
+    r.writtenSpells.push_back(
+        Result::WrittenSpell{st.run.firstS, st.run.inFlightFromS, st.run.lastS, -1, 0});
   for (auto& sp : r.writtenSpells) {
+    sp.firstS -= st.firstS;
     if (sp.inFlightFromS >= 0) sp.inFlightFromS -= st.firstS;
     sp.lastS -= st.firstS;
     if (sp.nextS >= 0) sp.nextS -= st.firstS;

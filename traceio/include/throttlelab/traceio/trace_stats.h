@@ -97,6 +97,8 @@ class TraceStats {
     /// per run of global_dirty_state records with the same `written`, in seconds from the
     /// trace's first record (at most kMaxNoCompletionSpells runs).
     struct WrittenSpell {
+      /// The run's first record: from here on nothing completed until `nextS`.
+      double firstS = 0;
       /// The run's first record with `writeback` > 0 (a completion can empty the device; until
       /// the next one `writeback` only grows); negative: nothing was in flight.
       double inFlightFromS = -1;

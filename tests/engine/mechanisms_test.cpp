@@ -219,7 +219,7 @@ TEST(WriteFolio, FollowsTheWritesSizeTheMappingsOrderAndTheAlignment) {
   EXPECT_EQ(writeFolioPages(0, 256, 0), 1);     // no large folios: 4 KiB pages
 }
 
-// Eq. 69: __filemap_get_folio() (6.x) asks for the orders above 0 with __GFP_NORETRY, from
+// Eq. 70: __filemap_get_folio() (6.x) asks for the orders above 0 with __GFP_NORETRY, from
 // the highest down, so a write's folio is the largest that fits above the min watermark (the
 // allocator's mark once kswapd is woken) after what the write has taken already; order 0 is
 // asked for anyway, and allocate() may stall for it.

@@ -420,20 +420,57 @@ TEST(TraceStats, TheDisksStallsComeFromRunsOfAnUnchangedWrittenCounter) {
   const te::DeviceConfig& d = s.devices.front();
   // Each burst of 1,000 pages fits into the 1 ms before the next record: 10^6 pages/s.
   EXPECT_NEAR(d.writeMBps, 1e6 * 4096 / 1e6, 1e-6);
-  // The stalls: from the first record with pages in flight to the last one of the same
-  // `written` (the burst takes the 1 ms after it), repeating with the trace's span.
+  // The stalls: from the first record of a `written` value (nothing completed from there on,
+  // even at 50 ms, where nothing was in flight) to the last one of the same value (the burst
+  // takes the 1 ms after it), repeating with the trace's span.
   const auto stalls = stallsOf(d.stalls);
   ASSERT_EQ(stalls.size(), 3u) << d.stalls << " period " << d.stallPeriodS;
   EXPECT_NEAR(d.stallPeriodS, 0.2, 1e-9);
   EXPECT_NEAR(stalls[0].first, 0.0, 1e-6);
   EXPECT_NEAR(stalls[0].second, 0.049, 1e-6);
-  EXPECT_NEAR(stalls[1].first, 0.051, 1e-6);
+  EXPECT_NEAR(stalls[1].first, 0.050, 1e-6);
   EXPECT_NEAR(stalls[1].second, 0.149, 1e-6);
   EXPECT_NEAR(stalls[2].second, 0.2, 1e-6);
   EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
     return n.find("stalls 3 times") != std::string::npos;
   }));
   EXPECT_NO_THROW(te::validateScenario(s));
+}
+
+TEST(TraceStats, BetweenTheStallsTheDiskHasTheRoomForWhatTheTraceWrote) {
+  // Records every 0.5 ms over 0.1 s; bursts of 1,000 pages at 30 ms and 3,000 at 70 ms, each
+  // 1 ms after the previous record, and nothing in flight for 5 ms after each burst. The one
+  // rate is 4,000 pages in 2 ms, 2·10^6 pages/s: the second burst needs 1.5 ms, more than its
+  // gap, and the 5 ms without pages in flight completed nothing either.
+  ti::TraceStats stats;
+  double t = 2.0;
+  std::int64_t written = 50'000;
+  std::int64_t idleUntilMs = -1;
+  for (int i = 0; i <= 200; ++i) {
+    const double ms = 0.5 * i;
+    if (ms == 30.0 || ms == 70.0) {
+      t += 0.0005;  // the gap before the burst's record: 1 ms
+      written += ms == 30.0 ? 1000 : 3000;
+      idleUntilMs = static_cast<std::int64_t>(ms) + 5;
+    }
+    const bool inFlight = idleUntilMs < 0 || ms >= static_cast<double>(idleUntilMs);
+    stats.add(dirtyStateOf(t, 9000, inFlight ? 3000 : 0, written));
+    t += 0.0005;
+  }
+  stats.add(pauseOf(2.05, 7, 8, "254:0"));
+  const auto m = stats.result();
+  ASSERT_EQ(m.writtenPages, 4000);
+  const te::Scenario s = ti::deriveScenario(m, ti::HostFacts{});
+  const te::DeviceConfig& d = s.devices.front();
+  const double pagesPerS = d.writeMBps * 1e6 / 4096;
+  EXPECT_NEAR(pagesPerS, 2e6, 1.0);
+  double stalledS = 0;
+  for (const auto& [a, b] : stallsOf(d.stalls)) stalledS += b - a;
+  // The room between the stalls is what the trace wrote: 4,000 pages. (The old derivation
+  // began each stall at the first record with pages in flight and ended it no earlier than
+  // the run's last record: room for about 10,000 more in the 5 ms after each burst and 1,000 fewer
+  // in the second burst's gap, 23,000 in all.)
+  EXPECT_NEAR((d.stallPeriodS - stalledS) * pagesPerS, 4000, 1.0) << d.stalls;
 }
 
 TEST(TraceStats, ATraceThatWroteNothingBackIsOneStallAndTheDeviceNeverCompletes) {
@@ -450,6 +487,64 @@ TEST(TraceStats, ATraceThatWroteNothingBackIsOneStallAndTheDeviceNeverCompletes)
   EXPECT_NEAR(stalls[0].first, 0.0, 1e-9);
   EXPECT_NEAR(stalls[0].second, d.stallPeriodS, 1e-9);
   EXPECT_NO_THROW(te::validateScenario(s));
+}
+
+}  // namespace
+
+namespace {
+
+/// One balance_dirty_pages() call of `pid` at `s`: its global_dirty_state, then its record
+/// with `dirtied` pages since the previous call and the pause it slept (0: none).
+void checkIn(ti::TraceStats& stats, double s, int pid, std::int64_t dirtied, std::int64_t pauseMs) {
+  te::GlobalDirtyState g = dirtyStateOf(s, 9000, 4000, 1000);
+  g.header = at(s, pid);
+  stats.add(g);
+  te::BalanceDirtyPages b = pauseOf(s + 1e-6, pid, pauseMs, "254:0");
+  b.dirtied = dirtied;
+  stats.add(b);
+}
+
+TEST(TraceStats, TheTimeToDirtyAPageIsMeasuredBetweenCheckInsWithoutASleep) {
+  ti::TraceStats stats;
+  // pid 7 dirties a 256-page folio in 0.512 ms (2 us a page) three times without sleeping;
+  // then it sleeps 8 ms, and the interval after that sleep says nothing about copying.
+  checkIn(stats, 1.0, 7, 256, 0);
+  checkIn(stats, 1.000512, 7, 256, 0);
+  // The flusher's global_dirty_state in between belongs to another pid.
+  stats.add(dirtyStateOf(1.0006, 9000, 4000, 1000));
+  checkIn(stats, 1.001024, 7, 256, 0);
+  checkIn(stats, 1.001536, 7, 256, 8);
+  checkIn(stats, 1.010000, 7, 256, 0);
+  // pid 8 is slower: 512 pages in 2.048 ms, 4 us a page.
+  checkIn(stats, 1.0, 8, 256, 0);
+  checkIn(stats, 1.002048, 8, 512, 0);
+  const auto r = stats.result();
+  ASSERT_EQ(r.dirtyingPageS.count, 4);  // 3 of pid 7 (not the one after the sleep), 1 of pid 8
+  EXPECT_NEAR(r.dirtyingPageS.p10, 2e-6, 1e-10);  // the timestamps are whole nanoseconds
+  EXPECT_NEAR(r.dirtyingPageS.max, 4e-6, 1e-10);
+}
+
+TEST(TraceStats, TheWritersCopySpeedComesFromTheTrace) {
+  // 30 intervals of 2 us a page and 10 of 6 us: the lower tenth is 2 us, 2048 MB/s.
+  ti::TraceStats stats;
+  double s = 1.0;
+  for (int i = 0; i <= 40; ++i) {
+    checkIn(stats, s, 7, 256, 0);
+    s += 256 * (i % 4 == 3 ? 6e-6 : 2e-6);
+  }
+  std::vector<std::string> notes;
+  const te::Scenario derived = ti::deriveScenario(stats.result(), ti::HostFacts{}, &notes);
+  ASSERT_EQ(derived.tasks.size(), 1u);
+  EXPECT_NEAR(derived.tasks[0].copyMBps, 4096 / 2e-6 / 1e6, 1e-3);
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+    return n.find("copying 2048 MB/s (2.00 us per page dirtied") != std::string::npos;
+  }));
+
+  // Too few intervals: the default copy speed, and the notes say why.
+  ti::TraceStats few;
+  for (int i = 0; i < 5; ++i) checkIn(few, 1.0 + i * 0.001, 7, 256, 0);
+  const te::Scenario fallback = ti::deriveScenario(few.result(), ti::HostFacts{}, &notes);
+  EXPECT_EQ(fallback.tasks[0].copyMBps, te::TaskSpec{}.copyMBps);
 }
 
 }  // namespace

@@ -104,11 +104,11 @@ std::string fixed(double v, int decimals) {
 /// The disk's stalls as the trace shows them (docs/model.md, A device that stalls, Eq. 66–67).
 /// Completions come in bursts: the `pages` of a run's end complete somewhere between its last
 /// record and the next one. The device writes at the rate that fits every burst into those
-/// gaps (Eq. 67), and stalls from the first record with pages in flight until the burst has
-/// just the time it needs before the next record (Eq. 66), so that each burst writes what the
-/// real one did. Spells shorter than one largest request at the rate the disk wrote while it
-/// had writes are the model's own service, not stalls. The timeline repeats with the trace's
-/// span.
+/// gaps on average (Eq. 67), and stalls from a run's first record (of a run that had pages in
+/// flight) until its burst has just the time it needs before the next value's first record
+/// (Eq. 66), so that each burst writes what the real one did and no more. Spells shorter than one
+/// largest request at the rate the disk wrote while it had writes are the model's own service, not
+/// stalls. The timeline repeats with the trace's span.
 void deriveStalls(const TraceStats::Result& m, double warmupS, te::DeviceConfig& d,
                   std::vector<std::string>& n) {
   if (m.writtenSpells.empty() || m.spanS <= 0) return;
@@ -128,12 +128,16 @@ void deriveStalls(const TraceStats::Result& m, double warmupS, te::DeviceConfig&
   double stalledS = 0;
   for (const auto& sp : m.writtenSpells) {
     if (sp.inFlightFromS < 0) continue;  // nothing in flight: idle, not stalled
+    // From the run's first record nothing completed, pages in flight or not (a completion
+    // can empty the device; the model's may still hold pages then). Its burst gets the time
+    // it needs at the one rate before the next value's first record, even where that begins
+    // before the run's last record, so that each burst writes what the real one did.
+    const double a = sp.firstS;
     double end = sp.lastS;
     if (sp.nextS >= 0 && burstRate > 0)
-      end = std::max(end, sp.nextS - static_cast<double>(sp.pages) / burstRate);
+      end = std::max(a, sp.nextS - static_cast<double>(sp.pages) / burstRate);
     else if (sp.nextS < 0 && burstRate == 0)
       end = period;  // nothing completed in the whole trace
-    const double a = sp.inFlightFromS;
     if (end - a < std::max(minS, kMinNoCompletionS)) continue;
     stalledS += end - a;
     // The simulation's clock starts warmupS before the compared span: the timeline turns by it.
@@ -171,12 +175,13 @@ void deriveStalls(const TraceStats::Result& m, double warmupS, te::DeviceConfig&
   d.stallPeriodS = period;
   n.push_back("device " + d.name + ": stalls " + std::to_string(merged.size()) + " times, " +
               fixed(100.0 * stalledS / m.spanS, 0) +
-              " % of the trace: the spells in which no write completed (the same "
-              "global_dirty_state `written` while pages were under writeback" +
+              " % of the trace: the spells in which no write completed (from the first "
+              "global_dirty_state of a `written` value, of the values seen with pages under "
+              "writeback" +
               (minS > 0 ? ", at least " + fixed(minS * 1e3, 2) +
                               " ms: one largest request at the rate it wrote while it had "
-                              "writes), each up to its burst's share of the gap before the next "
-                              "record"
+                              "writes), each up to its burst's time at that rate before the next "
+                              "value's first record"
                         : std::string(", the whole trace)")) +
               "; repeating every " + fixed(period, 3) + " s");
   if (burstRate > 0) {
@@ -197,7 +202,16 @@ struct TraceStats::State {
   double lastS = 0;
   std::int64_t records = 0;
   Reservoir dirty, dirtyOverSetpoint, pause, taskRatelimit, thresh, bgThresh, limit;
-  Reservoir dirtied, dirtiedPause, overshootDirtied;
+  Reservoir dirtied, dirtiedPause, overshootDirtied, dirtyingPageS;
+  /// Per pid: when its last two balance_dirty_pages() calls began (their global_dirty_state)
+  /// and whether the earlier one slept. Bounded like the simulator's writers.
+  struct Calls {
+    double previousS = -1;
+    bool previousSlept = true;
+    double currentS = -1;
+    bool currentSlept = false;
+  };
+  std::unordered_map<int, Calls> calls;
   std::int64_t balanceRecords = 0;
   std::int64_t overshootRecords = 0;
   std::array<std::int64_t, 10> dirtiedDivisibleBy{};
@@ -213,6 +227,7 @@ struct TraceStats::State {
   engine::Pages startDirty = 0, startWriteback = 0;
   /// The current run of global_dirty_state records with one `written` value.
   struct WrittenRun {
+    double firstS = 0;
     double lastS = 0;
     std::int64_t written = -1;
     /// The first record of the run with pages under writeback: a completion empties the
@@ -226,7 +241,8 @@ struct TraceStats::State {
   /// Ends the current run at a record of time `t` whose `written` is `w` (-1: the trace ended).
   void closeRun(double t, std::int64_t w) {
     if (run.written < 0 || spells.size() >= kMaxNoCompletionSpells) return;
-    spells.push_back(TraceStats::Result::WrittenSpell{.inFlightFromS = run.inFlightFromS,
+    spells.push_back(TraceStats::Result::WrittenSpell{.firstS = run.firstS,
+                                                      .inFlightFromS = run.inFlightFromS,
                                                       .lastS = run.lastS,
                                                       .nextS = w < 0 ? -1 : t,
                                                       .pages = w < 0 ? 0 : w - run.written});
@@ -272,6 +288,18 @@ void TraceStats::add(const te::TraceRecord& record) {
       [&](const auto& r) {
         using T = std::decay_t<decltype(r)>;
         if constexpr (std::is_same_v<T, te::GlobalDirtyState>) {
+          // domain_dirty_limits() traces this at the start of every pass of
+          // balance_dirty_pages(), and for the flusher (whose pid never has a
+          // balance_dirty_pages record, so its entry is never read).
+          constexpr std::size_t kMaxCallers = 100'000;
+          if (auto it = st.calls.find(r.header.pid);
+              it != st.calls.end() || st.calls.size() < kMaxCallers) {
+            State::Calls& c = it != st.calls.end() ? it->second : st.calls[r.header.pid];
+            c.previousS = c.currentS;
+            c.previousSlept = c.currentSlept;
+            c.currentS = t;
+            c.currentSlept = false;
+          }
           if (st.startsBusy < 0) st.startsBusy = r.dirty + r.writeback > r.bgThresh ? 1 : 0;
           const auto written = std::make_pair(t, static_cast<std::int64_t>(r.written));
           if (!st.firstWritten || t < st.firstWritten->first) {
@@ -285,7 +313,7 @@ void TraceStats::add(const te::TraceRecord& record) {
           const auto w = static_cast<std::int64_t>(r.written);
           if (w > st.run.written) {
             st.closeRun(t, w);
-            st.run = State::WrittenRun{t, w, r.writeback > 0 ? t : -1};
+            st.run = State::WrittenRun{t, t, w, r.writeback > 0 ? t : -1};
           } else if (w == st.run.written) {
             st.run.lastS = std::max(st.run.lastS, t);
             if (r.writeback > 0 && (st.run.inFlightFromS < 0 || t < st.run.inFlightFromS))
@@ -317,6 +345,18 @@ void TraceStats::add(const te::TraceRecord& record) {
           wbStartOf(r.bdi, r.dirtyRatelimit);
           ++st.balanceRecords;
           st.dirtied.add(static_cast<double>(r.dirtied));
+          // The writer dirtied `dirtied` pages since its previous call returned (nr_dirtied is
+          // reset on every way out of balance_dirty_pages()); if that call did not sleep (a
+          // traced pause above 0 is the sleep; one below min_pause is traced as 0 or less),
+          // the time between the two calls' global_dirty_state is all copying, plus whatever
+          // else held the writer up (a CPU, the allocator, a lock).
+          if (const auto c = st.calls.find(r.header.pid); c != st.calls.end()) {
+            if (r.dirtied > 0 && c->second.previousS >= 0 && !c->second.previousSlept &&
+                c->second.currentS > c->second.previousS)
+              st.dirtyingPageS.add((c->second.currentS - c->second.previousS) /
+                                   static_cast<double>(r.dirtied));
+            c->second.currentSlept = r.pause > 0;
+          }
           st.dirtiedPause.add(static_cast<double>(r.dirtiedPause));
           for (std::size_t k = 0; k < st.dirtiedDivisibleBy.size(); ++k)
             if (r.dirtied % (1u << k) == 0) ++st.dirtiedDivisibleBy[k];
@@ -367,6 +407,7 @@ TraceStats::Result TraceStats::result() const {
   r.taskRatelimitKBps = st.taskRatelimit.distribution();
   r.dirtied = st.dirtied.distribution();
   r.dirtiedPause = st.dirtiedPause.distribution();
+  r.dirtyingPageS = st.dirtyingPageS.distribution();
   r.overshootDirtied = st.overshootDirtied.distribution();
   r.balanceRecords = st.balanceRecords;
   r.overshootRecords = st.overshootRecords;
@@ -388,8 +429,10 @@ TraceStats::Result TraceStats::result() const {
   r.writebackBusyS = st.writebackBusyS;
   r.writtenSpells = st.spells;
   if (st.run.written >= 0 && r.writtenSpells.size() < kMaxNoCompletionSpells)
-    r.writtenSpells.push_back(Result::WrittenSpell{st.run.inFlightFromS, st.run.lastS, -1, 0});
+    r.writtenSpells.push_back(
+        Result::WrittenSpell{st.run.firstS, st.run.inFlightFromS, st.run.lastS, -1, 0});
   for (auto& sp : r.writtenSpells) {
+    sp.firstS -= st.firstS;
     if (sp.inFlightFromS >= 0) sp.inFlightFromS -= st.firstS;
     sp.lastS -= st.firstS;
     if (sp.nextS >= 0) sp.nextS -= st.firstS;
@@ -703,9 +746,26 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
                  " % of the balance_dirty_pages records: single pages";
     }
   }
+  // How fast a writer dirties (docs/model.md, The writers' copy speed from a trace): every
+  // interval between two check-ins without a sleep is an upper bound on the writer's own cost
+  // per page, since anything else that held it up only adds time; the lower tenth of them,
+  // where nothing did, is the cost of a writer with a whole CPU, which the simulation's CPUs
+  // then share out as the real ones did.
+  double copyMBps = te::TaskSpec{}.copyMBps;
+  std::string copyWhy = "the default: fewer than " + std::to_string(kMinDirtyingIntervals) +
+                        " check-ins followed one without a sleep";
+  if (m.dirtyingPageS.count >= kMinDirtyingIntervals && m.dirtyingPageS.p10 > 0) {
+    copyMBps =
+        std::clamp(static_cast<double>(te::kPageBytes) / (m.dirtyingPageS.p10 * 1e6), 0.001, 1e6);
+    copyWhy = fixed(m.dirtyingPageS.p10 * 1e6, 2) + " us per page dirtied, the p10 of the " +
+              std::to_string(m.dirtyingPageS.count) +
+              " intervals between a writer's check-ins without a sleep (median " +
+              fixed(m.dirtyingPageS.p50 * 1e6, 2) + " us)";
+  }
   for (const auto& [key, count] : groups) {
     te::TaskSpec t;
     t.blockKiB = blockKiB;
+    t.copyMBps = copyMBps;
     t.name = std::get<1>(key);
     t.count = count;
     t.kind = te::TaskKind::Writer;
@@ -717,7 +777,8 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
                 (t.cgroup.empty() ? std::string() : " in cgroup " + t.cgroup) +
                 ": looping dd writers, one per traced pid: bs " + std::to_string(t.blockKiB) +
                 " KiB (" + blockWhy + "), " + std::to_string(t.fileMiB) +
-                " MiB per run (the default)");
+                " MiB per run (the default), copying " + fixed(t.copyMBps, 0) + " MB/s (" +
+                copyWhy + ")");
   }
   if (groups.empty()) n.push_back("no writers: no pid called balance_dirty_pages in the trace");
 
@@ -761,6 +822,8 @@ std::vector<ComparisonRow> compare(const TraceStats::Result& measured,
   row("task_ratelimit p50 (KB/s)", measured.taskRatelimitKBps.p50, simulated.taskRatelimitKBps.p50);
   row("dirtied p50 (pages)", measured.dirtied.p50, simulated.dirtied.p50);
   row("dirtied_pause p50 (pages)", measured.dirtiedPause.p50, simulated.dirtiedPause.p50);
+  row("dirtying a page p10 (us)", measured.dirtyingPageS.p10 * 1e6,
+      simulated.dirtyingPageS.p10 * 1e6);
   row("rate per task p50 (KB/s)", medianRate(measured), medianRate(simulated));
   row("all writers (KB/s)", totalRate(measured), totalRate(simulated));
   row("thresh (pages)", static_cast<double>(measured.threshPages),

@@ -152,7 +152,7 @@ void Kernel::continueWriting(Task& t) {
     // the first folio boundary at or past the quota: nr_dirtied overshoots nr_dirtied_pause by
     // up to a folio less a page.
     // A folio that is not in the cache yet is allocated at the largest order the allocator
-    // gives without reclaim, down to a single page (Eq. 69); the writer's pages that are not
+    // gives without reclaim, down to a single page (Eq. 70); the writer's pages that are not
     // resident come first.
     const Pages bp = blockPages(t.spec);
     const Pages toAllocate = m_files[static_cast<std::size_t>(t.file)].notResident();

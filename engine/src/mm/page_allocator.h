@@ -82,7 +82,7 @@ class PageAllocator {
   Pages allocate(PageAllocatorHost& host, Task& t, Pages n);
   /// The folio a buffered write() of `t` gets when it needs a new one of `pages` (a power of
   /// two), `pending` pages of the same write() being already spoken for (docs/model.md, Large
-  /// folios in the write path, Eq. 69). __filemap_get_folio() (6.x, FGP_CREAT) tries the orders
+  /// folios in the write path, Eq. 70). __filemap_get_folio() (6.x, FGP_CREAT) tries the orders
   /// from high to low, those above 0 with __GFP_NORETRY | __GFP_NOWARN: such an order is had
   /// only if it fits above the min watermark once kswapd is woken (the model's memory does not
   /// fragment, so compaction cannot help, and the one round of direct reclaim the kernel allows

@@ -59,6 +59,11 @@ class TraceStats {
     Distribution taskRatelimitKBps;
     Distribution dirtied;       ///< balance_dirty_pages `dirtied` (pages since the last check-in)
     Distribution dirtiedPause;  ///< balance_dirty_pages `dirtied_pause`
+    /// Seconds a writer took per page it dirtied between two check-ins without a sleep
+    /// between them (docs/model.md, The writers' copy speed from a trace): from the
+    /// global_dirty_state that opened one balance_dirty_pages() call of a pid to the one that
+    /// opened its next, over the `dirtied` of that next call's balance_dirty_pages record.
+    Distribution dirtyingPageS;
     /// balance_dirty_pages records whose `dirtied` passed `dirtied_pause`: the check-in came
     /// late, at a folio boundary (docs/model.md, Large folios in the write path).
     std::int64_t overshootRecords = 0;
@@ -92,6 +97,8 @@ class TraceStats {
     /// per run of global_dirty_state records with the same `written`, in seconds from the
     /// trace's first record (at most kMaxNoCompletionSpells runs).
     struct WrittenSpell {
+      /// The run's first record: from here on nothing completed until `nextS`.
+      double firstS = 0;
       /// The run's first record with `writeback` > 0 (a completion can empty the device; until
       /// the next one `writeback` only grows); negative: nothing was in flight.
       double inFlightFromS = -1;
@@ -120,6 +127,10 @@ class TraceStats {
   struct State;
   std::shared_ptr<State> m_state;
 };
+
+/// deriveScenario() takes the writers' copy speed from a trace with at least this many
+/// intervals between check-ins without a sleep (Result::dirtyingPageS).
+inline constexpr std::int64_t kMinDirtyingIntervals = 20;
 
 /// The shortest stall deriveScenario() gives a device, and how many runs of `written`
 /// TraceStats keeps at most (a 30 s trace of this machine has about 10,000).

@@ -3,6 +3,7 @@
 // without position control leaves out, and the explain panel against the trace record.
 #include <gtest/gtest.h>
 
+#include <QCoreApplication>
 #include <QJsonDocument>
 #include <QPlainTextEdit>
 #include <QTableWidget>
@@ -13,6 +14,7 @@
 #include <sstream>
 
 #include "dashboard.h"
+#include "dirty_pages_plot.h"
 #include "explain_panel.h"
 #include "live_controller.h"
 #include "qcp.h"
@@ -244,6 +246,34 @@ TEST(ExplainPanel, ShowsTheTraceRecordOfTheMarkedMoment) {
   EXPECT_EQ(explained(text, "setpoint"), sink.last.setpoint);
   EXPECT_EQ(explained(text, "limit"), sink.last.limit);
   EXPECT_EQ(explained(text, "dirty"), sink.last.dirty);
+}
+
+// An event's label reads to the right of its line, except where that would run past the plot's
+// right edge: there (the newest events of a live run) it reads to the left.
+TEST(Timeline, EveryEventLabelStaysInsideItsPlot) {
+  QWidget host;
+  DirtyPagesPlot plot(&host);
+  plot.widget()->resize(520, 300);
+  host.resize(520, 300);
+  host.show();
+  QCoreApplication::processEvents();
+  plot.setTimeRange(0, 40);
+  using Kind = engine::RunEvent::Kind;
+  plot.setEvents({{1.0, Kind::TaskStart, "tasks[0] dd x2 start"},
+                  {20.0, Kind::TaskStart, "tasks[1] dd x1 start"},
+                  {39.5, Kind::TaskStart, "tasks[2] rt-dd x1 start"}});
+  plot.replot(true);
+  QCustomPlot* qcp = plot.widget();
+  const QRect rect = qcp->axisRect()->rect();
+  int labels = 0;
+  for (int i = 0; i < qcp->itemCount(); ++i) {
+    auto* text = qobject_cast<QCPItemText*>(qcp->item(i));
+    if (!text || !text->text().startsWith(QStringLiteral("tasks["))) continue;
+    ++labels;
+    EXPECT_GE(text->topLeft->pixelPosition().x(), rect.left() - 1) << text->text().toStdString();
+    EXPECT_LE(text->topRight->pixelPosition().x(), rect.right() + 1) << text->text().toStdString();
+  }
+  EXPECT_EQ(labels, 3);
 }
 
 }  // namespace

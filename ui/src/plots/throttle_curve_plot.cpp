@@ -96,6 +96,9 @@ ThrottleCurvePlot::ThrottleCurvePlot(QWidget* parentWidget)
   m_freerunLine = makeLine(QStringLiteral("freerun"), m_freerunLabel);
   m_setpointLine = makeLine(QStringLiteral("setpoint"), m_setpointLabel);
   m_limitLine = makeLine(QStringLiteral("limit"), m_limitLabel);
+  // The axis ends 5 % past the limit, too little room for its label on a narrow plot: it reads
+  // to the left of its line, over the empty top of the curve's last stretch.
+  m_limitLabel->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
 
   // The arithmetic of the current pause, in words, between the title and the plot.
   m_plot->plotLayout()->insertRow(1);

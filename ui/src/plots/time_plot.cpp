@@ -89,6 +89,9 @@ TimePlot::TimePlot(PlotId id, QWidget* parentWidget)
           [this](const QCPRange& r) {
             if (!m_settingRange) Q_EMIT userRangeChanged(r.lower, r.upper);
           });
+  // An event's label reads to the right of its line; near the plot's right edge (the newest
+  // events, in a live run) it would be cut, so there it reads to the left of the line instead.
+  connect(m_plot, &QCustomPlot::afterLayout, this, [this] { keepEventLabelsInside(); });
   m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
   connect(m_plot, &QWidget::customContextMenuRequested, this,
           [this](const QPoint& pos) { Q_EMIT contextMenuRequested(m_plot->mapToGlobal(pos)); });
@@ -417,6 +420,20 @@ void TimePlot::setEvents(const std::vector<engine::RunEvent>& events) {
     m_eventItems.push_back(label);
   }
   m_dirty = true;
+}
+
+void TimePlot::keepEventLabelsInside() {
+  const double right = m_plot->axisRect()->rect().right();
+  for (QCPAbstractItem* item : m_eventItems) {
+    auto* label = qobject_cast<QCPItemText*>(item);
+    if (!label) continue;
+    const QMargins pad = label->padding();
+    const double width =
+        QFontMetricsF(label->font()).horizontalAdvance(label->text()) + pad.left() + pad.right();
+    const double x = m_plot->xAxis->coordToPixel(label->position->coords().x());
+    const Qt::Alignment side = x + width > right ? Qt::AlignRight : Qt::AlignLeft;
+    label->setPositionAlignment(side | Qt::AlignTop);
+  }
 }
 
 QStringList TimePlot::eventLabels() const {

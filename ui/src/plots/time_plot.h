@@ -142,6 +142,7 @@ class TimePlot : public QObject {
   DisplayUnits m_units;
 
  private:
+  void keepEventLabelsInside();
   void onMouseMove(QMouseEvent* event);
   void onMousePress(QMouseEvent* event);
   void onMouseRelease(QMouseEvent* event);

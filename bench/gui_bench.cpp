@@ -3,11 +3,13 @@
 // so a measured frame is exactly: drain the worker, append to the histories and the graphs,
 // update the task table, and replot every visible plot (immediately, so the time is real).
 //
-//   gui_bench [--frames N] [--case K]... [--no-memory] [--no-snapshots] [--per-graph]
+//   gui_bench [--frames N] [--case K]... [--no-memory] [--no-snapshots] [--per-graph] [--still]
 //
 // --case K (1-4, repeatable) runs only those frame cases; --no-memory skips the peak-memory run;
 // --no-snapshots runs the memory case without the engine's snapshot store (to see its share);
-// --per-graph prints what each graph adds to its plot's replot.
+// --per-graph prints what each graph adds to its plot's replot; --still keeps the engine paused
+// while the frames are measured, so every frame redraws the same data (for instruction counts:
+// valgrind --tool=callgrind --toggle-collect='*measureFrames*' gui_bench --still --frames 300).
 //
 // Runs offscreen unless DISPLAY is set (use xvfb-run to include X11 software rendering).
 #include <QApplication>
@@ -118,9 +120,9 @@ struct FrameTimes {
 
 /// `frames` frames paced by a 60 Hz clock (as the app's timer), the engine running live at
 /// `speed` so that new samples arrive between frames. Each frame replots every visible plot.
-FrameTimes measureFrames(Rig& rig, int frames, double speed) {
+FrameTimes measureFrames(Rig& rig, int frames, double speed, bool still) {
   rig.controller.setSpeed(speed);
-  rig.controller.setRunning(true);
+  rig.controller.setRunning(!still);
   FrameTimes out;
   const auto period = std::chrono::microseconds(16667);
   auto next = Clock::now();
@@ -249,12 +251,14 @@ int main(int argc, char** argv) {
   bool memory = true;
   bool snapshots = true;
   bool perGraph = false;
+  bool still = false;
   std::vector<int> only;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--no-memory") memory = false;
     if (arg == "--no-snapshots") snapshots = false;
     if (arg == "--per-graph") perGraph = true;
+    if (arg == "--still") still = true;
     if (i + 1 >= argc) continue;
     if (arg == "--frames") frames = std::max(300, std::atoi(argv[i + 1]));
     if (arg == "--case") only.push_back(std::atoi(argv[i + 1]));
@@ -314,9 +318,10 @@ int main(int argc, char** argv) {
     rig.controller.setHistoryWindow(ui::HistoryWindow::Last10min);
     rig.controller.load(writers(c.scenario));
     rig.prefill(600);
-    const FrameTimes t = measureFrames(rig, frames, c.speed);
-    std::printf("\n[frame] %s, 10 min of history (%zu samples), engine live at %gx\n", c.label,
-                rig.controller.history().size(), c.speed);
+    const FrameTimes t = measureFrames(rig, frames, c.speed, still);
+    std::printf("\n[frame] %s, 10 min of history (%zu samples), engine %s\n", c.label,
+                rig.controller.history().size(),
+                still ? "paused" : qPrintable(QStringLiteral("live at %1x").arg(c.speed)));
     std::printf(
         "  frame (drain + append + table + replot %zu visible plots): median %.2f ms, p95 %.2f "
         "ms, max %.2f ms, mean %.2f ms\n",

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <memory>
+#include <vector>
 
 #include "fast_graph.h"
 #include "qcp.h"
@@ -79,7 +81,7 @@ TEST(FastGraph, AWideDashedLineIsDrawnDashedAndAsWideAsItsPen) {
   pen.setCosmetic(true);
   graph->setPen(pen);
   const QImage image = plot.toPixmap(400, 200).toImage();
-  const int y = plot.yAxis->coordToPixel(1.0);
+  const int y = static_cast<int>(plot.yAxis->coordToPixel(1.0));
   const QRect rect = plot.axisRect()->rect();
   int on = 0, off = 0;
   for (int x = rect.left() + 2; x < rect.right() - 2; ++x)
@@ -99,7 +101,9 @@ void fillPlot(QCustomPlot& plot, QCPTextElement* title, bool cursor) {
   plot.plotLayout()->insertRow(0);
   plot.plotLayout()->addElement(0, 0, title);
   plot.legend->setVisible(true);
-  QCPGraph* graph = addFastGraph(&plot);
+  // A plain graph: this compares the plots' own drawing (buffers, legend, title); FastGraph's
+  // is compared with QCPGraph's below.
+  QCPGraph* graph = plot.addGraph();
   graph->setName(QStringLiteral("dirty+writeback"));
   QVector<double> keys, values;
   for (int i = 0; i < 3000; ++i) {
@@ -135,8 +139,9 @@ int largestDifference(const QImage& a, const QImage& b) {
 }
 
 // FastPlot fills, copies and skips its paint buffers differently, and its legend and title keep
-// their text; on the screen it must show what a plain QCustomPlot shows, the hover overlay
-// included when something is on it (up to rounding in the blending of antialiased edges).
+// their text as pixmaps; on the screen it must show what a plain QCustomPlot shows, the hover
+// overlay included when something is on it (up to rounding in the blending of antialiased
+// edges).
 TEST(FastPlot, ShowsWhatAPlainQCustomPlotShows) {
   for (const bool cursor : {false, true}) {
     QCustomPlot plain;
@@ -152,6 +157,136 @@ TEST(FastPlot, ShowsWhatAPlainQCustomPlotShows) {
     const int y = fast.axisRect()->rect().center().y();
     EXPECT_EQ(qRed(b.pixel(x, y)) > 200 && qGreen(b.pixel(x, y)) < 80, cursor);
   }
+}
+
+// A legend entry keeps its text's pixels from one replot to the next: it is the same entry.
+// (The entries used to be made anew before every replot, so the pixels were drawn every time.)
+TEST(FastPlot, LegendEntriesLastFromReplotToReplot) {
+  FastPlot plot;
+  plot.legend->setVisible(true);
+  for (const char* name : {"dirty", "writeback"}) addFastGraph(&plot)->setName(name);
+  plot.resize(300, 200);
+  plot.replot(QCustomPlot::rpImmediateRefresh);
+  const QCPAbstractLegendItem* first = plot.legend->item(0);
+  ASSERT_NE(dynamic_cast<const FastLegendItem*>(first), nullptr);
+  plot.replot(QCustomPlot::rpImmediateRefresh);
+  plot.replot(QCustomPlot::rpImmediateRefresh);
+  EXPECT_EQ(plot.legend->item(0), first);
+}
+
+/// The pixels of `image` inside `rect` darker than half.
+std::vector<std::vector<bool>> inked(const QImage& image, const QRect& rect) {
+  std::vector<std::vector<bool>> out(static_cast<std::size_t>(rect.width()),
+                                     std::vector<bool>(static_cast<std::size_t>(rect.height())));
+  for (int x = 0; x < rect.width(); ++x)
+    for (int y = 0; y < rect.height(); ++y)
+      out[static_cast<std::size_t>(x)][static_cast<std::size_t>(y)] =
+          qGray(image.pixel(rect.left() + x, rect.top() + y)) < 128;
+  return out;
+}
+
+/// How many inked pixels of `a` have no inked pixel of `b` within `reach` pixels (either way).
+int inkedApart(const std::vector<std::vector<bool>>& a, const std::vector<std::vector<bool>>& b,
+               int reach) {
+  const int w = static_cast<int>(a.size());
+  const int h = w ? static_cast<int>(a[0].size()) : 0;
+  int apart = 0;
+  for (int x = 0; x < w; ++x)
+    for (int y = 0; y < h; ++y) {
+      if (!a[static_cast<std::size_t>(x)][static_cast<std::size_t>(y)]) continue;
+      bool near = false;
+      for (int dx = -reach; dx <= reach && !near; ++dx)
+        for (int dy = -reach; dy <= reach && !near; ++dy) {
+          const int u = x + dx, v = y + dy;
+          near = u >= 0 && u < w && v >= 0 && v < h &&
+                 b[static_cast<std::size_t>(u)][static_cast<std::size_t>(v)];
+        }
+      apart += !near;
+    }
+  return apart;
+}
+
+/// Plots a dense noisy series (6,000 points over about 400 px) with `pen`, as a FastGraph on a
+/// FastPlot (drawn by FastGraph) or as a plain QCPGraph on a QCustomPlot (drawn by QPainter).
+QImage screenOf(bool fast, const QPen& pen, bool antialiased, QRect* axisRect,
+                QCPGraph::LineStyle style = QCPGraph::lsLine) {
+  std::unique_ptr<QCustomPlot> plot(fast ? new FastPlot : new QCustomPlot);
+  plot->setBackground(Qt::white);
+  QCPGraph* graph = fast ? addFastGraph(plot.get()) : plot->addGraph();
+  graph->setAdaptiveSampling(false);  // QPainter strokes every point
+  QVector<double> keys, values;
+  for (int i = 0; i < 6000; ++i) {
+    keys << i * 0.01;
+    values << std::sin(i * 0.002) * 40 + std::sin(i * 0.37) * (i % 900 < 450 ? 8 : 1);
+  }
+  graph->setData(keys, values, true);
+  graph->setPen(pen);
+  graph->setLineStyle(style);
+  graph->setAntialiased(antialiased);
+  plot->xAxis->setRange(0, 60);
+  plot->yAxis->setRange(-60, 60);
+  plot->resize(460, 300);
+  plot->show();  // so that it is laid out at its size before the replot
+  plot->replot(QCustomPlot::rpImmediateRefresh);
+  *axisRect = plot->axisRect()->rect().adjusted(2, 2, -2, -2);
+  return plot->grab().toImage().convertToFormat(QImage::Format_RGB32);
+}
+
+// On the screen FastGraph draws its line itself, a pixel column at a time; the picture must be
+// QPainter's: in every column the line is inked from the same row to the same row, within a
+// pixel, for a one-pixel antialiased pen, a five-pixel plain one (presenter mode), and a step
+// line.
+TEST(FastGraph, DrawsTheLineQPainterDraws) {
+  struct Case {
+    const char* name;
+    QPen pen;
+    bool antialiased;
+    QCPGraph::LineStyle style;
+    int near;  ///< pixels within which all but a few of the inked pixels agree
+  };
+  QPen thin(Qt::black, 1);
+  thin.setCosmetic(true);
+  QPen wide(Qt::black, 5);
+  wide.setCosmetic(true);
+  for (const Case& c : {Case{"1 px antialiased", thin, true, QCPGraph::lsLine, 1},
+                        Case{"5 px", wide, false, QCPGraph::lsLine, 2},
+                        Case{"1 px steps", thin, true, QCPGraph::lsStepLeft, 1}}) {
+    QRect rect;
+    const QImage painted = screenOf(false, c.pen, c.antialiased, &rect, c.style);
+    const QImage ours = screenOf(true, c.pen, c.antialiased, &rect, c.style);
+    const auto a = inked(painted, rect);
+    const auto b = inked(ours, rect);
+    int total = 0;
+    for (const auto& column : a)
+      total += static_cast<int>(std::count(column.begin(), column.end(), true));
+    EXPECT_GT(total, rect.width() * 2) << c.name;
+    // Every pixel either inks is within a pixel (two for the wide pen, whose joins at sharp
+    // turns QPainter cuts square) of one the other inks, but for a few on the tips of the
+    // sharpest spikes, and all within one more.
+    EXPECT_LE(inkedApart(a, b, c.near) + inkedApart(b, a, c.near), total / 200) << c.name;
+    EXPECT_EQ(inkedApart(a, b, c.near + 1) + inkedApart(b, a, c.near + 1), 0) << c.name;
+  }
+}
+
+// Exports draw every point as QCustomPlot does: a FastGraph's PNG is a QCPGraph's.
+TEST(FastGraph, ExportsAreQCustomPlotsOwnDrawing) {
+  QPen pen(Qt::blue, 1, Qt::DashLine);
+  QImage images[2];
+  for (const bool fast : {false, true}) {
+    std::unique_ptr<QCustomPlot> plot(fast ? new FastPlot : new QCustomPlot);
+    QCPGraph* graph = fast ? addFastGraph(plot.get()) : plot->addGraph();
+    QVector<double> keys, values;
+    for (int i = 0; i < 3000; ++i) {
+      keys << i * 0.02;
+      values << std::sin(i * 0.37) * 40;
+    }
+    graph->setData(keys, values, true);
+    graph->setPen(pen);
+    plot->xAxis->setRange(0, 60);
+    plot->yAxis->setRange(-50, 50);
+    images[fast] = plot->toPixmap(400, 250).toImage();
+  }
+  EXPECT_EQ(images[0], images[1]);
 }
 
 TEST(FastPlot, LegendEntriesKeepTheirTextMarginsAndOrder) {

@@ -272,7 +272,7 @@ void TimePlot::autoscaleAxis(QCPAxis* axis, const QCPRange& keys) {
       continue;
     if (!g->visible() || g->valueAxis() != axis) continue;
     bool found = false;
-    const QCPRange r = g->getValueRange(found, log ? QCP::sdPositive : QCP::sdBoth, keys);
+    const QCPRange r = valueRangeOver(*g->data(), keys, log, found);
     if (!found) continue;
     if (!any) {
       total = r;

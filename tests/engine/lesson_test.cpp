@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include "throttlelab/engine/lesson.h"
 
@@ -185,4 +186,28 @@ TEST(Lessons, AStepCanShowAndHighlightTheDevicePlot) {
   EXPECT_EQ(step.plots, (std::vector<std::string>{"bandwidth", "device"}));
   ASSERT_TRUE(step.highlight);
   EXPECT_EQ(step.highlight->plot, "device");
+}
+
+TEST(Lessons, ABadSetNamesTheLessonsFileStepAndKeyNotTheCommandLine) {
+  for (const auto& [step, key, reason] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {R"({"caption": "x", "set": {"vm.dirty_ratoi": 10}})", "set.vm.dirty_ratoi",
+            "did you mean 'dirty_ratio'"},
+           {R"({"caption": "x", "set": {"tasks[0].count": "ten"}})", "set.tasks[0].count",
+            "integer"},
+           {R"({"caption": "x", "scenario": {"schemaVersion": 1, "vm": {"dirty_ratio": 500}}})",
+            "scenario", ""}}) {
+    SCOPED_TRACE(step);
+    try {
+      te::parseLesson(minimalLesson(step), "lesson.json");
+      ADD_FAILURE() << "accepted";
+    } catch (const te::LessonError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind("lesson.json, step 2, key " + key, 0), 0u) << what;
+      EXPECT_NE(what.find(reason), std::string::npos) << what;
+      EXPECT_EQ(what.find("command line"), std::string::npos) << what;
+      // The place is said once, at the start.
+      EXPECT_EQ(what.find("lesson.json", 1), std::string::npos) << what;
+    }
+  }
 }

@@ -146,7 +146,7 @@ Scenario scenarioOf(const Json& v, const Where& where, int step, std::string& re
     try {
       return parseScenario(v.dump(), where.origin() + " step " + std::to_string(step));
     } catch (const ScenarioError& e) {
-      where.fail(step, e.key().empty() ? "scenario" : "scenario." + e.key(), e.what());
+      where.fail(step, e.key().empty() ? "scenario" : "scenario." + e.key(), e.reason());
     }
   }
   where.fail(step, "scenario", "must be a built-in scenario name or a scenario object");
@@ -159,7 +159,18 @@ Scenario applied(const Scenario& base, const std::vector<Override>& set, const W
     Scenario s = parseScenario(scenarioToJson(base), where.origin(), set);
     return s;
   } catch (const ScenarioError& e) {
-    where.fail(step, "set." + (e.key().empty() ? set.front().path : e.key()), e.what());
+    // The message names the lesson's file, step and key; the scenario's own "command line:"
+    // (where --set overrides come from) or origin would name the wrong place.
+    const std::string& key = e.key();
+    const auto named = std::find_if(set.begin(), set.end(), [&](const Override& o) {
+      return key.rfind(o.path, 0) == 0 && (key.size() == o.path.size() ||
+                                           key[o.path.size()] == '.' || key[o.path.size()] == '[');
+    });
+    if (key.empty()) where.fail(step, "set." + set.front().path, e.reason());
+    if (named != set.end()) where.fail(step, "set." + key, e.reason());
+    // A key the step did not set, made invalid by one it did (a background ratio above the
+    // new ratio): name both.
+    where.fail(step, "set", "makes " + key + " invalid: " + e.reason());
   }
 }
 

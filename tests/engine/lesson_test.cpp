@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <tuple>
 
@@ -186,6 +187,63 @@ TEST(Lessons, AStepCanShowAndHighlightTheDevicePlot) {
   EXPECT_EQ(step.plots, (std::vector<std::string>{"bandwidth", "device"}));
   ASSERT_TRUE(step.highlight);
   EXPECT_EQ(step.highlight->plot, "device");
+}
+
+TEST(Lessons, AHighlightCurveThatItsPlotDoesNotDrawIsNamedWithItsStepAndKey) {
+  // The memory plot's watermarks are wmark_min and wmark_low; "min" is no curve of it.
+  const std::string json = minimalLesson(
+      R"({"caption": "x", "highlight": {"plot": "memory", "curves": ["wmark_low", "min"]}})");
+  std::string key;
+  EXPECT_EQ(failingStep(json, &key), 2);
+  EXPECT_EQ(key, "highlight.curves[1]");
+  try {
+    te::parseLesson(json, "test.json");
+  } catch (const te::LessonError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("'min'"), std::string::npos) << what;
+    EXPECT_NE(what.find("memory plot"), std::string::npos) << what;
+    EXPECT_NE(what.find("did you mean 'wmark_min'"), std::string::npos) << what;
+  }
+  // A curve of another plot is not one of this plot's either.
+  EXPECT_EQ(failingStep(
+                minimalLesson(
+                    R"({"caption": "x", "highlight": {"plot": "pause", "curves": ["setpoint"]}})"),
+                &key),
+            2);
+  EXPECT_EQ(key, "highlight.curves[0]");
+  // Every name of every plot's list is accepted on that plot.
+  for (const auto& plot : te::lessonPlotNames()) {
+    for (const auto& curve : te::lessonCurveNames(plot)) {
+      const std::string step = R"({"caption": "x", "highlight": {"plot": ")" + std::string(plot) +
+                               R"(", "curves": [")" + std::string(curve) + R"("]}})";
+      EXPECT_EQ(failingStep(minimalLesson(step)), -1) << plot << ": " << curve;
+    }
+  }
+}
+
+TEST(Lessons, EveryShippedHighlightNamesCurvesItsPlotDraws) {
+  // Read as plain JSON, so that a name the checker would refuse is reported here by file, step
+  // and name rather than as a lesson that does not load.
+  int named = 0;
+  for (const auto& file : lessonFiles()) {
+    std::ifstream in(file);
+    const auto doc = nlohmann::json::parse(in);
+    const auto& steps = doc.at("steps");
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      if (!steps[i].contains("highlight")) continue;
+      const auto& h = steps[i].at("highlight");
+      const std::string plot = h.at("plot").get<std::string>();
+      const auto& known = te::lessonCurveNames(plot);
+      EXPECT_FALSE(known.empty()) << file << " step " << i + 1 << ": plot " << plot;
+      for (const auto& c : h.value("curves", nlohmann::json::array())) {
+        ++named;
+        EXPECT_NE(std::find(known.begin(), known.end(), c.get<std::string>()), known.end())
+            << file.filename() << " step " << i + 1 << ": no curve " << c << " in the " << plot
+            << " plot";
+      }
+    }
+  }
+  EXPECT_GT(named, 5);
 }
 
 TEST(Lessons, ABadSetNamesTheLessonsFileStepAndKeyNotTheCommandLine) {

@@ -269,3 +269,32 @@ TEST(Lessons, ABadSetNamesTheLessonsFileStepAndKeyNotTheCommandLine) {
     }
   }
 }
+
+TEST(Lessons, TimeToTheLimitAndTimeOverItAreTheStepsOwnSamples) {
+  // vm.dirty_bytes of 64 MiB under ten dd that hold ~750 MiB dirty: the excess must first be
+  // written out, so dirty pages reach the new limit only after a while.
+  const te::Lesson lesson = te::parseLesson(
+      R"({"name": "t", "title": "T", "steps": [
+          {"caption": "ten", "scenario": "ten-dd", "runFor": 20},
+          {"caption": "64 MiB", "set": {"vm.dirty_bytes": 67108864,
+                                         "vm.dirty_background_bytes": 33554432}, "runFor": 30}]})",
+      "t");
+  const te::LessonMeasurement m = te::measureLessonStep(lesson, 1);
+  ASSERT_FALSE(m.samples.empty());
+  const auto over = [](const te::Sample& s) {
+    return s.dirtyPages + s.writebackPages > s.limitPages;
+  };
+  const auto first = std::find_if_not(m.samples.begin(), m.samples.end(), over);
+  ASSERT_NE(first, m.samples.end());
+  const double toLimit = te::toSeconds(first->time) - m.fromS;
+  EXPECT_GT(toLimit, 1.0);  // the drain is visible
+  EXPECT_NEAR(std::stod(te::fillLessonText("{to_limit_s}", m)), toLimit, 0.06);
+  const double share =
+      100.0 * static_cast<double>(std::count_if(m.samples.begin(), m.samples.end(), over)) /
+      static_cast<double>(m.samples.size());
+  EXPECT_NEAR(std::stod(te::fillLessonText("{over_limit_pct}", m)), share, 0.6);
+  // A step that never reaches the limit says so rather than printing a number.
+  te::LessonMeasurement never = m;
+  never.samples.resize(static_cast<std::size_t>(first - m.samples.begin()));
+  EXPECT_EQ(te::fillLessonText("{to_limit_s}", never), "n/a");
+}

@@ -242,6 +242,12 @@ constexpr MetricDef kMetrics[] = {
      ":group the median of the group's tasks' median pauses",
      false},
     {"pause_ms_max", "longest pause of the step, ms; with :group the group's longest", false},
+    {"over_limit_pct",
+     "share of the step's samples with dirty + writeback above the limit, percent", false},
+    {"to_limit_s",
+     "seconds from the step's start until dirty + writeback were first at or under the limit "
+     "(0 if they were at once; n/a if never)",
+     false},
     {"throttled_tasks", "median number of tasks asleep in balance_dirty_pages", false},
     {"system_pct", "mean %system over the step", false},
     {"user_pct", "mean %user over the step", false},
@@ -415,7 +421,9 @@ class RangeSink final : public RecordSink {
  public:
   RangeSink(double fromS, std::vector<Sample>& out) : m_from(atSeconds(fromS)), m_out(out) {}
   void onSample(const Sample& s) override {
-    if (s.time >= m_from) m_out.push_back(s);
+    // The sample at the step's first moment was taken before its changes applied: it is the
+    // previous step's last.
+    if (s.time > m_from) m_out.push_back(s);
   }
 
  private:
@@ -467,6 +475,19 @@ double windowMetric(std::string_view name, const LessonMeasurement& m) {
   if (name == "thresh_mib") return med([&](const Sample& s) { return mib(s.threshPages); });
   if (name == "free_mib") return med([&](const Sample& s) { return mib(s.freePages); });
   if (name == "throttled_tasks") return med([](const Sample& s) { return s.throttledTasks; });
+  const auto overLimit = [](const Sample& s) {
+    return s.dirtyPages + s.writebackPages > s.limitPages;
+  };
+  if (name == "over_limit_pct") {
+    if (ss.empty()) return std::nan("");
+    const auto over = std::count_if(ss.begin(), ss.end(), overLimit);
+    return 100.0 * static_cast<double>(over) / static_cast<double>(ss.size());
+  }
+  if (name == "to_limit_s") {
+    const auto under = std::find_if_not(ss.begin(), ss.end(), overLimit);
+    if (under == ss.end()) return std::nan("");
+    return std::max(0.0, toSeconds(under->time) - m.fromS);
+  }
   if (name == "system_pct") return mean([](const Sample& s) { return s.systemPct; });
   if (name == "user_pct") return mean([](const Sample& s) { return s.userPct; });
   if (name == "swap_out_mibps") return mean([](const Sample& s) { return s.swapOutKBps / 1024; });

@@ -112,7 +112,7 @@ LessonPlan planLessonStep(const Lesson& lesson, int index);
 struct LessonMeasurement {
   double fromS = 0;
   double toS = 0;
-  std::vector<Sample> samples;  ///< the samples inside the range
+  std::vector<Sample> samples;  ///< the samples after fromS, up to toS
   Summary atEnd;                ///< the whole run at toS
 };
 /// Runs the step headless, from the start of its run (deterministic: the window's run of the

@@ -148,6 +148,56 @@ TEST(Lessons, AStepThatNamesTheDevicePlotShowsIt) {
   EXPECT_FALSE(dashboard->isPlotVisible(PlotId::DirtyPages));
 }
 
+LessonPanel* lessonPanelOf(MainWindow& window) {
+  return window.findChild<LessonPanel*>(QStringLiteral("lessonPanel"));
+}
+
+// The audit's finding: opened in the window, step 1 ran at once (the live run was going) and
+// said "running…" while its question waited; from step 2 the run waited, but the header
+// still said "running…".
+TEST(Lessons, AQuestionKeepsTheLiveRunPausedAndTheHeaderSaysWhatIsTrue) {
+  GuiLaunchOptions options;
+  options.lesson = "one-to-a-thousand";
+  test::WindowRig rig(options);
+  rig.window->show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(rig.window.get()));
+  auto& controller = test::part<LiveController>(*rig.window, "liveController");
+  LessonPanel* panel = lessonPanelOf(*rig.window);
+  ASSERT_NE(panel, nullptr);
+  ASSERT_EQ(panel->currentStep(), 0);
+  QTest::qWait(500);  // half a second of a live run at 1x, had it been going
+  controller.frame();
+  EXPECT_FALSE(controller.isRunning());
+  EXPECT_LT(controller.status().simTimeS, 0.05);
+  EXPECT_FALSE(panel->stepSettled());
+  EXPECT_TRUE(panel->positionText().contains(QStringLiteral("paused")))
+      << panel->positionText().toStdString();
+  EXPECT_FALSE(panel->positionText().contains(QStringLiteral("running")))
+      << panel->positionText().toStdString();
+
+  // Step 2: the run is brought to the step's start (40 s) and waits there.
+  QTest::keyClick(rig.window.get(), Qt::Key_PageDown);
+  ASSERT_EQ(panel->currentStep(), 1);
+  ASSERT_TRUE(waitFor([&] {
+    controller.frame();
+    return !controller.isRunning() && std::abs(controller.status().simTimeS - 40) < 1e-6;
+  }));
+  QTest::qWait(100);
+  EXPECT_FALSE(controller.isRunning());
+  EXPECT_TRUE(panel->positionText().contains(QStringLiteral("paused")))
+      << panel->positionText().toStdString();
+  EXPECT_FALSE(panel->positionText().contains(QStringLiteral("running")))
+      << panel->positionText().toStdString();
+
+  // Answered, it runs to its end (70 s) and says neither.
+  panel->answer(1);
+  ASSERT_TRUE(waitFor([&] { return panel->stepSettled(); }));
+  EXPECT_NEAR(controller.status().simTimeS, 70, 1e-6);
+  EXPECT_FALSE(panel->positionText().contains(QStringLiteral("paused")));
+  EXPECT_FALSE(panel->positionText().contains(QStringLiteral("running")));
+  EXPECT_FALSE(panel->revealText().isEmpty());
+}
+
 TEST(Descriptions, EveryPolicyInTheBoxSaysWhenItWasTheKernelsAndWhatItDoes) {
   ParameterPanel panel;
   const auto policies = engine::Simulator::policyDescriptions();

@@ -85,6 +85,7 @@ LessonPanel::LessonPanel(LiveController& controller, QWidget* parent)
     m_waitingRun = false;
     ++m_next;
     advance();
+    showPosition();
   });
   showStep();
 }
@@ -119,6 +120,11 @@ void LessonPanel::goToStep(int index, bool autoAnswer) {
   m_waitingAnswer = step.question.has_value() && !autoAnswer;
   m_segments.clear();
   m_next = 0;
+  // Predict, then reveal: a step with a question shows nothing of its run before the answer.
+  // The live run may be going (the window runs on its own): it stops here, before anything is
+  // loaded, and the step's runs are driven by runFor() alone.
+  if (step.view == engine::LessonView::Simulation && m_waitingAnswer && m_controller.isRunning())
+    m_controller.setRunning(false);
   Q_EMIT hostViewRequested(step.view == engine::LessonView::Host);
   if (!step.plots.empty()) {
     QStringList plots;
@@ -141,6 +147,7 @@ void LessonPanel::goToStep(int index, bool autoAnswer) {
   if (autoAnswer && step.question) m_answered = step.question->answer;
   showStep();
   advance();
+  showPosition();
 }
 
 void LessonPanel::advance() {
@@ -175,15 +182,46 @@ void LessonPanel::answer(int choice) {
   const auto& step = m_lesson.steps[static_cast<std::size_t>(m_index)];
   if (!step.question || choice < 0 || choice >= static_cast<int>(step.question->choices.size()))
     return;
-  m_answered = choice;
   const bool wasWaiting = m_waitingAnswer;
+  // Run on by hand while the question waited: the step starts again from where it began, so
+  // that what it shows is its own run.
+  if (wasWaiting && !m_waitingRun && m_hasRun && step.view == engine::LessonView::Simulation &&
+      std::abs(m_controller.status().simTimeS - m_runTimeS) > 1e-6)
+    goToStep(m_index);
+  m_answered = choice;
   m_waitingAnswer = false;
   showStep();
-  if (wasWaiting) advance();
+  // While the run is still on its way to the step's start, the step runs once it is there.
+  if (wasWaiting && !m_waitingRun) advance();
+  showPosition();
 }
 
 QString LessonPanel::revealText() const {
   return m_reveal->isVisible() || !m_reveal->text().isEmpty() ? m_reveal->text() : QString();
+}
+
+QString LessonPanel::positionText() const {
+  return m_position->text();
+}
+
+void LessonPanel::showPosition() {
+  const int count = static_cast<int>(m_lesson.steps.size());
+  if (m_index < 0 || m_index >= count) {
+    m_position->setText(count ? tr("%n step(s); Page Down to begin", nullptr, count) : QString());
+    return;
+  }
+  const engine::LessonStep& step = m_lesson.steps[static_cast<std::size_t>(m_index)];
+  QString state;
+  if (m_settled || step.view != engine::LessonView::Simulation)
+    state = QString();
+  else if (m_waitingAnswer && m_waitingRun)
+    state = tr("getting the run to the step's start; answer meanwhile");
+  else if (m_waitingAnswer)
+    state = tr("paused until you answer");
+  else if (m_waitingRun)
+    state = tr("running…");
+  m_position->setText(tr("Step %1 of %2").arg(m_index + 1).arg(count) +
+                      (state.isEmpty() ? QString() : QStringLiteral(" — ") + state));
 }
 
 void LessonPanel::showStep() {
@@ -196,8 +234,8 @@ void LessonPanel::showStep() {
     delete item;
   }
   m_reveal->clear();
+  showPosition();
   if (m_index < 0 || m_index >= count) {
-    m_position->setText(count ? tr("%n step(s); Page Down to begin", nullptr, count) : QString());
     m_caption->setText(paragraphs(m_lesson.description));
     m_question->hide();
     m_choices->hide();
@@ -205,8 +243,6 @@ void LessonPanel::showStep() {
     return;
   }
   const engine::LessonStep& step = m_lesson.steps[static_cast<std::size_t>(m_index)];
-  m_position->setText(tr("Step %1 of %2").arg(m_index + 1).arg(count) +
-                      (m_settled || !step.runForS ? QString() : tr(" — running…")));
   QString caption = paragraphs(step.caption);
   if (step.highlight) {
     QStringList what;

@@ -41,6 +41,8 @@ class LessonPanel : public QWidget {
   void answer(int choice);
   /// The text shown after the answer (empty until then).
   QString revealText() const;
+  /// Where the step stands, as the panel's header says it ("Step 2 of 5 — paused: …").
+  QString positionText() const;
 
  Q_SIGNALS:
   /// The step has run to its end: its figures are final (a scripted export waits for this).
@@ -60,6 +62,8 @@ class LessonPanel : public QWidget {
     bool reconfigure = false;
   };
   void showStep();
+  /// The header's "Step K of N" and what the step is doing.
+  void showPosition();
   void advance();
   void finishStep();
 

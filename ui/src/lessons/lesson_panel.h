@@ -12,8 +12,10 @@
 #include "throttlelab/engine/lesson.h"
 
 class QButtonGroup;
+class QFrame;
 class QLabel;
 class QPushButton;
+class QScrollArea;
 class QVBoxLayout;
 
 namespace throttlelab::ui {
@@ -43,6 +45,8 @@ class LessonPanel : public QWidget {
   QString revealText() const;
   /// Where the step stands, as the panel's header says it ("Step 2 of 5 — paused: …").
   QString positionText() const;
+  /// The step's "Look at:" line (empty when it has no highlight).
+  QString lookAtText() const;
 
  Q_SIGNALS:
   /// The step has run to its end: its figures are final (a scripted export waits for this).
@@ -66,7 +70,12 @@ class LessonPanel : public QWidget {
   void showPosition();
   void advance();
   void finishStep();
+  void colourLookAtMark();
 
+ protected:
+  void changeEvent(QEvent* event) override;
+
+ private:
   LiveController& m_controller;
   engine::Lesson m_lesson;
   int m_index = -1;
@@ -80,6 +89,10 @@ class LessonPanel : public QWidget {
   std::optional<int> m_answered;
   QLabel* m_title;
   QLabel* m_position;
+  QLabel* m_lookAt;
+  QWidget* m_lookAtRow;
+  QFrame* m_lookAtMark;
+  QScrollArea* m_scroll;
   QLabel* m_caption;
   QLabel* m_question;
   QWidget* m_choices;

@@ -164,6 +164,9 @@ void Dashboard::clearData() {
 
 void Dashboard::setThrottleCurve(const engine::ThrottleCurve& curve) {
   m_curve->setCurve(curve);
+  // The words beside it (where dirty stands: below freerun, over the limit) against this curve,
+  // not the one before.
+  if (m_history && !m_history->empty()) m_curve->setLive(*m_history);
 }
 
 void Dashboard::setTaskInfos(const std::map<int, engine::TaskInfo>& infos) {

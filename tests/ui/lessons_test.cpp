@@ -260,18 +260,26 @@ TEST(Lessons, AStepsHighlightIsDrawnOnThePlotsAndInTheirExports) {
   EXPECT_EQ(dirty->emphasisedSeries(), QStringList({"setpoint", "freerun"}));
   EXPECT_TRUE(pause->emphasisedSeries().isEmpty());
   EXPECT_EQ(dashboard->highlightedPlot(), PlotId::DirtyPages);
-  // The emphasised curves are drawn wider than the rest.
+  // The emphasised curves are drawn wider than the rest, also after a change of theme
+  // (presenter mode and back), which draws every series plain first.
   QCustomPlot* plot = dirty->widget();
-  double emphasised = 1e9, others = 0;
-  for (int i = 0; i < plot->graphCount(); ++i) {
-    const QString name = plot->graph(i)->name();
-    const double w = plot->graph(i)->pen().widthF();
-    if (name == QLatin1String("setpoint") || name == QLatin1String("freerun"))
-      emphasised = std::min(emphasised, w);
-    else
-      others = std::max(others, w);
-  }
-  EXPECT_GT(emphasised, others);
+  const auto expectEmphasised = [&] {
+    double emphasised = 1e9, others = 0;
+    for (int i = 0; i < plot->graphCount(); ++i) {
+      const QString name = plot->graph(i)->name();
+      const double w = plot->graph(i)->pen().widthF();
+      if (name == QLatin1String("setpoint") || name == QLatin1String("freerun"))
+        emphasised = std::min(emphasised, w);
+      else
+        others = std::max(others, w);
+    }
+    EXPECT_GT(emphasised, others);
+  };
+  expectEmphasised();
+  dashboard->setPresenterMode(true);
+  expectEmphasised();
+  dashboard->setPresenterMode(false);
+  expectEmphasised();
 
   // The band is in the picture an export renders (toPixmap): inside the range the plot's
   // pixels change, outside it they do not.

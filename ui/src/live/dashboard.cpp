@@ -383,21 +383,26 @@ void Dashboard::fitPlots(bool mayHide, bool mayShow) {
 }
 
 void Dashboard::setHighlight(const std::optional<engine::LessonHighlight>& highlight) {
+  m_highlight = highlight;
+  m_highlightPlot.reset();
+  if (highlight) m_highlightPlot = plotFromLessonName(QString::fromStdString(highlight->plot));
+  drawHighlight();
+  keepHighlightInView();
+  if (isVisible()) refresh(false, true);
+}
+
+void Dashboard::drawHighlight() {
   std::optional<std::pair<double, double>> range;
   QStringList curves;
-  m_highlightPlot.reset();
-  if (highlight) {
+  if (m_highlight) {
     // A range open at its end runs to "now": far past any run a lesson makes.
-    if (highlight->fromS || highlight->toS)
-      range = std::pair(highlight->fromS.value_or(0.0), highlight->toS.value_or(1e6));
-    for (const std::string& c : highlight->curves) curves << QString::fromStdString(c);
-    m_highlightPlot = plotFromLessonName(QString::fromStdString(highlight->plot));
+    if (m_highlight->fromS || m_highlight->toS)
+      range = std::pair(m_highlight->fromS.value_or(0.0), m_highlight->toS.value_or(1e6));
+    for (const std::string& c : m_highlight->curves) curves << QString::fromStdString(c);
   }
   for (TimePlot* plot : m_timePlots)
     plot->setHighlight(range, plot->id() == m_highlightPlot ? curves : QStringList());
   m_curve->setHighlightedCurves(m_highlightPlot == PlotId::ThrottleCurve ? curves : QStringList());
-  keepHighlightInView();
-  if (isVisible()) refresh(false, true);
 }
 
 void Dashboard::keepHighlightInView() {
@@ -458,6 +463,7 @@ void Dashboard::applyTheme() {
   for (TimePlot* plot : m_timePlots) plot->applyTheme(m_theme);
   for (TimePlot* plot : m_timePlots) plot->setEvents(m_events);  // in the theme's colours
   m_curve->applyTheme(m_theme);
+  drawHighlight();  // over the theme's plain pens, in its colours
   QFont f = m_theme.font;
   m_markerLabel->setFont(f);
   for (TimePlot* plot : m_timePlots) plot->markDirty();

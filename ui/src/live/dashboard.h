@@ -137,6 +137,8 @@ class Dashboard : public QWidget {
   void fitPlots(bool mayHide, bool mayShow);
   /// Shows the highlighted plot; in presenter mode hides others to keep three at most.
   void keepHighlightInView();
+  /// The highlight on the plots, in the current theme.
+  void drawHighlight();
 
   const SampleHistory* m_history = nullptr;
   const TaskTraceHistory* m_tasks = nullptr;
@@ -161,6 +163,7 @@ class Dashboard : public QWidget {
   std::optional<double> m_markerB;
   PlotId m_markerPlot = PlotId::DirtyPages;
   std::vector<engine::RunEvent> m_events;
+  std::optional<engine::LessonHighlight> m_highlight;
   std::optional<PlotId> m_highlightPlot;
 };
 

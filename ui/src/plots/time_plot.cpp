@@ -519,7 +519,6 @@ void TimePlot::applyTheme(const Theme& theme) {
   m_readout->setColor(theme.foreground);
   m_readout->setBrush(theme.legendBackground);
   m_readout->setPen(QPen(theme.grid));
-  styleHighlight();
   setLegendColumns();
   m_dirty = true;
 }

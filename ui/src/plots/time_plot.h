@@ -83,6 +83,7 @@ class TimePlot : public QObject {
   /// A lesson's highlight (docs/lessons.md): the time range [fromS, toS] as a translucent
   /// band behind the curves (drawn in exports too), and the series named in `curves` (legend
   /// names) drawn wider while the others are dimmed. No range and no curves clear it.
+  /// applyTheme() draws the series plain: call this again after it.
   void setHighlight(std::optional<std::pair<double, double>> range, const QStringList& curves);
   std::optional<std::pair<double, double>> highlightRange() const { return m_highlightRange; }
   /// The series drawn emphasised (for tests): the highlighted names this plot has.
@@ -151,7 +152,7 @@ class TimePlot : public QObject {
 
  private:
   void keepEventLabelsInside();
-  /// The highlight in the theme's colours: the band, and every series' pen
+  /// The highlight in the theme's colours: the band, and the series' pens
   /// (time_plot_highlight.cpp).
   void styleHighlight();
   void onMouseMove(QMouseEvent* event);

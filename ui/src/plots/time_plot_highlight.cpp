@@ -72,13 +72,16 @@ void TimePlot::styleHighlight() {
   }
   const QStringList emphasised = emphasisedSeries();
   if (emphasised.isEmpty()) return;
+  // Wider than any other series of the plot (presenter mode draws its main one at 5 px).
+  double widest = 1;
+  for (int i = 0; i < seriesCount(); ++i)
+    if (!emphasised.contains(series(i).name))
+      widest = std::max(widest, seriesGraph(i)->pen().widthF());
   for (int i = 0; i < seriesCount(); ++i) {
     QCPGraph* graph = seriesGraph(i);
     QPen pen = graph->pen();
     if (emphasised.contains(series(i).name)) {
-      // Wider than any series is drawn otherwise (at most 2 px normally), dashes included.
-      const double scale = m_theme.presenter ? 1.6 : 1.0;
-      pen.setWidthF(std::max(pen.widthF() * 1.6, 3.0 * scale));
+      pen.setWidthF(std::max({pen.widthF() * 1.6, widest * 1.25, 3.0}));
     } else if (series(i).colour != SeriesColour::Foreground) {
       // The plot's own quantity (dirty+writeback, in the foreground colour) stays as it is:
       // the highlighted lines are what it is to be read against.

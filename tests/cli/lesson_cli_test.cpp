@@ -61,4 +61,25 @@ TEST_F(Executable, ABadLessonFileNamesTheStepAndKeyAndExitsWith2) {
   expectBadInput(run({"--lesson", "tune-this-machine", "--scenario", "ten-dd"}), {"--lesson"});
 }
 
+TEST_F(Executable, AHighlightCurveNoPlotDrawsIsBadInputNamingTheStepAndKey) {
+  std::ofstream(m_dir / "curve.json") << R"({"name": "curve", "title": "Curve", "steps": [
+           {"caption": "one", "scenario": "ten-dd", "runFor": 1},
+           {"caption": "two", "runFor": 1,
+            "highlight": {"plot": "memory", "curves": ["wmark_min", "low"]}}]})";
+  expectBadInput(run({"--headless", "--lesson", "curve.json"}),
+                 {"curve.json", "step 2", "highlight.curves[1]", "'low'", "wmark_low"});
+  expectBadInput(run({"--lesson", "curve.json", "--export-png", "out.png", "--quit"}),
+                 {"curve.json", "step 2", "highlight.curves[1]"});
+  EXPECT_FALSE(std::filesystem::exists(m_dir / "out.png"));
+}
+
+TEST_F(Executable, ABadSetInALessonNamesTheFileStepAndKeyOnce) {
+  std::ofstream(m_dir / "set.json") << R"({"name": "set", "title": "Set", "steps": [
+           {"caption": "one", "scenario": "ten-dd", "runFor": 1},
+           {"caption": "two", "set": {"vm.dirty_ratoi": 10}}]})";
+  const Result r = run({"--headless", "--lesson", "set.json"});
+  expectBadInput(r, {"set.json, step 2, key set.vm.dirty_ratoi: unknown key", "dirty_ratio"});
+  EXPECT_EQ(r.err.find("command line"), std::string::npos) << r.err;
+}
+
 }  // namespace

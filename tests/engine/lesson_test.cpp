@@ -6,7 +6,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
+#include <tuple>
 
 #include "throttlelab/engine/lesson.h"
 
@@ -185,4 +187,114 @@ TEST(Lessons, AStepCanShowAndHighlightTheDevicePlot) {
   EXPECT_EQ(step.plots, (std::vector<std::string>{"bandwidth", "device"}));
   ASSERT_TRUE(step.highlight);
   EXPECT_EQ(step.highlight->plot, "device");
+}
+
+TEST(Lessons, AHighlightCurveThatItsPlotDoesNotDrawIsNamedWithItsStepAndKey) {
+  // The memory plot's watermarks are wmark_min and wmark_low; "min" is no curve of it.
+  const std::string json = minimalLesson(
+      R"({"caption": "x", "highlight": {"plot": "memory", "curves": ["wmark_low", "min"]}})");
+  std::string key;
+  EXPECT_EQ(failingStep(json, &key), 2);
+  EXPECT_EQ(key, "highlight.curves[1]");
+  try {
+    te::parseLesson(json, "test.json");
+  } catch (const te::LessonError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("'min'"), std::string::npos) << what;
+    EXPECT_NE(what.find("memory plot"), std::string::npos) << what;
+    EXPECT_NE(what.find("did you mean 'wmark_min'"), std::string::npos) << what;
+  }
+  // A curve of another plot is not one of this plot's either.
+  EXPECT_EQ(failingStep(
+                minimalLesson(
+                    R"({"caption": "x", "highlight": {"plot": "pause", "curves": ["setpoint"]}})"),
+                &key),
+            2);
+  EXPECT_EQ(key, "highlight.curves[0]");
+  // Every name of every plot's list is accepted on that plot.
+  for (const auto& plot : te::lessonPlotNames()) {
+    for (const auto& curve : te::lessonCurveNames(plot)) {
+      const std::string step = R"({"caption": "x", "highlight": {"plot": ")" + std::string(plot) +
+                               R"(", "curves": [")" + std::string(curve) + R"("]}})";
+      EXPECT_EQ(failingStep(minimalLesson(step)), -1) << plot << ": " << curve;
+    }
+  }
+}
+
+TEST(Lessons, EveryShippedHighlightNamesCurvesItsPlotDraws) {
+  // Read as plain JSON, so that a name the checker would refuse is reported here by file, step
+  // and name rather than as a lesson that does not load.
+  int named = 0;
+  for (const auto& file : lessonFiles()) {
+    std::ifstream in(file);
+    const auto doc = nlohmann::json::parse(in);
+    const auto& steps = doc.at("steps");
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      if (!steps[i].contains("highlight")) continue;
+      const auto& h = steps[i].at("highlight");
+      const std::string plot = h.at("plot").get<std::string>();
+      const auto& known = te::lessonCurveNames(plot);
+      EXPECT_FALSE(known.empty()) << file << " step " << i + 1 << ": plot " << plot;
+      for (const auto& c : h.value("curves", nlohmann::json::array())) {
+        ++named;
+        EXPECT_NE(std::find(known.begin(), known.end(), c.get<std::string>()), known.end())
+            << file.filename() << " step " << i + 1 << ": no curve " << c << " in the " << plot
+            << " plot";
+      }
+    }
+  }
+  EXPECT_GT(named, 5);
+}
+
+TEST(Lessons, ABadSetNamesTheLessonsFileStepAndKeyNotTheCommandLine) {
+  for (const auto& [step, key, reason] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {R"({"caption": "x", "set": {"vm.dirty_ratoi": 10}})", "set.vm.dirty_ratoi",
+            "did you mean 'dirty_ratio'"},
+           {R"({"caption": "x", "set": {"tasks[0].count": "ten"}})", "set.tasks[0].count",
+            "integer"},
+           {R"({"caption": "x", "scenario": {"schemaVersion": 1, "vm": {"dirty_ratio": 500}}})",
+            "scenario", ""}}) {
+    SCOPED_TRACE(step);
+    try {
+      te::parseLesson(minimalLesson(step), "lesson.json");
+      ADD_FAILURE() << "accepted";
+    } catch (const te::LessonError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind("lesson.json, step 2, key " + key, 0), 0u) << what;
+      EXPECT_NE(what.find(reason), std::string::npos) << what;
+      EXPECT_EQ(what.find("command line"), std::string::npos) << what;
+      // The place is said once, at the start.
+      EXPECT_EQ(what.find("lesson.json", 1), std::string::npos) << what;
+    }
+  }
+}
+
+TEST(Lessons, TimeToTheLimitAndTimeOverItAreTheStepsOwnSamples) {
+  // vm.dirty_bytes of 64 MiB under ten dd that hold ~750 MiB dirty: the excess must first be
+  // written out, so dirty pages reach the new limit only after a while.
+  const te::Lesson lesson = te::parseLesson(
+      R"({"name": "t", "title": "T", "steps": [
+          {"caption": "ten", "scenario": "ten-dd", "runFor": 20},
+          {"caption": "64 MiB", "set": {"vm.dirty_bytes": 67108864,
+                                         "vm.dirty_background_bytes": 33554432}, "runFor": 30}]})",
+      "t");
+  const te::LessonMeasurement m = te::measureLessonStep(lesson, 1);
+  ASSERT_FALSE(m.samples.empty());
+  const auto over = [](const te::Sample& s) {
+    return s.dirtyPages + s.writebackPages > s.limitPages;
+  };
+  const auto first = std::find_if_not(m.samples.begin(), m.samples.end(), over);
+  ASSERT_NE(first, m.samples.end());
+  const double toLimit = te::toSeconds(first->time) - m.fromS;
+  EXPECT_GT(toLimit, 1.0);  // the drain is visible
+  EXPECT_NEAR(std::stod(te::fillLessonText("{to_limit_s}", m)), toLimit, 0.06);
+  const double share =
+      100.0 * static_cast<double>(std::count_if(m.samples.begin(), m.samples.end(), over)) /
+      static_cast<double>(m.samples.size());
+  EXPECT_NEAR(std::stod(te::fillLessonText("{over_limit_pct}", m)), share, 0.6);
+  // A step that never reaches the limit says so rather than printing a number.
+  te::LessonMeasurement never = m;
+  never.samples.resize(static_cast<std::size_t>(first - m.samples.begin()));
+  EXPECT_EQ(te::fillLessonText("{to_limit_s}", never), "n/a");
 }

@@ -253,6 +253,34 @@ TEST_F(DashboardTest, ThrottleCurveShowsTheOperatingPointAndExplainsThePause) {
   EXPECT_TRUE(text.contains(QStringLiteral("task_ratelimit = dirty_ratelimit × pos_ratio")));
 }
 
+// The words beside the curve ("below freerun", "over the limit") were computed with the
+// curve of the frame before: after vm.dirty_bytes moved the thresholds they contradicted the
+// lines drawn (dirty 62 MiB "below freerun" with freerun drawn at 48 MiB).
+TEST_F(DashboardTest, TheThrottleCurvesWordsFollowTheCurveDrawn) {
+  ASSERT_TRUE(test::waitFor([&] {
+    controller.frame();
+    return controller.snapshot() && !dashboard.curvePlot()->curve().dirtyPages.empty() &&
+           !controller.history().empty();
+  }));
+  const engine::Sample& now = controller.history().back();
+  const double dirty = static_cast<double>(now.dirtyPages + now.writebackPages);
+  ASSERT_GT(dirty, 100);
+  engine::ThrottleCurve curve = dashboard.curvePlot()->curve();
+  ASSERT_TRUE(curve.throttling);
+  curve.freerun = dirty * 2;
+  curve.setpoint = dirty * 3;
+  curve.limit = dirty * 4;
+  dashboard.setThrottleCurve(curve);
+  EXPECT_TRUE(dashboard.curvePlot()->explanation().contains(QStringLiteral("below freerun")))
+      << dashboard.curvePlot()->explanation().toStdString();
+  curve.freerun = dirty / 4;
+  curve.setpoint = dirty / 3;
+  curve.limit = dirty / 2;
+  dashboard.setThrottleCurve(curve);
+  EXPECT_TRUE(dashboard.curvePlot()->explanation().contains(QStringLiteral("over the limit")))
+      << dashboard.curvePlot()->explanation().toStdString();
+}
+
 // On a narrow throttle-curve plot (presenter mode's large font) the formula fits the plot's
 // width instead of being clipped and pushing the axes and legend past the plot's edge.
 TEST_F(DashboardTest, TheFormulaFitsANarrowThrottleCurvePlot) {

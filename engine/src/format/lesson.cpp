@@ -12,6 +12,7 @@
 
 #include "throttlelab/engine/experiments.h"
 #include "throttlelab/engine/simulator.h"
+#include "throttlelab/engine/spelling.h"
 
 namespace throttlelab::engine {
 
@@ -28,8 +29,28 @@ constexpr int kMaxSteps = 200;
 constexpr double kMaxRunForS = 3600;
 // The window's plots by the names lessons use (docs/lessons.md); "device" is the disk's
 // requests (seeks, request size, queue depth).
-const std::array<std::string_view, 6> kPlots = {"dirty",     "curve",  "pause",
-                                                "bandwidth", "memory", "device"};
+const std::vector<std::string_view> kPlots = {"dirty",     "curve",  "pause",
+                                              "bandwidth", "memory", "device"};
+
+// Each plot's curves by their legend names, as the window draws them (ui/src/plots/*; the
+// window's lessons test holds the two lists equal).
+const std::vector<std::vector<std::string_view>> kCurves = {
+    // dirty
+    {"dirty+writeback", "dirty", "writeback", "limit", "setpoint", "freerun", "bg_thresh",
+     "task_ratelimit", "dirty_ratelimit", "balanced_ratelimit", "cgroup dirty+writeback",
+     "cgroup limit", "cgroup setpoint", "cgroup freerun"},
+    // curve
+    {"global cubic", "with the bdi line", "last 20 s", "now", "bg_thresh", "freerun", "setpoint",
+     "limit"},
+    // pause
+    {"max_pause", "min–max band", "median", "outliers (top 4)"},
+    // bandwidth
+    {"device writes", "write_bw", "avg_write_bw", "dirty_rate", "N × dirty_ratelimit"},
+    // memory
+    {"free", "file cache", "anon", "dirty", "writeback", "wmark_high", "wmark_low", "wmark_min"},
+    // device
+    {"seeks/s", "requests queued", "request size (right axis)"},
+};
 
 bool isPlotName(const std::string& name) {
   return std::find(kPlots.begin(), kPlots.end(), name) != kPlots.end();
@@ -46,6 +67,21 @@ std::string shortened(std::string_view s, std::size_t max = 80) {
   std::string out;
   for (char c : s.substr(0, max)) out += (static_cast<unsigned char>(c) < 0x20) ? '?' : c;
   if (s.size() > max) out += "...";
+  return out;
+}
+
+/// "no curve 'min' in the memory plot (did you mean wmark_min?; its curves: ...)".
+std::string unknownCurve(const std::string& curve, const std::string& plot) {
+  const auto& names = lessonCurveNames(plot);
+  std::string out = "no curve '" + shortened(curve) + "' in the " + plot + " plot";
+  std::optional<std::size_t> near = closestName(curve, names);
+  if (!near && !curve.empty())
+    for (std::size_t i = 0; i < names.size() && !near; ++i)
+      if (names[i].find(curve) != std::string_view::npos) near = i;
+  if (near) out += " (did you mean '" + std::string(names[*near]) + "'?)";
+  out += "; its curves, by their legend names:";
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? " " : ", ") + std::string(names[i]);
   return out;
 }
 
@@ -146,7 +182,7 @@ Scenario scenarioOf(const Json& v, const Where& where, int step, std::string& re
     try {
       return parseScenario(v.dump(), where.origin() + " step " + std::to_string(step));
     } catch (const ScenarioError& e) {
-      where.fail(step, e.key().empty() ? "scenario" : "scenario." + e.key(), e.what());
+      where.fail(step, e.key().empty() ? "scenario" : "scenario." + e.key(), e.reason());
     }
   }
   where.fail(step, "scenario", "must be a built-in scenario name or a scenario object");
@@ -159,7 +195,18 @@ Scenario applied(const Scenario& base, const std::vector<Override>& set, const W
     Scenario s = parseScenario(scenarioToJson(base), where.origin(), set);
     return s;
   } catch (const ScenarioError& e) {
-    where.fail(step, "set." + (e.key().empty() ? set.front().path : e.key()), e.what());
+    // The message names the lesson's file, step and key; the scenario's own "command line:"
+    // (where --set overrides come from) or origin would name the wrong place.
+    const std::string& key = e.key();
+    const auto named = std::find_if(set.begin(), set.end(), [&](const Override& o) {
+      return key.rfind(o.path, 0) == 0 && (key.size() == o.path.size() ||
+                                           key[o.path.size()] == '.' || key[o.path.size()] == '[');
+    });
+    if (key.empty()) where.fail(step, "set." + set.front().path, e.reason());
+    if (named != set.end()) where.fail(step, "set." + key, e.reason());
+    // A key the step did not set, made invalid by one it did (a background ratio above the
+    // new ratio): name both.
+    where.fail(step, "set", "makes " + key + " invalid: " + e.reason());
   }
 }
 
@@ -195,6 +242,12 @@ constexpr MetricDef kMetrics[] = {
      ":group the median of the group's tasks' median pauses",
      false},
     {"pause_ms_max", "longest pause of the step, ms; with :group the group's longest", false},
+    {"over_limit_pct",
+     "share of the step's samples with dirty + writeback above the limit, percent", false},
+    {"to_limit_s",
+     "seconds from the step's start until dirty + writeback were first at or under the limit "
+     "(0 if they were at once; n/a if never)",
+     false},
     {"throttled_tasks", "median number of tasks asleep in balance_dirty_pages", false},
     {"system_pct", "mean %system over the step", false},
     {"user_pct", "mean %user over the step", false},
@@ -305,10 +358,14 @@ LessonStep parseStep(const Json& j, const Where& where, int step, bool first,
     if (!isPlotName(h.plot)) where.fail(step, "highlight.plot", plotNames());
     if (const Json& c = member(v, "curves"); !c.is_null()) {
       if (!c.is_array()) where.fail(step, "highlight.curves", "must be a list of curve names");
+      const auto& known = lessonCurveNames(h.plot);
       for (std::size_t i = 0; i < c.size(); ++i) {
-        if (!c[i].is_string())
-          where.fail(step, "highlight.curves[" + std::to_string(i) + "]", "must be a string");
-        h.curves.push_back(c[i].get<std::string>());
+        const std::string key = "highlight.curves[" + std::to_string(i) + "]";
+        if (!c[i].is_string()) where.fail(step, key, "must be a string");
+        const std::string curve = c[i].get<std::string>();
+        if (std::find(known.begin(), known.end(), curve) == known.end())
+          where.fail(step, key, unknownCurve(curve, h.plot));
+        h.curves.push_back(curve);
       }
     }
     if (const Json& f = member(v, "fromS"); !f.is_null())
@@ -364,7 +421,9 @@ class RangeSink final : public RecordSink {
  public:
   RangeSink(double fromS, std::vector<Sample>& out) : m_from(atSeconds(fromS)), m_out(out) {}
   void onSample(const Sample& s) override {
-    if (s.time >= m_from) m_out.push_back(s);
+    // The sample at the step's first moment was taken before its changes applied: it is the
+    // previous step's last.
+    if (s.time > m_from) m_out.push_back(s);
   }
 
  private:
@@ -416,6 +475,19 @@ double windowMetric(std::string_view name, const LessonMeasurement& m) {
   if (name == "thresh_mib") return med([&](const Sample& s) { return mib(s.threshPages); });
   if (name == "free_mib") return med([&](const Sample& s) { return mib(s.freePages); });
   if (name == "throttled_tasks") return med([](const Sample& s) { return s.throttledTasks; });
+  const auto overLimit = [](const Sample& s) {
+    return s.dirtyPages + s.writebackPages > s.limitPages;
+  };
+  if (name == "over_limit_pct") {
+    if (ss.empty()) return std::nan("");
+    const auto over = std::count_if(ss.begin(), ss.end(), overLimit);
+    return 100.0 * static_cast<double>(over) / static_cast<double>(ss.size());
+  }
+  if (name == "to_limit_s") {
+    const auto under = std::find_if_not(ss.begin(), ss.end(), overLimit);
+    if (under == ss.end()) return std::nan("");
+    return std::max(0.0, toSeconds(under->time) - m.fromS);
+  }
   if (name == "system_pct") return mean([](const Sample& s) { return s.systemPct; });
   if (name == "user_pct") return mean([](const Sample& s) { return s.userPct; });
   if (name == "swap_out_mibps") return mean([](const Sample& s) { return s.swapOutKBps / 1024; });
@@ -500,6 +572,16 @@ Lesson parseLesson(std::string_view json, std::string_view origin) {
   for (std::size_t i = 0; i < steps.size(); ++i)
     lesson.steps.push_back(parseStep(steps[i], where, static_cast<int>(i) + 1, i == 0, current));
   return lesson;
+}
+
+const std::vector<std::string_view>& lessonPlotNames() {
+  return kPlots;
+}
+
+const std::vector<std::string_view>& lessonCurveNames(std::string_view plot) {
+  static const std::vector<std::string_view> kNone;
+  const auto it = std::find(kPlots.begin(), kPlots.end(), plot);
+  return it == kPlots.end() ? kNone : kCurves[static_cast<std::size_t>(it - kPlots.begin())];
 }
 
 std::vector<std::string> builtinLessonNames() {

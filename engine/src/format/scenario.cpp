@@ -787,7 +787,7 @@ class Context {
     message += ": ";
     if (!key.empty()) message += key + ": ";
     message += reason;
-    throw ScenarioError(key, message);
+    throw ScenarioError(key, message, reason);
   }
 
  private:

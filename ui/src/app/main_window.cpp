@@ -1094,6 +1094,7 @@ void MainWindow::buildLessonsMenu(QMenu* menu) {
     if (on || m_central == CentralView::Host) setHostMode(on);
   });
   connect(m_lessonPanel, &LessonPanel::plotsRequested, this, &MainWindow::showPlotsByLessonNames);
+  connect(m_lessonPanel, &LessonPanel::highlightRequested, m_dashboard, &Dashboard::setHighlight);
   connect(m_lessonPanel, &LessonPanel::scenarioChanged, this,
           [this] { m_parameters->setScenario(m_controller->scenario()); });
   connect(m_lessonPanel, &LessonPanel::problem, this, [this](const QString& text) {
@@ -1102,11 +1103,7 @@ void MainWindow::buildLessonsMenu(QMenu* menu) {
 }
 
 void MainWindow::showPlotsByLessonNames(const QStringList& plots) {
-  const std::pair<const char*, PlotId> names[] = {
-      {"dirty", PlotId::DirtyPages}, {"pause", PlotId::Pauses},  {"bandwidth", PlotId::Bandwidth},
-      {"memory", PlotId::Memory},    {"device", PlotId::Device}, {"curve", PlotId::ThrottleCurve}};
-  for (const auto& [name, id] : names)
-    m_dashboard->setPlotVisible(id, plots.contains(QLatin1String(name)));
+  for (PlotId id : kAllPlots) m_dashboard->setPlotVisible(id, plots.contains(lessonPlotName(id)));
 }
 
 bool MainWindow::openLesson(const QString& fileOrName, int index) {

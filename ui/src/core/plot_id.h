@@ -16,5 +16,9 @@ inline constexpr std::array kAllPlots = {PlotId::DirtyPages,    PlotId::Pauses,
 QString plotKey(PlotId id);
 std::optional<PlotId> plotFromKey(const QString& key);
 QString plotTitle(PlotId id);
+/// The plot a lesson names ("dirty", "curve", "pause", "bandwidth", "memory", "device";
+/// docs/lessons.md), and back.
+std::optional<PlotId> plotFromLessonName(const QString& name);
+QString lessonPlotName(PlotId id);
 
 }  // namespace throttlelab::ui

@@ -2,14 +2,22 @@
 #include "lesson_panel.h"
 
 #include <QButtonGroup>
+#include <QCoreApplication>
+#include <QEvent>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 #include "live_controller.h"
+#include "theme.h"
 
 namespace throttlelab::ui {
 
@@ -37,6 +45,23 @@ LessonPanel::LessonPanel(LiveController& controller, QWidget* parent)
   m_title->setFont(bold);
   m_position = new QLabel;
   m_position->setObjectName(QStringLiteral("lessonPosition"));
+  m_position->setWordWrap(true);
+  // What to look at stays above the text, whatever the text's length: the students' eyes go
+  // from it to the plots, where the same yellow marks the time range.
+  m_lookAt = new QLabel;
+  m_lookAt->setObjectName(QStringLiteral("lessonLookAt"));
+  m_lookAt->setWordWrap(true);
+  m_lookAt->setTextFormat(Qt::RichText);
+  m_lookAtRow = new QWidget;
+  auto* lookAtLayout = new QHBoxLayout(m_lookAtRow);
+  lookAtLayout->setContentsMargins(0, 2, 0, 2);
+  lookAtLayout->setSpacing(6);
+  m_lookAtMark = new QFrame;
+  m_lookAtMark->setFixedWidth(5);
+  m_lookAtMark->setAutoFillBackground(true);
+  lookAtLayout->addWidget(m_lookAtMark);
+  lookAtLayout->addWidget(m_lookAt, 1);
+  colourLookAtMark();
   m_caption = new QLabel;
   m_caption->setObjectName(QStringLiteral("lessonCaption"));
   m_caption->setWordWrap(true);
@@ -66,14 +91,27 @@ LessonPanel::LessonPanel(LiveController& controller, QWidget* parent)
   buttons->addWidget(m_previous);
   buttons->addStretch();
   buttons->addWidget(m_next_);
+  // The caption, question and answer scroll when a short screen has no room for them all,
+  // rather than being squeezed until lines vanish.
+  auto* body = new QWidget;
+  auto* bodyLayout = new QVBoxLayout(body);
+  bodyLayout->setContentsMargins(0, 0, 0, 0);
+  bodyLayout->addWidget(m_caption);
+  bodyLayout->addWidget(m_question);
+  bodyLayout->addWidget(m_choices);
+  bodyLayout->addWidget(m_answerButton);
+  bodyLayout->addWidget(m_reveal);
+  bodyLayout->addStretch();
+  m_scroll = new QScrollArea;
+  m_scroll->setObjectName(QStringLiteral("lessonScroll"));
+  m_scroll->setWidget(body);
+  m_scroll->setWidgetResizable(true);
+  m_scroll->setFrameShape(QFrame::NoFrame);
+  m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   layout->addWidget(m_title);
   layout->addWidget(m_position);
-  layout->addWidget(m_caption);
-  layout->addWidget(m_question);
-  layout->addWidget(m_choices);
-  layout->addWidget(m_answerButton);
-  layout->addWidget(m_reveal);
-  layout->addStretch();
+  layout->addWidget(m_lookAtRow);
+  layout->addWidget(m_scroll, 1);
   layout->addLayout(buttons);
   connect(m_previous, &QPushButton::clicked, this, &LessonPanel::previousStep);
   connect(m_next_, &QPushButton::clicked, this, &LessonPanel::nextStep);
@@ -85,6 +123,7 @@ LessonPanel::LessonPanel(LiveController& controller, QWidget* parent)
     m_waitingRun = false;
     ++m_next;
     advance();
+    showPosition();
   });
   showStep();
 }
@@ -119,6 +158,11 @@ void LessonPanel::goToStep(int index, bool autoAnswer) {
   m_waitingAnswer = step.question.has_value() && !autoAnswer;
   m_segments.clear();
   m_next = 0;
+  // Predict, then reveal: a step with a question shows nothing of its run before the answer.
+  // The live run may be going (the window runs on its own): it stops here, before anything is
+  // loaded, and the step's runs are driven by runFor() alone.
+  if (step.view == engine::LessonView::Simulation && m_waitingAnswer && m_controller.isRunning())
+    m_controller.setRunning(false);
   Q_EMIT hostViewRequested(step.view == engine::LessonView::Host);
   if (!step.plots.empty()) {
     QStringList plots;
@@ -141,6 +185,7 @@ void LessonPanel::goToStep(int index, bool autoAnswer) {
   if (autoAnswer && step.question) m_answered = step.question->answer;
   showStep();
   advance();
+  showPosition();
 }
 
 void LessonPanel::advance() {
@@ -175,15 +220,63 @@ void LessonPanel::answer(int choice) {
   const auto& step = m_lesson.steps[static_cast<std::size_t>(m_index)];
   if (!step.question || choice < 0 || choice >= static_cast<int>(step.question->choices.size()))
     return;
-  m_answered = choice;
   const bool wasWaiting = m_waitingAnswer;
+  // Run on by hand while the question waited: the step starts again from where it began, so
+  // that what it shows is its own run.
+  if (wasWaiting && !m_waitingRun && m_hasRun && step.view == engine::LessonView::Simulation &&
+      std::abs(m_controller.status().simTimeS - m_runTimeS) > 1e-6)
+    goToStep(m_index);
+  m_answered = choice;
   m_waitingAnswer = false;
   showStep();
-  if (wasWaiting) advance();
+  // While the run is still on its way to the step's start, the step runs once it is there.
+  if (wasWaiting && !m_waitingRun) advance();
+  showPosition();
 }
 
 QString LessonPanel::revealText() const {
   return m_reveal->isVisible() || !m_reveal->text().isEmpty() ? m_reveal->text() : QString();
+}
+
+void LessonPanel::colourLookAtMark() {
+  // The yellow of the band that marks the step's time range on the plots.
+  const Theme theme = Theme::fromPalette(palette(), font(), false);
+  QPalette p = m_lookAtMark->palette();
+  p.setColor(QPalette::Window, theme.colour(SeriesColour::Yellow));
+  m_lookAtMark->setPalette(p);
+}
+
+void LessonPanel::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::PaletteChange) colourLookAtMark();
+  QWidget::changeEvent(event);
+}
+
+QString LessonPanel::positionText() const {
+  return m_position->text();
+}
+
+QString LessonPanel::lookAtText() const {
+  return m_lookAt->text();
+}
+
+void LessonPanel::showPosition() {
+  const int count = static_cast<int>(m_lesson.steps.size());
+  if (m_index < 0 || m_index >= count) {
+    m_position->setText(count ? tr("%n step(s); Page Down to begin", nullptr, count) : QString());
+    return;
+  }
+  const engine::LessonStep& step = m_lesson.steps[static_cast<std::size_t>(m_index)];
+  QString state;
+  if (m_settled || step.view != engine::LessonView::Simulation)
+    state = QString();
+  else if (m_waitingAnswer && m_waitingRun)
+    state = tr("getting the run to the step's start; answer meanwhile");
+  else if (m_waitingAnswer)
+    state = tr("paused until you answer");
+  else if (m_waitingRun)
+    state = tr("running…");
+  m_position->setText(tr("Step %1 of %2").arg(m_index + 1).arg(count) +
+                      (state.isEmpty() ? QString() : QStringLiteral(" — ") + state));
 }
 
 void LessonPanel::showStep() {
@@ -196,8 +289,10 @@ void LessonPanel::showStep() {
     delete item;
   }
   m_reveal->clear();
+  showPosition();
   if (m_index < 0 || m_index >= count) {
-    m_position->setText(count ? tr("%n step(s); Page Down to begin", nullptr, count) : QString());
+    m_lookAt->clear();
+    m_lookAtRow->hide();
     m_caption->setText(paragraphs(m_lesson.description));
     m_question->hide();
     m_choices->hide();
@@ -205,23 +300,24 @@ void LessonPanel::showStep() {
     return;
   }
   const engine::LessonStep& step = m_lesson.steps[static_cast<std::size_t>(m_index)];
-  m_position->setText(tr("Step %1 of %2").arg(m_index + 1).arg(count) +
-                      (m_settled || !step.runForS ? QString() : tr(" — running…")));
-  QString caption = paragraphs(step.caption);
   if (step.highlight) {
     QStringList what;
-    for (const auto& c : step.highlight->curves) what << QString::fromStdString(c);
+    for (const auto& c : step.highlight->curves) what << QString::fromStdString(c).toHtmlEscaped();
     QString range;
     if (step.highlight->fromS || step.highlight->toS)
       range = tr(" from %1 s to %2 s")
                   .arg(step.highlight->fromS.value_or(0))
                   .arg(step.highlight->toS ? QString::number(*step.highlight->toS) : tr("now"));
-    caption +=
-        tr("<p><i>Look at: the %1 plot%2%3.</i></p>")
-            .arg(QString::fromStdString(step.highlight->plot),
-                 what.isEmpty() ? QString() : QStringLiteral(" (") + what.join(", ") + ")", range);
+    m_lookAt->setText(
+        tr("<i>Look at: the %1 plot%2%3.</i>")
+            .arg(QString::fromStdString(step.highlight->plot).toHtmlEscaped(),
+                 what.isEmpty() ? QString() : QStringLiteral(" (") + what.join(", ") + ")", range));
+    m_lookAtRow->show();
+  } else {
+    m_lookAt->clear();
+    m_lookAtRow->hide();
   }
-  m_caption->setText(caption);
+  m_caption->setText(paragraphs(step.caption));
   const bool asked = step.question.has_value();
   m_question->setVisible(asked);
   m_choices->setVisible(asked);
@@ -258,6 +354,16 @@ void LessonPanel::showStep() {
       filled = tr("(the numbers could not be measured: %1)").arg(QString::fromUtf8(e.what()));
     }
     m_reveal->setText(verdict + paragraphs(filled.toStdString()));
+    // The answer is what the class reads next: once laid out, it goes to the top of the view
+    // (as much of it in view as fits; the question above is a scroll away).
+    const auto toReveal = [this] {
+      // The scroll area learns the text's new height from the layout requests it posted.
+      QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+      QScrollBar* bar = m_scroll->verticalScrollBar();
+      bar->setValue(std::min(bar->maximum(), m_reveal->y()));
+    };
+    toReveal();
+    QTimer::singleShot(0, this, toReveal);  // again once the scroll area has its new range
   } else if (m_answered) {
     m_reveal->setText(tr("<i>Running the step…</i>"));
   }

@@ -12,8 +12,10 @@
 #include "throttlelab/engine/lesson.h"
 
 class QButtonGroup;
+class QFrame;
 class QLabel;
 class QPushButton;
+class QScrollArea;
 class QVBoxLayout;
 
 namespace throttlelab::ui {
@@ -41,6 +43,10 @@ class LessonPanel : public QWidget {
   void answer(int choice);
   /// The text shown after the answer (empty until then).
   QString revealText() const;
+  /// Where the step stands, as the panel's header says it ("Step 2 of 5 — paused: …").
+  QString positionText() const;
+  /// The step's "Look at:" line (empty when it has no highlight).
+  QString lookAtText() const;
 
  Q_SIGNALS:
   /// The step has run to its end: its figures are final (a scripted export waits for this).
@@ -60,9 +66,16 @@ class LessonPanel : public QWidget {
     bool reconfigure = false;
   };
   void showStep();
+  /// The header's "Step K of N" and what the step is doing.
+  void showPosition();
   void advance();
   void finishStep();
+  void colourLookAtMark();
 
+ protected:
+  void changeEvent(QEvent* event) override;
+
+ private:
   LiveController& m_controller;
   engine::Lesson m_lesson;
   int m_index = -1;
@@ -76,6 +89,10 @@ class LessonPanel : public QWidget {
   std::optional<int> m_answered;
   QLabel* m_title;
   QLabel* m_position;
+  QLabel* m_lookAt;
+  QWidget* m_lookAtRow;
+  QFrame* m_lookAtMark;
+  QScrollArea* m_scroll;
   QLabel* m_caption;
   QLabel* m_question;
   QWidget* m_choices;

@@ -164,6 +164,9 @@ void Dashboard::clearData() {
 
 void Dashboard::setThrottleCurve(const engine::ThrottleCurve& curve) {
   m_curve->setCurve(curve);
+  // The words beside it (where dirty stands: below freerun, over the limit) against this curve,
+  // not the one before.
+  if (m_history && !m_history->empty()) m_curve->setLive(*m_history);
 }
 
 void Dashboard::setTaskInfos(const std::map<int, engine::TaskInfo>& infos) {
@@ -324,14 +327,18 @@ void Dashboard::fitPlots(bool mayHide, bool mayShow) {
     std::vector<int> need;
     int total = 0;
     for (PlotId id : shown) total += need.emplace_back(needOf(id)) + handle;
-    // The lowest plot of the column goes first; the top one always stays.
+    // The lowest plot of the column goes first, unless a lesson step points at it; then the
+    // one above it. The top one stays, unless it is that one's last companion.
     while (mayHide && shown.size() > 1 && total - handle > room) {
-      total -= need.back() + handle;
-      m_hiddenForRoom.push_back(shown.back());
-      showPlot(shown.back(), false);
-      shown.pop_back();
-      index.pop_back();
-      need.pop_back();
+      std::size_t k = shown.size() - 1;
+      if (m_highlightPlot && shown[k] == *m_highlightPlot) --k;
+      const auto at = static_cast<std::ptrdiff_t>(k);
+      total -= need[k] + handle;
+      m_hiddenForRoom.push_back(shown[k]);
+      showPlot(shown[k], false);
+      shown.erase(shown.begin() + at);
+      index.erase(index.begin() + at);
+      need.erase(need.begin() + at);
     }
     if (mayShow) {
       const std::vector<PlotId> away(m_hiddenForRoom.rbegin(), m_hiddenForRoom.rend());
@@ -375,6 +382,47 @@ void Dashboard::fitPlots(bool mayHide, bool mayShow) {
   m_fitting = false;
 }
 
+void Dashboard::setHighlight(const std::optional<engine::LessonHighlight>& highlight) {
+  m_highlight = highlight;
+  m_highlightPlot.reset();
+  if (highlight) m_highlightPlot = plotFromLessonName(QString::fromStdString(highlight->plot));
+  drawHighlight();
+  keepHighlightInView();
+  if (isVisible()) refresh(false, true);
+}
+
+void Dashboard::drawHighlight() {
+  std::optional<std::pair<double, double>> range;
+  QStringList curves;
+  if (m_highlight) {
+    // A range open at its end runs to "now": far past any run a lesson makes.
+    if (m_highlight->fromS || m_highlight->toS)
+      range = std::pair(m_highlight->fromS.value_or(0.0), m_highlight->toS.value_or(1e6));
+    for (const std::string& c : m_highlight->curves) curves << QString::fromStdString(c);
+  }
+  for (TimePlot* plot : m_timePlots)
+    plot->setHighlight(range, plot->id() == m_highlightPlot ? curves : QStringList());
+  m_curve->setHighlightedCurves(m_highlightPlot == PlotId::ThrottleCurve ? curves : QStringList());
+}
+
+void Dashboard::keepHighlightInView() {
+  if (!m_highlightPlot) return;
+  const PlotId id = *m_highlightPlot;
+  if (isPlotVisible(id)) return;  // the plots chosen stay as they are
+  setPlotVisible(id, true);
+  if (m_presenter) {
+    // Two or three plots at a readable height: the step's plot is one; the others leave in
+    // this order until three are left.
+    for (PlotId other : {PlotId::Device, PlotId::Memory, PlotId::Bandwidth, PlotId::ThrottleCurve,
+                         PlotId::Pauses}) {
+      if (visiblePlots().size() <= 3) break;
+      if (other != id && isPlotVisible(other)) setPlotVisible(other, false);
+    }
+  }
+  // Room for it, taken from the others (fitPlots never puts it away).
+  fitPlots(true, false);
+}
+
 void Dashboard::setPresenterMode(bool on) {
   if (on == m_presenter) return;
   m_presenter = on;
@@ -398,6 +446,7 @@ void Dashboard::setPresenterMode(bool on) {
       w->setMinimumHeight(on ? kPresenterMinPlotHeight : kMinPlotHeight);
   applyTheme();
   fitPlots(true, false);  // in the new fonts
+  if (on) keepHighlightInView();
 }
 
 void Dashboard::setUnitsPages(bool pages) {
@@ -414,6 +463,7 @@ void Dashboard::applyTheme() {
   for (TimePlot* plot : m_timePlots) plot->applyTheme(m_theme);
   for (TimePlot* plot : m_timePlots) plot->setEvents(m_events);  // in the theme's colours
   m_curve->applyTheme(m_theme);
+  drawHighlight();  // over the theme's plain pens, in its colours
   QFont f = m_theme.font;
   m_markerLabel->setFont(f);
   for (TimePlot* plot : m_timePlots) plot->markDirty();

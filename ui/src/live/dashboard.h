@@ -16,6 +16,7 @@
 #include "plot_id.h"
 #include "session_state.h"
 #include "theme.h"
+#include "throttlelab/engine/lesson.h"
 
 class QCustomPlot;
 class QLabel;
@@ -72,6 +73,11 @@ class Dashboard : public QWidget {
   /// The plots chosen to be shown: the visible ones and those put away for lack of room
   /// (they come back when the dashboard grows). Sessions keep this choice.
   std::vector<PlotId> chosenPlots() const;
+  /// A lesson step's highlight (docs/lessons.md): its time range as a band on every time
+  /// plot, its curves emphasised on its plot, and that plot kept in view: shown, never put
+  /// away for room, and in presenter mode among the two or three shown. nullopt clears it.
+  void setHighlight(const std::optional<engine::LessonHighlight>& highlight);
+  std::optional<PlotId> highlightedPlot() const { return m_highlightPlot; }
   void setPresenterMode(bool on);
   bool presenterMode() const { return m_presenter; }
   void setUnitsPages(bool pages);
@@ -129,6 +135,10 @@ class Dashboard : public QWidget {
   /// plots puts its lowest ones away (`mayHide`), plots put away come back while they fit
   /// (`mayShow`), and a plot below its height takes it from those above theirs.
   void fitPlots(bool mayHide, bool mayShow);
+  /// Shows the highlighted plot; in presenter mode hides others to keep three at most.
+  void keepHighlightInView();
+  /// The highlight on the plots, in the current theme.
+  void drawHighlight();
 
   const SampleHistory* m_history = nullptr;
   const TaskTraceHistory* m_tasks = nullptr;
@@ -153,6 +163,8 @@ class Dashboard : public QWidget {
   std::optional<double> m_markerB;
   PlotId m_markerPlot = PlotId::DirtyPages;
   std::vector<engine::RunEvent> m_events;
+  std::optional<engine::LessonHighlight> m_highlight;
+  std::optional<PlotId> m_highlightPlot;
 };
 
 }  // namespace throttlelab::ui

@@ -357,8 +357,51 @@ void ThrottleCurvePlot::applyTheme(const Theme& theme) {
   m_plot->legend->setTextColor(theme.foreground);
   m_plot->legend->setBrush(Qt::NoBrush);
   m_plot->legend->setBorderPen(Qt::NoPen);
+  styleHighlight();
   fitToWidth();
   m_dirty = true;
+}
+
+void ThrottleCurvePlot::setHighlightedCurves(const QStringList& names) {
+  if (names == m_highlighted) return;
+  m_highlighted = names;
+  applyTheme(m_theme);  // the plain pens, then the emphasis
+}
+
+QStringList ThrottleCurvePlot::emphasisedCurves() const {
+  QStringList out;
+  for (QCPGraph* g : {m_global, m_device, m_trail, m_point})
+    if (m_highlighted.contains(g->name())) out << g->name();
+  for (QCPItemText* label : {m_bgLabel, m_freerunLabel, m_setpointLabel, m_limitLabel})
+    if (m_highlighted.contains(label->text())) out << label->text();
+  return out;
+}
+
+void ThrottleCurvePlot::styleHighlight() {
+  const auto wider = [](QPen pen) {
+    pen.setWidthF(pen.widthF() * 2);
+    return pen;
+  };
+  for (QCPGraph* g : {m_global, m_device, m_trail, m_point}) {
+    if (!m_highlighted.contains(g->name())) continue;
+    g->setPen(wider(g->pen()));
+    QCPScatterStyle dots = g->scatterStyle();
+    if (!dots.isNone()) {
+      dots.setSize(dots.size() * 1.5);
+      g->setScatterStyle(dots);
+    }
+  }
+  const std::pair<QCPItemStraightLine*, QCPItemText*> lines[] = {{m_bgLine, m_bgLabel},
+                                                                 {m_freerunLine, m_freerunLabel},
+                                                                 {m_setpointLine, m_setpointLabel},
+                                                                 {m_limitLine, m_limitLabel}};
+  for (const auto& [line, label] : lines) {
+    if (!m_highlighted.contains(label->text())) continue;
+    line->setPen(wider(line->pen()));
+    QFont bold = label->font();
+    bold.setBold(true);
+    label->setFont(bold);
+  }
 }
 
 void ThrottleCurvePlot::fitToWidth() {

@@ -5,6 +5,7 @@
 /// task_ratelimit = dirty_ratelimit × pos_ratio, pause = pages dirtied ÷ task_ratelimit.
 #include <QObject>
 #include <QSize>
+#include <QStringList>
 
 #include "display_units.h"
 #include "plot_style.h"
@@ -49,6 +50,11 @@ class ThrottleCurvePlot : public QObject {
   /// The widest line of the formula in its font, in pixels (for tests).
   int explanationWidth() const;
   const engine::ThrottleCurve& curve() const { return m_curve; }
+  /// A lesson's highlight: these curves and lines (by their legend names or labels) drawn
+  /// wider; none clears it.
+  void setHighlightedCurves(const QStringList& names);
+  /// What is drawn emphasised now (for tests).
+  QStringList emphasisedCurves() const;
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -58,6 +64,7 @@ class ThrottleCurvePlot : public QObject {
   void fitToWidth();
   void fitExplain();
   void placeMarker(QCPItemStraightLine* line, QCPItemText* label, double pages);
+  void styleHighlight();
 
   QCustomPlot* m_plot;
   Theme m_theme;
@@ -85,6 +92,7 @@ class ThrottleCurvePlot : public QObject {
   bool m_dirty = true;      ///< everything must be drawn again
   bool m_liveDirty = true;  ///< the live layer must be drawn again
   QSize m_explainSize;      ///< the formula's size at the last whole replot
+  QStringList m_highlighted;
 };
 
 }  // namespace throttlelab::ui

@@ -27,6 +27,7 @@ class QCPAxis;
 class QCPRange;
 class QCPAbstractItem;
 class QCPItemStraightLine;
+class QCPItemRect;
 class QCPItemText;
 class QCPTextElement;
 class QCPLayoutGrid;
@@ -79,6 +80,14 @@ class TimePlot : public QObject {
   void setEvents(const std::vector<engine::RunEvent>& events);
   /// The labels of the marks drawn (for tests).
   QStringList eventLabels() const;
+  /// A lesson's highlight (docs/lessons.md): the time range [fromS, toS] as a translucent
+  /// band behind the curves (drawn in exports too), and the series named in `curves` (legend
+  /// names) drawn wider while the others are dimmed. No range and no curves clear it.
+  /// applyTheme() draws the series plain: call this again after it.
+  void setHighlight(std::optional<std::pair<double, double>> range, const QStringList& curves);
+  std::optional<std::pair<double, double>> highlightRange() const { return m_highlightRange; }
+  /// The series drawn emphasised (for tests): the highlighted names this plot has.
+  QStringList emphasisedSeries() const;
   /// "name: a → b (Δ d unit)" for every series, for the marker readout.
   QStringList deltaLines(const engine::Sample& a, const engine::Sample& b) const;
 
@@ -143,6 +152,9 @@ class TimePlot : public QObject {
 
  private:
   void keepEventLabelsInside();
+  /// The highlight in the theme's colours: the band, and the series' pens
+  /// (time_plot_highlight.cpp).
+  void styleHighlight();
   void onMouseMove(QMouseEvent* event);
   void onMousePress(QMouseEvent* event);
   void onMouseRelease(QMouseEvent* event);
@@ -170,6 +182,9 @@ class TimePlot : public QObject {
   QCPItemText* m_labelA = nullptr;
   QCPItemText* m_labelB = nullptr;
   std::vector<QCPAbstractItem*> m_eventItems;
+  QCPItemRect* m_highlightBand = nullptr;
+  std::optional<std::pair<double, double>> m_highlightRange;
+  QStringList m_highlightCurves;
   QPoint m_pressPos;
   bool m_settingRange = false;
   bool m_dirty = true;

@@ -16,8 +16,9 @@
 
 namespace throttlelab::engine {
 
-/// What a step points at: a plot ("dirty", "curve", "pause", "bandwidth", "memory"),
-/// curves of it by their legend keys, and a time range in seconds of the run.
+/// What a step points at: a plot ("dirty", "curve", "pause", "bandwidth", "memory", "device"),
+/// curves of it by their legend names (lessonCurveNames()), and a time range in seconds of the
+/// run.
 struct LessonHighlight {
   std::string plot;
   std::vector<std::string> curves;
@@ -81,6 +82,12 @@ Lesson parseLesson(std::string_view json, std::string_view origin);
 /// A lesson file, or a built-in lesson (resources/lessons/NAME.json) by name.
 Lesson loadLesson(std::string_view fileOrName);
 std::vector<std::string> builtinLessonNames();
+/// The plots a step may show or highlight, by the names lessons use.
+const std::vector<std::string_view>& lessonPlotNames();
+/// The curves `highlight.curves` may name in `plot`: the legend names of the window's plot of
+/// that name (the pause plot's curves of single tasks, named after their pids, are not among
+/// them). Empty for a name that is not a plot.
+const std::vector<std::string_view>& lessonCurveNames(std::string_view plot);
 std::optional<std::string> builtinLessonJson(std::string_view name);
 
 /// How to reach step `index` (0-based) from a fresh start: the scenario of the run it belongs
@@ -105,7 +112,7 @@ LessonPlan planLessonStep(const Lesson& lesson, int index);
 struct LessonMeasurement {
   double fromS = 0;
   double toS = 0;
-  std::vector<Sample> samples;  ///< the samples inside the range
+  std::vector<Sample> samples;  ///< the samples after fromS, up to toS
   Summary atEnd;                ///< the whole run at toS
 };
 /// Runs the step headless, from the start of its run (deterministic: the window's run of the

@@ -173,12 +173,17 @@ struct Scenario {
 /// "tasks[0].count") or empty for a syntax error; what() is one readable sentence.
 class ScenarioError : public std::runtime_error {
  public:
-  ScenarioError(std::string key, const std::string& message)
-      : std::runtime_error(message), m_key(std::move(key)) {}
+  ScenarioError(std::string key, const std::string& message, std::string reason = {})
+      : std::runtime_error(message), m_key(std::move(key)), m_reason(std::move(reason)) {}
   const std::string& key() const { return m_key; }
+  /// What is wrong, without the origin and the key that what() puts before it ("must be
+  /// between 5 and 100"), for a caller that names the place itself (a lesson's step); what()
+  /// when the error was made without one.
+  std::string reason() const { return m_reason.empty() ? std::string(what()) : m_reason; }
 
  private:
   std::string m_key;
+  std::string m_reason;
 };
 
 /// One `--set KEY=VALUE` override: KEY is a JSON path, VALUE is JSON (or a bare string).

@@ -120,7 +120,8 @@ struct FrameTimes {
 
 /// `frames` frames paced by a 60 Hz clock (as the app's timer), the engine running live at
 /// `speed` so that new samples arrive between frames. Each frame replots every visible plot.
-FrameTimes measureFrames(Rig& rig, int frames, double speed, bool still) {
+// Not inlined, so that valgrind --toggle-collect can find it by name.
+[[gnu::noinline]] FrameTimes measureFrames(Rig& rig, int frames, double speed, bool still) {
   rig.controller.setSpeed(speed);
   rig.controller.setRunning(!still);
   FrameTimes out;

@@ -87,7 +87,8 @@ TEST(FillSpans, AnAntialiasedLineSharesItsPixelBetweenTheRowsItStraddles) {
     raster::fillSpans(image, image.rect(), spans, {qPremultiply(qRgb(0, 0, 0)), 1, true});
     // A one-pixel line at y covers [y - 0.5, y + 0.5]: each row in proportion.
     for (int row = 8; row <= 12; ++row) {
-      const double cover = std::max(0.0, std::min(row + 1.0, y + 0.5) - std::max(1.0 * row, y - 0.5));
+      const double cover =
+          std::max(0.0, std::min(row + 1.0, y + 0.5) - std::max(1.0 * row, y - 0.5));
       EXPECT_NEAR(darkness(image, 8, row), 255 * cover, 3) << "y " << y << " row " << row;
     }
     EXPECT_EQ(darkness(image, 1, 10) + darkness(image, 17, 10), 0) << "nothing past its ends";
@@ -115,8 +116,7 @@ TEST(FillSpans, DashesLeaveTheirGapsEmpty) {
   Stroke stroke{qPremultiply(qRgb(0, 0, 0)), 1, false};
   stroke.dash = {4, 2};
   raster::fillSpans(image, image.rect(), spans, stroke);
-  for (int x = 0; x < 60; ++x)
-    EXPECT_EQ(darkness(image, x, 5) > 128, x % 6 < 4) << "column " << x;
+  for (int x = 0; x < 60; ++x) EXPECT_EQ(darkness(image, x, 5) > 128, x % 6 < 4) << "column " << x;
 }
 
 TEST(FillSpans, OnlyTheClipIsTouchedAndTranslucentPensBlend) {
@@ -205,7 +205,8 @@ TEST(ColumnPoints, KeepsEveryColumnsExtremesAndEndsAndLittleElse) {
     c.last = p;
   };
   for (const QCPGraphData& d : points)
-    gather(all, QPointF(axes.plot.xAxis->coordToPixel(d.key), axes.plot.yAxis->coordToPixel(d.value)));
+    gather(all,
+           QPointF(axes.plot.xAxis->coordToPixel(d.key), axes.plot.yAxis->coordToPixel(d.value)));
   for (const QPointF& p : kept) gather(reduced, p);
   ASSERT_EQ(all.size(), reduced.size());
   for (const auto& [column, c] : all) {

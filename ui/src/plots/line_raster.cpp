@@ -25,7 +25,8 @@ ColumnSpans::ColumnSpans(int first, int count)
       m_bottom(static_cast<std::size_t>(std::max(count, 0)), kEmptyBottom) {}
 
 bool ColumnSpans::covered(int column) const {
-  return column >= m_first && column < m_first + count() && m_top[index(column)] <= m_bottom[index(column)];
+  return column >= m_first && column < m_first + count() &&
+         m_top[index(column)] <= m_bottom[index(column)];
 }
 
 void ColumnSpans::extend(int column, double y0, double y1) {
@@ -120,7 +121,8 @@ bool drawableFormat(const QImage& image) {
 void fillSpans(QImage& image, const QRect& clip, const ColumnSpans& spans, const Stroke& stroke,
                QPoint offset) {
   const QRect area = clip & image.rect();
-  if (area.isEmpty() || spans.count() == 0 || !drawableFormat(image) || qAlpha(stroke.premultiplied) == 0)
+  if (area.isEmpty() || spans.count() == 0 || !drawableFormat(image) ||
+      qAlpha(stroke.premultiplied) == 0)
     return;
   const double width = std::max(stroke.width, 1.0);
   const double half = width / 2;
@@ -188,8 +190,9 @@ void fillBand(QImage& image, const QRect& clip, const ColumnSpans& upper, const 
     if (!upper.covered(x) || !lower.covered(x)) continue;
     const double top = std::clamp(static_cast<double>(std::min(upper.top(x), lower.top(x))),
                                   area.top() - 1.0, area.bottom() + 2.0);
-    const double bottom = std::clamp(static_cast<double>(std::max(upper.bottom(x), lower.bottom(x))),
-                                     area.top() - 1.0, area.bottom() + 2.0);
+    const double bottom =
+        std::clamp(static_cast<double>(std::max(upper.bottom(x), lower.bottom(x))),
+                   area.top() - 1.0, area.bottom() + 2.0);
     const int r0 = std::max(area.top(), static_cast<int>(floorOf(antialias ? top : top + 0.5)));
     const int r1 = std::min(area.bottom(), static_cast<int>(antialias ? -floorOf(-bottom) - 1
                                                                       : floorOf(bottom + 0.5) - 1));

@@ -182,12 +182,24 @@ TEST(Timeline, APolicyWithoutPositionControlShowsNone) {
     if (!l.startsWith('#')) rows << l;
   ASSERT_GT(rows.size(), 20);
   ASSERT_TRUE(rows[0].endsWith(",policy")) << rows[0].toStdString();
+  // The header names both policies, not the one running when the file was written.
+  EXPECT_TRUE(fileLines(csv).contains(QStringLiteral("# policy: ioless → legacy-2.6.0")));
+  // Position control's fields are numbers while ioless ran, and empty under legacy-2.6.0 (they
+  // were the engine's leftovers: a frozen dirty_ratelimit, a pos_ratio nothing used).
+  const QStringList header = rows[0].split(',');
+  const QStringList position{"pos_ratio", "task_ratelimit_kbps", "setpoint_pages", "freerun_pages",
+                             "dirty_ratelimit_kbps"};
   int ioless = 0, legacy = 0;
   for (qsizetype i = 1; i < rows.size(); ++i) {
-    const double t = rows[i].section(',', 0, 0).toDouble();
-    const QString p = rows[i].section(',', -1);
+    const QStringList row = rows[i].split(',');
+    ASSERT_EQ(row.size(), header.size()) << rows[i].toStdString();
+    const double t = row.front().toDouble();
+    const QString p = row.back();
     if (t < 4.9) EXPECT_EQ(p, "ioless") << rows[i].toStdString();
     if (t > 5.2) EXPECT_EQ(p, "legacy-2.6.0") << rows[i].toStdString();
+    for (const QString& name : position)
+      EXPECT_EQ(row[header.indexOf(name)].isEmpty(), p != "ioless")
+          << name.toStdString() << " at " << t;
     ioless += p == "ioless";
     legacy += p == "legacy-2.6.0";
   }

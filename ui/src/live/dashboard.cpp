@@ -188,6 +188,7 @@ int Dashboard::refresh(bool immediate, bool force) {
     plot->replot(immediate);
     ++replotted;
   }
+  if (force) m_curve->flushText();  // a forced frame (a run's end, an export) is exact
   if (m_curve->isShown() && (force || m_curve->isDirty())) {
     m_curve->replot(immediate);
     ++replotted;

@@ -483,14 +483,15 @@ bool TimePlot::layoutEventLabels() {
     const auto spanAt = [&](double x, double w) {
       return x + w <= rect.right() ? Span{x, x + w} : Span{std::max<double>(rect.left(), x - w), x};
     };
-    // The pixel of each mark in the range, to keep a label in the last row clear of the next
-    // mark (whose label has no other row to go to).
+    // The pixel of each mark in the range, to keep a label in the last row clear of the other
+    // marks (whose labels have no other row to go to): there each gets a share, shortened.
     std::vector<double> xs(m_marks.size());
     for (std::size_t i = 0; i < m_marks.size(); ++i) xs[i] = markPixel(m_marks[i].timeS, rect);
-    const auto nextMark = [&](int i) {
-      for (std::size_t j = static_cast<std::size_t>(i) + 1; j < xs.size(); ++j)
-        if (!std::isnan(xs[j]) && xs[j] > xs[static_cast<std::size_t>(i)]) return xs[j];
-      return std::numeric_limits<double>::infinity();
+    const auto coversAnother = [&](int i, double a, double b) {
+      const double own = xs[static_cast<std::size_t>(i)];
+      for (const double x : xs)
+        if (!std::isnan(x) && x != own && x > a - kLabelGap && x < b + kLabelGap) return true;
+      return false;
     };
     std::vector<int> waiting;
     for (int i = 0; i < static_cast<int>(m_marks.size()); ++i) {
@@ -501,7 +502,7 @@ bool TimePlot::layoutEventLabels() {
       const Span s = spanAt(x, m_labelWidths[static_cast<std::size_t>(i)]);
       bool placed = false;
       for (int r = 0; r < maxRows && !placed; ++r)
-        if (fits(r, s.a, s.b) && (r < maxRows - 1 || s.b + kLabelGap <= nextMark(i))) {
+        if (fits(r, s.a, s.b) && (r < maxRows - 1 || !coversAnother(i, s.a, s.b))) {
           rows[static_cast<std::size_t>(r)].push_back(s);
           m_labelLayout.push_back({i, m_marks[static_cast<std::size_t>(i)].label,
                                    QRectF(s.a, 0, s.b - s.a, rowHeight), r});
@@ -526,6 +527,12 @@ bool TimePlot::layoutEventLabels() {
           if (s.a - kLabelGap >= x) hi = std::min(hi, s.a - kLabelGap);
         }
         if (!inside) continue;
+        if (r == maxRows - 1)  // the last row: a share between the neighbouring marks
+          for (const double other : xs) {
+            if (std::isnan(other) || other == x) continue;
+            if (other > x) hi = std::min(hi, other - kLabelGap);
+            if (other < x) lo = std::max(lo, other + kLabelGap);
+          }
         const Span s = hi - x >= x - lo ? Span{x, hi} : Span{lo, x};
         if (s.b - s.a > best.b - best.a) {
           best = s;

@@ -405,22 +405,6 @@ TEST_F(CurveTest, TheOperatingPointIsAlwaysOnTheAxis) {
   EXPECT_LE(x.lower, 600);
 }
 
-// Where dirty stands is read from the thresholds of the same sample as dirty and pos_ratio: a
-// curve reported before a threshold fell (freerun 600 MiB here, now 48) must not make dirty of
-// 750 MiB read "below freerun".
-TEST_F(CurveTest, TheFormulaPlacesDirtyByTheSamplesOwnThresholds) {
-  engine::ThrottleCurve stale = curveOf(true);
-  stale.freerun = 900 * kMiB;
-  stale.setpoint = 950 * kMiB;
-  stale.limit = 1000 * kMiB;
-  curve.setCurve(stale);
-  live(1, 750, 0.8);
-  curve.flushText();
-  const QString text = curve.explanation();
-  EXPECT_TRUE(text.contains(QStringLiteral("above setpoint"))) << text.toStdString();
-  EXPECT_FALSE(text.contains(QStringLiteral("freerun, no throttling"))) << text.toStdString();
-}
-
 // The formula follows a live run at most kTextHz times a wall second (it changed with every
 // frame: 60 times a second cannot be read), and shows the newest numbers once the wait is over;
 // the point moves with every sample.

@@ -170,7 +170,10 @@ void ThrottleCurvePlot::setUnits(const DisplayUnits& units) {
 void ThrottleCurvePlot::setCurve(const engine::ThrottleCurve& curve) {
   m_curve = curve;
   redrawCurve();
-  requestText();
+  // New lines drawn: the words beside them at once (twice a second; the live numbers wait
+  // their turn after this).
+  m_textTimer->stop();
+  updateText();
 }
 
 void ThrottleCurvePlot::placeMarker(QCPItemStraightLine* line, QCPItemText* label, double pages) {
@@ -258,8 +261,10 @@ void ThrottleCurvePlot::redrawCurve() {
   placeMarker(m_bgLine, m_bgLabel, c.bgThresh);
   placeMarker(m_freerunLine, m_freerunLabel, curve ? c.freerun : 0);
   placeMarker(m_setpointLine, m_setpointLabel, curve ? c.setpoint : 0);
-  // Under an IO-ful policy the line the loop compares dirty with is thresh.
-  m_limitLabel->setText(curve ? QStringLiteral("limit") : QStringLiteral("thresh"));
+  // Under an IO-ful policy the line the loop compares dirty with is thresh (a curve not yet
+  // reported keeps the name a lesson may highlight).
+  const bool reported = !c.dirtyPages.empty() || c.thresh > 0;
+  m_limitLabel->setText(curve || !reported ? QStringLiteral("limit") : QStringLiteral("thresh"));
   placeMarker(m_limitLine, m_limitLabel, curve ? c.limit : c.thresh);
   double top = 2.2;
   for (double v : device) top = std::max(top, std::min(v * 1.05, 8.0));
@@ -383,13 +388,18 @@ void ThrottleCurvePlot::updateText() {
   } else if (!at) {
     text = QStringLiteral("Waiting for the engine's first estimate…");
   } else {
-    // Where dirty stands, from the thresholds of the same sample as dirty and pos_ratio.
+    // Where dirty stands against the lines drawn (the curve's), so the words never contradict
+    // the plot; before a curve is drawn, against the sample's own thresholds.
+    const bool drawn = m_curve.throttling && !m_curve.dirtyPages.empty() && !m_cursor;
+    const double freerun = drawn ? m_curve.freerun : at->freerun;
+    const double setpoint = drawn ? m_curve.setpoint : at->setpoint;
+    const double limit = drawn ? m_curve.limit : at->limit;
     QString where;
-    if (at->dirty <= at->freerun)
-      where = QStringLiteral("at or below freerun, no throttling");
-    else if (at->dirty >= at->limit)
+    if (at->dirty <= freerun)
+      where = QStringLiteral("below freerun, no throttling");
+    else if (at->dirty >= limit)
       where = QStringLiteral("over the limit, writers sleep max_pause");
-    else if (at->dirty < at->setpoint)
+    else if (at->dirty < setpoint)
       where = QStringLiteral("below setpoint, writers may speed up");
     else
       where = QStringLiteral("above setpoint, writers slowed");

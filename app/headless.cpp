@@ -96,9 +96,22 @@ class StreamingSink final : public te::RecordSink {
                 std::size_t cgroups = 0)
       : m_csv(csv), m_taskCsv(taskCsv), m_trace(trace), m_devices(devices), m_cgroups(cgroups) {}
 
+  /// Rows of a run whose policy changes: each ends in a `policy` field, the policy set here
+  /// (the one running as the row is sampled), and a policy without position control leaves
+  /// that control's fields empty.
+  void setPolicyColumn(std::string policy) { m_policy = std::move(policy); }
+
   void onSample(const te::Sample& s) override {
     if (m_csv) {
-      te::writeSampleCsvRow(m_csv->stream(), s, m_devices, m_cgroups);
+      if (m_policy.empty()) {
+        te::writeSampleCsvRow(m_csv->stream(), s, m_devices, m_cgroups);
+      } else {
+        std::ostringstream row;
+        te::writeSampleCsvRow(row, s, m_devices, m_cgroups, te::PositionColumns::EmptyWithout);
+        std::string line = row.str();
+        if (!line.empty() && line.back() == '\n') line.pop_back();
+        m_csv->stream() << line << ',' << m_policy << '\n';
+      }
       m_csv->flush();
       if (!m_csv->ok()) throw WriteFailed{"a temporary file", errno};
     }
@@ -158,6 +171,7 @@ class StreamingSink final : public te::RecordSink {
   std::size_t m_devices;
   std::size_t m_cgroups;
   std::vector<te::TaskInfo> m_tasks;
+  std::string m_policy;  ///< empty: no policy column
 };
 
 /// Until the branch point, what the run reports goes to its outputs and to the branch's.
@@ -509,6 +523,9 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
     std::string explained;
     std::optional<te::Simulator> branch;
     StreamingSink branchSink(spool(branchRows), nullptr, nullptr, devices, cgroups);
+    // A branch that changes the policy says in each row which one it ran under.
+    const bool branchPolicyChanges = branched && branched->policy != scenario.policy;
+    if (branchPolicyChanges) branchSink.setPolicyColumn(scenario.policy);
     if (!branched) {
       simulator.setSink(&sink, outputOptions);
       if (!options.explain.empty()) {
@@ -537,6 +554,7 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
       simulator.runUntil(te::atSeconds(*options.branchAtS));
       branch.emplace(simulator.snapshot());
       branch->reconfigure(*branched);
+      if (branchPolicyChanges) branchSink.setPolicyColumn(branched->policy);
       simulator.setSink(&sink, outputOptions);
       simulator.run();
       simulator.setSink(nullptr);
@@ -546,29 +564,38 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
     }
     const std::vector<std::string> cgroupNames = te::csvCgroupNames(scenario);
     const auto writeCsv = [&](OutputFile* file, RowSpool& rows, bool tasksCsv,
-                              const te::Simulator& run, const te::Provenance& origin,
-                              const std::string& branchLines) {
+                              const te::Simulator& run, te::Provenance origin,
+                              const std::string& branchLines, bool policyColumn) {
+      // A run whose policy changed names every policy it ran under, not the last one.
+      origin.policy = te::policyHistory(run.events(), origin.policy);
       te::writeCsvProvenance(file->stream(), origin);
       file->stream() << branchLines;
       te::writeCsvEvents(file->stream(), run.events());
-      if (tasksCsv)
+      if (tasksCsv) {
         te::writeTaskCsvHeader(file->stream());
-      else
-        te::writeSampleCsvHeader(file->stream(), devices, cgroupNames);
+      } else {
+        std::ostringstream header;
+        te::writeSampleCsvHeader(header, devices, cgroupNames);
+        std::string text = header.str();
+        if (policyColumn && !text.empty() && text.back() == '\n')
+          text.insert(text.size() - 1, ",policy");
+        file->stream() << text;
+      }
       if (!rows.copyTo(file->stream()))
         throw WriteFailed{file->label() + (file->isStdout() ? ": cannot write to standard output"
                                                             : ": cannot write"),
                           errno};
     };
-    if (csv) writeCsv(csv, *csvRows, false, simulator, provenance, {});
-    if (taskCsv) writeCsv(taskCsv, *taskRows, true, simulator, provenance, {});
+    if (csv) writeCsv(csv, *csvRows, false, simulator, provenance, {}, false);
+    if (taskCsv) writeCsv(taskCsv, *taskRows, true, simulator, provenance, {}, false);
     if (branch && branchCsv) {
       std::ostringstream lines;
       lines << "# branch_of: " << headerText(scenario.name) << '\n'
             << "# branch_at_s: " << *options.branchAtS << '\n';
       for (const auto& o : options.branchOverrides)
         lines << "# branch_set: " << headerText(o.path + "=" + o.value) << '\n';
-      writeCsv(branchCsv, *branchRows, false, *branch, te::provenanceOf(*branched), lines.str());
+      writeCsv(branchCsv, *branchRows, false, *branch, te::provenanceOf(*branched), lines.str(),
+               branchPolicyChanges);
     }
     if (branch && report) {
       te::CompareResult result = te::compareSummaries(

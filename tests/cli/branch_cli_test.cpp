@@ -3,6 +3,7 @@
 // rows up to the branch time are the run's, after it they follow the changed scenario; the
 // run itself is what it is without a branch; the report carries --compare's metrics; bad
 // input is refused with status 2 before anything is written.
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -102,7 +103,45 @@ TEST_F(Executable, BranchCanChangeThePolicy) {
            "--branch-set", "policy=\"none\"", "--branch-csv", "B.csv", "--csv", "A.csv"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(csvRows(readFile(m_dir / "A.csv")), csvRows(readFile(m_dir / "B.csv")));
-  EXPECT_TRUE(contains(readFile(m_dir / "B.csv"), "# policy: none\n"));
+  // The header names both policies the branch ran under, not the last alone.
+  EXPECT_TRUE(contains(readFile(m_dir / "B.csv"), "# policy: ioless → none\n"));
+  EXPECT_TRUE(contains(readFile(m_dir / "A.csv"), "# policy: ioless\n"));
+}
+
+// Each row of a branch that changed the policy says which policy it ran under, as the window's
+// CSV does; under one without position control that control's fields are empty, not the
+// numbers the engine left behind (a frozen dirty_ratelimit, a pos_ratio nothing used).
+TEST_F(Executable, ABranchThatChangesThePolicyNamesItInEveryRow) {
+  const Result r =
+      run({"--headless", "--scenario", "ten-dd", "--duration", "4", "--branch-at", "2",
+           "--branch-set", "policy=perbdi-2.6.24", "--branch-csv", "B.csv", "--csv", "A.csv"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto rows = csvRows(readFile(m_dir / "B.csv"));
+  ASSERT_GT(rows.size(), 30u);
+  const auto header = split(rows[0]);
+  ASSERT_EQ(header.back(), "policy");
+  const auto column = [&](const std::string& name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  const std::vector<std::string> position{"pos_ratio", "task_ratelimit_kbps", "setpoint_pages",
+                                          "freerun_pages", "dirty_ratelimit_kbps"};
+  int before = 0, after = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const auto row = split(rows[i]);
+    ASSERT_EQ(row.size(), header.size()) << rows[i];
+    const double t = std::strtod(row[0].c_str(), nullptr);
+    const bool ioless = t <= 2.0;
+    EXPECT_EQ(row.back(), ioless ? "ioless" : "perbdi-2.6.24") << rows[i];
+    for (const auto& name : position)
+      EXPECT_EQ(row[column(name)].empty(), !ioless) << name << " at " << t;
+    (ioless ? before : after)++;
+  }
+  EXPECT_EQ(before, 20);
+  EXPECT_EQ(after, 20);
+  // The run itself never changed policy: no column, numbers in every row, as before.
+  const auto a = csvRows(readFile(m_dir / "A.csv"));
+  EXPECT_NE(split(a[0]).back(), "policy");
+  EXPECT_FALSE(split(a.back())[column("pos_ratio")].empty());
 }
 
 TEST_F(Executable, BranchReportAsJson) {

@@ -118,6 +118,16 @@ TEST_F(Explain, ShowsTheLoopOfTheIoFulPolicies) {
   }
 }
 
+// A task that has no throttle call (the real-time writer, whose bonus keeps dirty under its
+// freerun) is named with its own pid, the moment asked about and the policy, and why.
+TEST_F(Explain, ATaskWithoutAThrottleCallSaysWhy) {
+  const Result r = run({"--headless", "--scenario", "default", "--explain", "1003@35"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("rt-dd (pid 1003) at 35.000 s under ioless, real-time", 0), 0u) << r.out;
+  EXPECT_TRUE(contains(r.out, "at or below freerun")) << r.out;
+  EXPECT_FALSE(contains(r.out, "(pid 0)")) << r.out;
+}
+
 TEST_F(Explain, BadRequestsAreRefusedWithExitStatus2) {
   const std::vector<std::pair<std::string, std::string>> cases{
       {"1234", "PID@SECONDS"},

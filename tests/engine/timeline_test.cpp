@@ -176,6 +176,82 @@ TEST(Explain, IoFulBreakdownsAreTheLoopAsItRan) {
   }
 }
 
+ThrottleExplain breakdown(ThrottleExplain::Kind kind, const std::string& policy) {
+  ThrottleExplain e;
+  e.kind = kind;
+  e.pid = 1000;
+  std::copy_n(policy.data(), policy.size(), e.policy.data());
+  return e;
+}
+
+// "clamp = yes" said nothing: the line names the bound the pause met.
+TEST(Explain, TheClampLineNamesTheBound) {
+  for (const auto& [clamp, name] : {std::pair{PauseClamp::MinPause, "clamp = min_pause"},
+                                    std::pair{PauseClamp::MaxPause, "clamp = max_pause"},
+                                    std::pair{PauseClamp::None, "clamp = none"}}) {
+    ThrottleExplain e = breakdown(ThrottleExplain::Kind::IoLess, "ioless");
+    e.clamp = clamp;
+    const std::string text = formatExplain(e, "dd");
+    EXPECT_NE(text.find(name), std::string::npos) << text;
+    EXPECT_EQ(text.find("clamp = yes"), std::string::npos) << text;
+  }
+}
+
+// A loop of 22 steps shows its first 7 and its last, numbered 22 (not 8).
+TEST(Explain, AnIoFulLoopNumbersItsLastStepAsTheLoopDoes) {
+  ThrottleExplain e = breakdown(ThrottleExplain::Kind::IoFul, "perbdi-2.6.24");
+  for (int i = 0; i < 22; ++i) {
+    LoopStep s;
+    s.kind = i % 2 == 0 ? LoopStep::Kind::Check : LoopStep::Kind::Sleep;
+    s.timeS = 1.0 + i * 0.01;
+    e.addStep(s);
+  }
+  e.finished = true;
+  const std::string text = formatExplain(e, "dd");
+  EXPECT_NE(text.find("22 steps (the first 7 and the last shown)"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n  22.    1.210 s"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n   7."), std::string::npos) << text;
+  EXPECT_EQ(text.find("\n   8."), std::string::npos) << text;
+}
+
+// A task with no throttle call to explain: its own pid, the moment asked about, the policy and
+// why (here: the real-time writer's bonus keeps dirty under its freerun; a writer at 10 ms has
+// not been throttled yet either).
+TEST(Explain, ATaskWithoutAThrottleCallSaysWhy) {
+  Simulator sim(loadScenario("default"));
+  sim.runUntil(atSeconds(0.01));
+  const TaskInfo& first = sim.tasks().front();
+  const ThrottleExplain early = sim.lastExplain(first.index);
+  ASSERT_EQ(early.kind, ThrottleExplain::Kind::None);
+  EXPECT_EQ(early.pid, first.pid);
+  const std::string earlyText = formatExplain(early, first.name, 0.01);
+  EXPECT_EQ(earlyText.rfind(
+                first.name + " (pid " + std::to_string(first.pid) + ") at 0.010 s under ioless", 0),
+            0u)
+      << earlyText;
+  EXPECT_TRUE(earlyText.find("first check") != std::string::npos ||
+              earlyText.find("freerun") != std::string::npos)
+      << earlyText;
+
+  sim.runUntil(atSeconds(35));
+  const auto& tasks = sim.tasks();
+  const auto rt =
+      std::find_if(tasks.begin(), tasks.end(), [](const TaskInfo& t) { return t.name == "rt-dd"; });
+  ASSERT_NE(rt, tasks.end());
+  const ThrottleExplain e = sim.lastExplain(rt->index);
+  ASSERT_EQ(e.kind, ThrottleExplain::Kind::None);
+  const std::string text = formatExplain(e, rt->name, 35.0);
+  EXPECT_EQ(text.rfind("rt-dd (pid " + std::to_string(rt->pid) + ") at 35.000 s under ioless", 0),
+            0u)
+      << text;
+  EXPECT_EQ(text.find("(pid 0)"), std::string::npos) << text;
+  // Every call it made found dirty at or below its freerun, which is above dirty now.
+  EXPECT_GE(e.startedS, 30.0);
+  EXPECT_GT(e.lastCallS, 30.0);
+  EXPECT_LE(e.dirty, e.freerun);
+  EXPECT_NE(text.find("at or below freerun"), std::string::npos) << text;
+}
+
 TEST(Explain, RequestsAreParsedOrRefusedWithAReason) {
   std::string error;
   const auto ok = parseExplainRequest("1234@12.5", error);

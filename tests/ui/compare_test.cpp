@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <QStackedWidget>
+#include <algorithm>
 #include <cmath>
 
 #include "compare_plot.h"
@@ -13,6 +14,7 @@
 #include "live_controller.h"
 #include "qcp.h"
 #include "run_controls.h"
+#include "ui_test_support.h"
 #include "window_parts.h"
 #include "window_rig.h"
 
@@ -70,6 +72,35 @@ TEST(CompareView, TwoPoliciesGiveDifferentRunsOfTheSameScenario) {
     }
     EXPECT_TRUE(sawA && sawB) << plotKey(plot->id()).toStdString();
   }
+}
+
+// The groups that start at 15 s and 30 s are marked on every plot of the comparison (it had
+// no marks), as one mark where both runs have them; the labels go above the top plot only.
+TEST(CompareView, TheRunsEventsAreMarkedOnEveryPlot) {
+  CompareView view;
+  view.start(defaultScenario("ioless"), false);
+  view.setPolicies(QStringLiteral("ioless"), QStringLiteral("perbdi-2.6.24"));
+  advanceBoth(view, 31);
+  ASSERT_TRUE(test::waitFor([&] {
+    for (int i = 0; i < 2; ++i) view.run(i).frame();
+    const auto& marks = view.plots().front()->eventMarks();
+    return std::any_of(marks.begin(), marks.end(),
+                       [](const EventMark& m) { return m.timeS >= 30 && m.timeS < 30.01; });
+  }));
+  for (ComparePlot* plot : view.plots()) {
+    const auto& marks = plot->eventMarks();
+    for (double t : {0.0, 15.0, 30.0}) {
+      const auto n = std::count_if(marks.begin(), marks.end(), [t](const EventMark& m) {
+        return m.timeS >= t && m.timeS < t + 0.01;
+      });
+      EXPECT_EQ(n, 1) << plotKey(plot->id()).toStdString() << " at " << t;
+    }
+    EXPECT_EQ(plot->eventLabelsShown(), plot == view.plots().front());
+  }
+  const auto& marks = view.plots().front()->eventMarks();
+  EXPECT_TRUE(std::any_of(marks.begin(), marks.end(), [](const EventMark& m) {
+    return m.full == QStringLiteral("rt-dd ×1 start");
+  }));
 }
 
 TEST(CompareView, DeltaTableHasTheRowsAndConsistentDeltas) {

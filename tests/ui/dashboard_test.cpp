@@ -3,14 +3,17 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QImage>
 #include <QMouseEvent>
+#include <QSet>
 
 #include "dashboard.h"
 #include "live_controller.h"
 #include "pause_plot.h"
 #include "qcp.h"
 #include "sample_history.h"
+#include "series_spec.h"
 #include "throttle_curve_plot.h"
 #include "time_plot.h"
 #include "ui_test_support.h"
@@ -296,6 +299,143 @@ TEST_F(DashboardTest, TheFormulaFitsANarrowThrottleCurvePlot) {
   EXPECT_LE(dashboard.curvePlot()->explanationWidth(), w->width() - 16);
   EXPECT_LE(w->axisRect()->outerRect().right(), w->width());
   EXPECT_LE(w->legend->outerRect().right(), w->width());
+}
+
+// --- The throttle curve on its own, fed samples made here ------------------------------------
+
+constexpr double kMiB = 256;  // pages
+
+/// A curve as the engine reports it: freerun 600 MiB, setpoint 700 MiB, limit 800 MiB.
+engine::ThrottleCurve curveOf(bool positionControl) {
+  engine::ThrottleCurve c;
+  c.bgThresh = 400 * kMiB;
+  c.thresh = 800 * kMiB;
+  c.freerun = 600 * kMiB;
+  c.setpoint = 700 * kMiB;
+  c.limit = 800 * kMiB;
+  c.throttling = positionControl;
+  for (int i = 0; i <= 100; ++i) {
+    const double x = (500 + 3.3 * i) * kMiB;
+    c.dirtyPages.push_back(x);
+    const double r = x < c.limit ? 2.0 * (c.limit - x) / (c.limit - c.freerun) : 0.0;
+    c.globalRatio.push_back(r);
+    c.deviceRatio.push_back(r);
+  }
+  return c;
+}
+
+engine::Sample sampleAt(double t, double dirtyMiB, double ratio, bool positionControl = true) {
+  engine::Sample s;
+  s.time = engine::atSeconds(t);
+  s.dirtyPages = static_cast<engine::Pages>(dirtyMiB * kMiB);
+  s.threshPages = static_cast<engine::Pages>(800 * kMiB);
+  s.freerunPages = static_cast<engine::Pages>(600 * kMiB);
+  s.setpointPages = static_cast<engine::Pages>(700 * kMiB);
+  s.limitPages = static_cast<engine::Pages>(800 * kMiB);
+  s.maxPauseMs = 200;
+  s.positionControl = positionControl;
+  engine::DeviceSample d;
+  d.posRatio = ratio;
+  d.dirtyRatelimitKBps = 20000;
+  d.taskRatelimitKBps = 20000 * ratio;
+  s.devices.push_back(d);
+  return s;
+}
+
+class CurveTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    host.resize(600, 500);
+    curve.widget()->resize(600, 500);
+    host.show();
+    QCoreApplication::processEvents();
+  }
+  void live(double t, double dirtyMiB, double ratio, bool positionControl = true) {
+    history.append(sampleAt(t, dirtyMiB, ratio, positionControl));
+    curve.setLive(history);
+  }
+  QCPGraph* graph(const QString& name) const {
+    for (int i = 0; i < curve.widget()->graphCount(); ++i)
+      if (curve.widget()->graph(i)->name() == name) return curve.widget()->graph(i);
+    return nullptr;
+  }
+  bool labelShown(const QString& text) const {
+    for (int i = 0; i < curve.widget()->itemCount(); ++i)
+      if (auto* t = qobject_cast<QCPItemText*>(curve.widget()->item(i)); t && t->text() == text)
+        return t->visible();
+    return false;
+  }
+  QWidget host;
+  ThrottleCurvePlot curve{&host};
+  SampleHistory history;
+};
+
+// Under a policy without position control there is no pos_ratio curve: no cubic, no setpoint
+// or freerun, no operating point, and the formula says so (it said "pos_ratio 0.211 …" after a
+// switch to perbdi-2.6.24, over the IO-less curve).
+TEST_F(CurveTest, APolicyWithoutPositionControlHasNoCurveAndSaysSo) {
+  curve.setCurve(curveOf(true));
+  live(1, 750, 0.5);
+  curve.flushText();
+  ASSERT_TRUE(curve.explanation().contains(QStringLiteral("pos_ratio 0.5")))
+      << curve.explanation().toStdString();
+  live(1.1, 760, 0.4, false);
+  curve.setCurve(curveOf(false));  // the engine's next report: the policy changed
+  curve.flushText();
+  curve.replot(true);
+  const QString text = curve.explanation();
+  EXPECT_TRUE(text.contains(QStringLiteral("no position control"))) << text.toStdString();
+  EXPECT_FALSE(text.contains(QStringLiteral("pos_ratio 0."))) << text.toStdString();
+  EXPECT_EQ(graph(QStringLiteral("global cubic"))->dataCount(), 0);
+  EXPECT_EQ(graph(QStringLiteral("with the bdi line"))->dataCount(), 0);
+  EXPECT_EQ(graph(QStringLiteral("now"))->dataCount(), 0);
+  EXPECT_FALSE(labelShown(QStringLiteral("setpoint")));
+  EXPECT_FALSE(labelShown(QStringLiteral("freerun")));
+  EXPECT_TRUE(labelShown(QStringLiteral("thresh")));
+}
+
+// Dirty over the limit: the x axis goes on to the operating point (it ended at the curve's end,
+// 100 MiB short of the point).
+TEST_F(CurveTest, TheOperatingPointIsAlwaysOnTheAxis) {
+  curve.setCurve(curveOf(true));
+  live(1, 1200, 0);
+  curve.replot(true);
+  const QCPRange x = curve.widget()->xAxis->range();
+  EXPECT_GE(x.upper, 1200) << x.lower << ".." << x.upper;
+  EXPECT_LE(x.lower, 600);
+}
+
+// The formula follows a live run at most kTextHz times a wall second (it changed with every
+// frame: 60 times a second cannot be read), and shows the newest numbers once the wait is over;
+// the point moves with every sample.
+TEST_F(CurveTest, TheFormulaChangesAtMostFourTimesASecond) {
+  curve.setCurve(curveOf(true));
+  QSet<QString> texts;
+  QElapsedTimer clock;
+  clock.start();
+  for (int i = 0; i < 40; ++i) {
+    live(1 + 0.1 * i, 700 + i, 0.5 + 0.01 * i);
+    texts.insert(curve.explanation());
+    EXPECT_DOUBLE_EQ(graph(QStringLiteral("now"))->data()->begin()->key, 700.0 + i);
+  }
+  const qint64 took = clock.elapsed();
+  EXPECT_LE(texts.size(), 1 + took / (1000 / ThrottleCurvePlot::kTextHz) + 1);
+  ASSERT_TRUE(test::waitFor([&] { return curve.explanation().contains(formatValue(0.89)); }));
+}
+
+// Pointing at a moment of the time plots gives that moment's numbers at once.
+TEST_F(CurveTest, TheCursorsMomentIsExplainedAtOnce) {
+  curve.setCurve(curveOf(true));
+  live(1, 700, 0.5);
+  live(1.1, 710, 0.6);  // within the wait: the formula still says 0.5
+  const engine::Sample then = sampleAt(0.5, 650, 1.25);
+  curve.setCursorSample(&then);
+  EXPECT_TRUE(curve.explanation().startsWith(QStringLiteral("At 0.5 s")))
+      << curve.explanation().toStdString();
+  EXPECT_TRUE(curve.explanation().contains(formatValue(1.25)));
+  curve.setCursorSample(nullptr);
+  EXPECT_TRUE(curve.explanation().startsWith(QStringLiteral("Now")))
+      << curve.explanation().toStdString();
 }
 
 TEST(PausePlotModes, ManyWritersSwitchToABandAndASelectedTaskGetsACurve) {

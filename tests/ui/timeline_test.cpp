@@ -15,6 +15,7 @@
 
 #include "dashboard.h"
 #include "dirty_pages_plot.h"
+#include "event_text.h"
 #include "explain_panel.h"
 #include "live_controller.h"
 #include "qcp.h"
@@ -96,14 +97,14 @@ TEST(Timeline, EngineEventsAndNotesAreMarkedListedSavedAndExported) {
   ASSERT_TRUE(c.editNote(0, 12.25, "just before the third writer"));
   ASSERT_TRUE(c.removeNote(doomed));
 
-  // Marks with labels on every time plot.
+  // Marks on every time plot, in words (their labels above the top plot of each column).
   for (PlotId id : {PlotId::DirtyPages, PlotId::Pauses, PlotId::Bandwidth, PlotId::Memory}) {
-    const QStringList labels = test::part<Dashboard>(w, "dashboard").timePlot(id)->eventLabels();
-    EXPECT_TRUE(labels.contains("just before the third writer")) << plotKey(id).toStdString();
-    EXPECT_TRUE(std::any_of(labels.begin(), labels.end(), [](const QString& l) {
-      return l.contains("tasks[2] rt-dd");
-    })) << labels.join('|').toStdString();
-    EXPECT_FALSE(labels.contains("to be deleted"));
+    QStringList marks;
+    for (const EventMark& m : test::part<Dashboard>(w, "dashboard").timePlot(id)->eventMarks())
+      marks << m.full;
+    EXPECT_TRUE(marks.contains("just before the third writer")) << plotKey(id).toStdString();
+    EXPECT_TRUE(marks.contains("rt-dd ×1 start")) << marks.join('|').toStdString();
+    EXPECT_FALSE(marks.contains("to be deleted"));
   }
   // A row in the list.
   auto* panel = w.findChild<TimelinePanel*>(QStringLiteral("timelinePanel"));
@@ -182,12 +183,24 @@ TEST(Timeline, APolicyWithoutPositionControlShowsNone) {
     if (!l.startsWith('#')) rows << l;
   ASSERT_GT(rows.size(), 20);
   ASSERT_TRUE(rows[0].endsWith(",policy")) << rows[0].toStdString();
+  // The header names both policies, not the one running when the file was written.
+  EXPECT_TRUE(fileLines(csv).contains(QStringLiteral("# policy: ioless → legacy-2.6.0")));
+  // Position control's fields are numbers while ioless ran, and empty under legacy-2.6.0 (they
+  // were the engine's leftovers: a frozen dirty_ratelimit, a pos_ratio nothing used).
+  const QStringList header = rows[0].split(',');
+  const QStringList position{"pos_ratio", "task_ratelimit_kbps", "setpoint_pages", "freerun_pages",
+                             "dirty_ratelimit_kbps"};
   int ioless = 0, legacy = 0;
   for (qsizetype i = 1; i < rows.size(); ++i) {
-    const double t = rows[i].section(',', 0, 0).toDouble();
-    const QString p = rows[i].section(',', -1);
+    const QStringList row = rows[i].split(',');
+    ASSERT_EQ(row.size(), header.size()) << rows[i].toStdString();
+    const double t = row.front().toDouble();
+    const QString p = row.back();
     if (t < 4.9) EXPECT_EQ(p, "ioless") << rows[i].toStdString();
     if (t > 5.2) EXPECT_EQ(p, "legacy-2.6.0") << rows[i].toStdString();
+    for (const QString& name : position)
+      EXPECT_EQ(row[header.indexOf(name)].isEmpty(), p != "ioless")
+          << name.toStdString() << " at " << t;
     ioless += p == "ioless";
     legacy += p == "legacy-2.6.0";
   }
@@ -248,9 +261,11 @@ TEST(ExplainPanel, ShowsTheTraceRecordOfTheMarkedMoment) {
   EXPECT_EQ(explained(text, "dirty"), sink.last.dirty);
 }
 
-// An event's label reads to the right of its line, except where that would run past the plot's
-// right edge: there (the newest events of a live run) it reads to the left.
-TEST(Timeline, EveryEventLabelStaysInsideItsPlot) {
+// Labels sit in a strip above the data area (never over the data), beside their marks, inside
+// the plot, never over each other: crowded ones stack in a second row, then are shortened or
+// left out; an event outside the visible range has no label. (A label box hid the pauses from
+// 40.5 to 49.5 s; a 130 s label was drawn near 45 s; labels ran into each other.)
+TEST(Timeline, EventLabelsNeverCoverTheDataOrEachOther) {
   QWidget host;
   DirtyPagesPlot plot(&host);
   plot.widget()->resize(520, 300);
@@ -260,20 +275,106 @@ TEST(Timeline, EveryEventLabelStaysInsideItsPlot) {
   plot.setTimeRange(0, 40);
   using Kind = engine::RunEvent::Kind;
   plot.setEvents({{1.0, Kind::TaskStart, "tasks[0] dd x2 start"},
+                  {1.5, Kind::Note, "a note with rather a lot of words in it"},
+                  {2.0, Kind::Note, "another note, as long as the first one was"},
+                  {2.5, Kind::Note, "and a third one, which has no room at all"},
                   {20.0, Kind::TaskStart, "tasks[1] dd x1 start"},
-                  {39.5, Kind::TaskStart, "tasks[2] rt-dd x1 start"}});
+                  {39.5, Kind::TaskStart, "tasks[2] rt-dd x1 start"},
+                  {130.0, Kind::Reconfigure, "tasks[0].count 100 → 1000"}});
   plot.replot(true);
   QCustomPlot* qcp = plot.widget();
   const QRect rect = qcp->axisRect()->rect();
-  int labels = 0;
-  for (int i = 0; i < qcp->itemCount(); ++i) {
-    auto* text = qobject_cast<QCPItemText*>(qcp->item(i));
-    if (!text || !text->text().startsWith(QStringLiteral("tasks["))) continue;
-    ++labels;
-    EXPECT_GE(text->topLeft->pixelPosition().x(), rect.left() - 1) << text->text().toStdString();
-    EXPECT_LE(text->topRight->pixelPosition().x(), rect.right() + 1) << text->text().toStdString();
+  const auto& layout = plot.eventLabelLayout();
+  ASSERT_GE(layout.size(), 4u);
+  for (std::size_t i = 0; i < layout.size(); ++i) {
+    const EventLabelBox& l = layout[i];
+    EXPECT_LT(l.mark, 6) << "the 130 s event is outside the range shown";
+    EXPECT_GE(l.box.left(), rect.left() - 1) << l.text.toStdString();
+    EXPECT_LE(l.box.right(), rect.right() + 1) << l.text.toStdString();
+    EXPECT_LE(l.box.bottom(), rect.top()) << l.text.toStdString() << ": over the data";
+    EXPECT_GE(l.box.top(), 0) << l.text.toStdString();
+    for (std::size_t j = i + 1; j < layout.size(); ++j)
+      EXPECT_FALSE(l.box.intersects(layout[j].box))
+          << l.text.toStdString() << " | " << layout[j].text.toStdString();
   }
-  EXPECT_EQ(labels, 3);
+  // The two far apart in full, in words; the crowd shortened or left out.
+  const QStringList labels = plot.eventLabels();
+  EXPECT_TRUE(labels.contains(QStringLiteral("dd x1 start"))) << labels.join('|').toStdString();
+  EXPECT_TRUE(labels.contains(QStringLiteral("rt-dd x1 start"))) << labels.join('|').toStdString();
+  EXPECT_EQ(plot.eventMarks().size(), 7u);
+}
+
+// The marks and labels are not on the buffered hover layer (anything on it makes every frame
+// clear and blend a whole extra image); the hover readout is above them.
+TEST(Timeline, EventMarksAreNotOnTheHoverOverlay) {
+  QWidget host;
+  DirtyPagesPlot plot(&host);
+  plot.widget()->resize(520, 300);
+  host.resize(520, 300);
+  host.show();
+  QCoreApplication::processEvents();
+  plot.setTimeRange(0, 40);
+  plot.setEvents({{10.0, engine::RunEvent::Kind::TaskStart, "tasks[0] dd x2 start"}});
+  plot.replot(true);
+  QCustomPlot* qcp = plot.widget();
+  QCPLayer* overlay = qcp->layer(QStringLiteral("overlay"));
+  ASSERT_NE(overlay, nullptr);
+  for (QCPLayerable* child : overlay->children())
+    if (!qobject_cast<QCPSelectionRect*>(child))  // draws only while a rectangle is dragged
+      EXPECT_FALSE(child->visible())
+          << "visible on the overlay with no cursor: " << child->metaObject()->className();
+  // Hovering at the mark names it in the readout, which is drawn above the marks.
+  plot.setCursor(10.0, std::vector<const engine::Sample*>{});
+  QCPLayer* events = qcp->layer(QStringLiteral("events"));
+  ASSERT_NE(events, nullptr);
+  EXPECT_EQ(events->mode(), QCPLayer::lmLogical);
+  EXPECT_LT(events->index(), overlay->index());
+  EXPECT_EQ(plot.eventsNear(10.0), QStringList{QStringLiteral("10.0 s: dd x2 start")});
+}
+
+// Events read as words: the task group's name and the setting's, not JSON paths.
+TEST(Timeline, EventsReadAsWords) {
+  const engine::Scenario s = test::builtin("default");
+  using Kind = engine::RunEvent::Kind;
+  const auto words = [&](Kind k, const char* text) { return describeEvent({1, k, text}, &s); };
+  EXPECT_EQ(words(Kind::Reconfigure, "tasks[2].rtPriority 50 → 49").label,
+            QStringLiteral("rt-dd: rt priority 50 → 49"));
+  EXPECT_EQ(words(Kind::TaskStart, "tasks[0] dd ×2 start").label, QStringLiteral("dd ×2 start"));
+  EXPECT_EQ(words(Kind::Reconfigure, "tasks[0].count 1 → 10").label, QStringLiteral("dd ×1 → ×10"));
+  const EventText two =
+      words(Kind::Reconfigure, "vm.dirty_ratio 20 → 10; machine.memoryMiB 2048 → 1024");
+  EXPECT_EQ(two.label, QStringLiteral("vm.dirty_ratio 20 → 10 (+1 more)"));
+  EXPECT_EQ(two.full, QStringLiteral("vm.dirty_ratio 20 → 10; memory (MiB) 2048 → 1024"));
+  EXPECT_EQ(words(Kind::Policy, "policy ioless → perbdi-2.6.24").label,
+            QStringLiteral("policy ioless → perbdi-2.6.24"));
+}
+
+// In the window the labels go above the top plot of each column and the marks through all of
+// them, in presenter mode too (the pause plot's labels piled up there).
+TEST(Timeline, OnlyTheTopPlotOfAColumnLabelsTheMarks) {
+  WindowRig a;
+  MainWindow& w = *a.window;
+  LiveController& c = test::part<LiveController>(w, "liveController");
+  c.load(test::builtin("default"));
+  ASSERT_TRUE(runTo(c, 31));
+  w.resize(1280, 720);
+  w.show();
+  QCoreApplication::processEvents();
+  Dashboard& d = test::part<Dashboard>(w, "dashboard");
+  for (bool presenter : {false, true}) {
+    d.setPresenterMode(presenter);
+    QCoreApplication::processEvents();
+    d.refresh(true, true);
+    TimePlot* dirty = d.timePlot(PlotId::DirtyPages);
+    TimePlot* pauses = d.timePlot(PlotId::Pauses);
+    const QStringList labels = dirty->eventLabels();
+    EXPECT_TRUE(std::any_of(labels.begin(), labels.end(), [](const QString& l) {
+      return l.startsWith(QStringLiteral("rt-dd"));
+    })) << labels.join('|').toStdString();
+    EXPECT_TRUE(pauses->eventLabels().isEmpty()) << pauses->eventLabels().join('|').toStdString();
+    EXPECT_EQ(pauses->eventMarks().size(), dirty->eventMarks().size());
+    EXPECT_GE(pauses->eventMarks().size(), 3u);
+  }
 }
 
 }  // namespace

@@ -96,8 +96,10 @@ void writeCsvEvents(std::ostream& out, const std::vector<RunEvent>& events) {
 std::string policyAt(const std::vector<RunEvent>& events, const std::string& initial, double t) {
   std::string p = initial;
   double at = -1;
+  // A row sampled at the very time of a change was sampled before it (the run reaches that
+  // time, then the change is applied): its policy is the one changed strictly before.
   for (const auto& e : events) {
-    if (e.kind != RunEvent::Kind::Policy || e.timeS > t || e.timeS < at) continue;
+    if (e.kind != RunEvent::Kind::Policy || e.timeS >= t || e.timeS < at) continue;
     const auto arrow = e.text.rfind("→ ");
     p = arrow == std::string::npos ? e.text : e.text.substr(arrow + std::string("→ ").size());
     at = e.timeS;
@@ -120,6 +122,18 @@ std::string initialPolicy(const std::vector<RunEvent>& events, const std::string
 bool policyChanged(const std::vector<RunEvent>& events) {
   return std::any_of(events.begin(), events.end(),
                      [](const RunEvent& e) { return e.kind == RunEvent::Kind::Policy; });
+}
+
+std::string policyHistory(const std::vector<RunEvent>& events, const std::string& current) {
+  std::vector<const RunEvent*> changes;
+  for (const auto& e : events)
+    if (e.kind == RunEvent::Kind::Policy) changes.push_back(&e);
+  if (changes.empty()) return current;
+  std::stable_sort(changes.begin(), changes.end(),
+                   [](const RunEvent* x, const RunEvent* y) { return x->timeS < y->timeS; });
+  std::string out = initialPolicy(events, current);
+  for (const RunEvent* e : changes) out += " → " + policyAt({*e}, out, e->timeS + 1);
+  return out;
 }
 
 bool policyHasPositionControl(std::string_view name) {

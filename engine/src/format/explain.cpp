@@ -3,11 +3,14 @@
 // the kernel's variable or function and the section of docs/model.md where it is defined.
 #include "throttlelab/engine/explain.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
+
+#include "throttlelab/engine/events.h"
 
 namespace throttlelab::engine {
 
@@ -47,6 +50,21 @@ const char* clampText(PauseClamp c, bool v32) {
       return "max_pause: cut to it, the rest moves dirty_paused_when on";
     case PauseClamp::OverLimit:
       return "over the hard limit: task_ratelimit = 0, sleep max_pause and check again";
+  }
+  return "";
+}
+
+/// Which bound the pause met, as the clamp line's value.
+const char* clampName(PauseClamp c) {
+  switch (c) {
+    case PauseClamp::None:
+      return "none";
+    case PauseClamp::MinPause:
+      return "min_pause";
+    case PauseClamp::MaxPause:
+      return "max_pause";
+    case PauseClamp::OverLimit:
+      return "max_pause, over the limit";
   }
   return "";
 }
@@ -125,8 +143,8 @@ void ioless(std::ostringstream& out, const ThrottleExplain& e) {
   line(out, "pause", format("%lld ms", static_cast<long long>(e.pauseMs)),
        e.pauseMs > 0 ? "sleeps this long (traced)" : "no sleep (traced as <= 0)", pauseAnchor,
        v32 ? "Eq. 30" : "Eq. 29");
-  line(out, "clamp", e.clamp == PauseClamp::None ? "none" : "yes", clampText(e.clamp, v32),
-       pauseAnchor, v32 ? "Eq. 30" : "Eq. 27-29");
+  line(out, "clamp", clampName(e.clamp), clampText(e.clamp, v32), pauseAnchor,
+       v32 ? "Eq. 30" : "Eq. 27-29");
   if (e.pausedMs > 0)
     line(out, "paused", format("%lld ms", static_cast<long long>(e.pausedMs)),
          "already slept in this call (the loop went round)", "ioless-the-6x-order");
@@ -160,8 +178,10 @@ void ioful(std::ostringstream& out, const ThrottleExplain& e, std::optional<doub
   int n = 0;
   for (int i = 0; i < e.stepCount; ++i) {
     const LoopStep& s = e.steps[static_cast<std::size_t>(i)];
-    if (i == e.stepCount - 1 && e.stepsTotal > e.stepCount) out << "   ...\n";
-    ++n;
+    // The last step shown is the loop's last: numbered as such after the gap.
+    const bool gap = i == e.stepCount - 1 && e.stepsTotal > e.stepCount;
+    if (gap) out << "   ...\n";
+    n = gap ? e.stepsTotal : n + 1;
     std::string what;
     switch (s.kind) {
       case LoopStep::Kind::Check:
@@ -208,6 +228,51 @@ void ioful(std::ostringstream& out, const ThrottleExplain& e, std::optional<doub
     out << "  (the call is still going)\n";
 }
 
+/// Why a task has no throttle call to explain (Kind::None), from what lastExplain() filled in.
+void noCall(std::ostringstream& out, const ThrottleExplain& e) {
+  const bool position = policyHasPositionControl(e.policyName());
+  if (e.startedS < 0) {
+    out << "  it has not started yet: nothing dirtied, nothing to throttle\n";
+    return;
+  }
+  if (e.lastCallS < 0) {
+    out << format(
+               "  it has not reached its first check: %lld pages dirtied since it started at "
+               "%.3f s,\n  and balance_dirty_pages() is first called after nr_dirtied_pause "
+               "= %lld",
+               static_cast<long long>(e.dirtiedTotal), e.startedS,
+               static_cast<long long>(e.dirtiedPause))
+        << "  [" << kModel << "#the-entry-ratelimit]\n";
+  } else if (position) {
+    out << format(
+               "  every call so far (the latest at %.3f s) found dirty at or below freerun:\n"
+               "  balance_dirty_pages() then returns at once, no pause and no trace record",
+               e.lastCallS)
+        << "  [" << kModel << "#the-slowly-following-dirty-limit, Eq. 10]\n";
+  } else {
+    out << format(
+               "  every call so far (the latest at %.3f s) found dirty under the threshold\n"
+               "  and left the loop at once, without writing back or waiting",
+               e.lastCallS)
+        << "  [" << kModel << "#the-io-ful-policies]\n";
+  }
+  line(out, "dirty", pages(e.dirty), "nr_dirty + nr_writeback now",
+       "dirtyable-memory-and-thresholds");
+  line(out, "thresh", pages(e.thresh), "dirty_thresh for this task now",
+       "dirtyable-memory-and-thresholds", "Eq. 4-7");
+  if (position) {
+    line(out, "freerun", pages(e.freerun), "(thresh + bg_thresh)/2 for this task now",
+         "the-slowly-following-dirty-limit", "Eq. 10");
+    out << "   dirty is "
+        << (e.dirty <= e.freerun ? "at or below freerun: no throttling"
+                                 : "above freerun: its next check throttles")
+        << '\n';
+  }
+  line(out, "pages_dirtied", format("%lld pages", static_cast<long long>(e.pagesDirtied)),
+       format("since its last check; the next after %lld", static_cast<long long>(e.dirtiedPause)),
+       "the-entry-ratelimit");
+}
+
 }  // namespace
 
 std::string ThrottleExplain::policyName() const {
@@ -217,9 +282,15 @@ std::string ThrottleExplain::policyName() const {
 std::string formatExplain(const ThrottleExplain& e, const std::string& name,
                           std::optional<double> nowS) {
   std::ostringstream out;
-  out << format("%s (pid %d), balance_dirty_pages() at %.3f s under %s", name.c_str(), e.pid,
-                toSeconds(e.time), e.policyName().c_str())
-      << (e.realTime ? ", real-time" : "") << '\n';
+  if (e.kind == ThrottleExplain::Kind::None)
+    // No call to name: the moment asked about, and that there is none.
+    out << format("%s (pid %d) at %.3f s under %s", name.c_str(), e.pid,
+                  nowS ? *nowS : std::max(0.0, e.lastCallS), e.policyName().c_str())
+        << (e.realTime ? ", real-time" : "") << ": no throttled balance_dirty_pages() call\n";
+  else
+    out << format("%s (pid %d), balance_dirty_pages() at %.3f s under %s", name.c_str(), e.pid,
+                  toSeconds(e.time), e.policyName().c_str())
+        << (e.realTime ? ", real-time" : "") << '\n';
   switch (e.kind) {
     case ThrottleExplain::Kind::IoLess:
       ioless(out, e);
@@ -228,7 +299,7 @@ std::string formatExplain(const ThrottleExplain& e, const std::string& name,
       ioful(out, e, nowS);
       break;
     case ThrottleExplain::Kind::None:
-      out << "  no throttle call recorded\n";
+      noCall(out, e);
       break;
   }
   if (e.journalWaits > 0 || e.readWaitS > 0) {

@@ -142,13 +142,17 @@ std::string_view commView(const Comm& comm) {
 // ---------------------------------------------------------------------------------------------
 // Sample CSV columns: one table drives both the header and the rows, so they cannot disagree.
 
+// `position`: a number of position control (docs/model.md, Position control), which a policy
+// without it does not have (PositionColumns::EmptyWithout leaves it empty there).
 struct GlobalColumn {
   std::string_view name;
   void (*write)(std::string&, const Sample&);
+  bool position = false;
 };
 struct DeviceColumn {
   std::string_view name;
   void (*write)(std::string&, const DeviceSample&);
+  bool position = false;
 };
 
 template <auto Field>
@@ -165,17 +169,17 @@ const std::array kGlobalHead{
     GlobalColumn{"writeback_pages", writeField<&Sample::writebackPages>},
     GlobalColumn{"bg_thresh_pages", writeField<&Sample::bgThreshPages>},
     GlobalColumn{"thresh_pages", writeField<&Sample::threshPages>},
-    GlobalColumn{"freerun_pages", writeField<&Sample::freerunPages>},
-    GlobalColumn{"setpoint_pages", writeField<&Sample::setpointPages>},
+    GlobalColumn{"freerun_pages", writeField<&Sample::freerunPages>, true},
+    GlobalColumn{"setpoint_pages", writeField<&Sample::setpointPages>, true},
     GlobalColumn{"limit_pages", writeField<&Sample::limitPages>},
 };
 const std::array kDeviceMain{
     DeviceColumn{"write_bw_kbps", writeDeviceField<&DeviceSample::writeBwKBps>},
     DeviceColumn{"avg_write_bw_kbps", writeDeviceField<&DeviceSample::avgWriteBwKBps>},
     DeviceColumn{"dirty_rate_kbps", writeDeviceField<&DeviceSample::dirtyRateKBps>},
-    DeviceColumn{"dirty_ratelimit_kbps", writeDeviceField<&DeviceSample::dirtyRatelimitKBps>},
+    DeviceColumn{"dirty_ratelimit_kbps", writeDeviceField<&DeviceSample::dirtyRatelimitKBps>, true},
     DeviceColumn{"balanced_dirty_ratelimit_kbps",
-                 writeDeviceField<&DeviceSample::balancedDirtyRatelimitKBps>},
+                 writeDeviceField<&DeviceSample::balancedDirtyRatelimitKBps>, true},
     DeviceColumn{"device_write_kbps", writeDeviceField<&DeviceSample::deviceWriteKBps>},
     DeviceColumn{"avg_request_kib", writeDeviceField<&DeviceSample::avgRequestKiB>},
 };
@@ -197,12 +201,12 @@ const std::array kGlobalMiddle{
 // wb_dirty_pages is the bdi's dirty pages not under IO, the per-device twin of dirty_pages;
 // the balance_dirty_pages trace's wb_dirty adds wb_writeback_pages to it.
 const std::array kDeviceExtra{
-    DeviceColumn{"task_ratelimit_kbps", writeDeviceField<&DeviceSample::taskRatelimitKBps>},
-    DeviceColumn{"pos_ratio", writeDeviceField<&DeviceSample::posRatio>},
+    DeviceColumn{"task_ratelimit_kbps", writeDeviceField<&DeviceSample::taskRatelimitKBps>, true},
+    DeviceColumn{"pos_ratio", writeDeviceField<&DeviceSample::posRatio>, true},
     DeviceColumn{"wb_dirty_pages", writeDeviceField<&DeviceSample::reclaimablePages>},
     DeviceColumn{"wb_writeback_pages", writeDeviceField<&DeviceSample::writebackPages>},
     DeviceColumn{"wb_thresh_pages", writeDeviceField<&DeviceSample::wbThreshPages>},
-    DeviceColumn{"wb_setpoint_pages", writeDeviceField<&DeviceSample::wbSetpointPages>},
+    DeviceColumn{"wb_setpoint_pages", writeDeviceField<&DeviceSample::wbSetpointPages>, true},
     DeviceColumn{"seeks_per_s", writeDeviceField<&DeviceSample::seeksPerS>},
     DeviceColumn{"util_pct", writeDeviceField<&DeviceSample::utilPct>},
     DeviceColumn{"queue_depth", writeDeviceField<&DeviceSample::queueDepth>},
@@ -262,6 +266,7 @@ void forEachColumn(std::size_t deviceCount, OnTime onTime, OnGlobal onGlobal, On
 struct CgroupColumn {
   std::string_view name;
   void (*write)(std::string&, const CgroupSample&);
+  bool position = false;
 };
 template <auto Field>
 void writeCgroupField(std::string& out, const CgroupSample& c) {
@@ -276,11 +281,11 @@ const std::array kCgroupColumns{
     CgroupColumn{"avail_pages", writeCgroupField<&CgroupSample::availPages>},
     CgroupColumn{"bg_thresh_pages", writeCgroupField<&CgroupSample::bgThreshPages>},
     CgroupColumn{"thresh_pages", writeCgroupField<&CgroupSample::threshPages>},
-    CgroupColumn{"freerun_pages", writeCgroupField<&CgroupSample::freerunPages>},
-    CgroupColumn{"setpoint_pages", writeCgroupField<&CgroupSample::setpointPages>},
+    CgroupColumn{"freerun_pages", writeCgroupField<&CgroupSample::freerunPages>, true},
+    CgroupColumn{"setpoint_pages", writeCgroupField<&CgroupSample::setpointPages>, true},
     CgroupColumn{"limit_pages", writeCgroupField<&CgroupSample::limitPages>},
     CgroupColumn{"dirty_limit_pages", writeCgroupField<&CgroupSample::dirtyLimitPages>},
-    CgroupColumn{"pos_ratio", writeCgroupField<&CgroupSample::posRatio>},
+    CgroupColumn{"pos_ratio", writeCgroupField<&CgroupSample::posRatio>, true},
     CgroupColumn{"reclaimed_pages", writeCgroupField<&CgroupSample::reclaimedPages>},
     CgroupColumn{"oom_kills", writeCgroupField<&CgroupSample::oomKills>},
 };
@@ -451,24 +456,33 @@ void writeSampleCsvHeader(std::ostream& out, std::size_t deviceCount,
 
 void writeSampleCsvRow(std::ostream& out, const Sample& s, std::size_t deviceCount,
                        std::size_t cgroupCount) {
+  writeSampleCsvRow(out, s, deviceCount, cgroupCount, PositionColumns::AsSampled);
+}
+
+void writeSampleCsvRow(std::ostream& out, const Sample& s, std::size_t deviceCount,
+                       std::size_t cgroupCount, PositionColumns position) {
   static const DeviceSample kAbsent{};
   static const CgroupSample kAbsentCgroup{};
+  // Under a policy without position control its numbers are the engine's leftovers (a frozen
+  // dirty_ratelimit, a pos_ratio nothing uses): empty, if asked.
+  const bool empty = position == PositionColumns::EmptyWithout && !s.positionControl;
   std::string line;
   line.reserve(512);
   forEachColumn(
       std::max<std::size_t>(deviceCount, 1), [&] { appendTimeS(line, s.time); },
       [&](const GlobalColumn& c) {
         line += ',';
-        c.write(line, s);
+        if (!(empty && c.position)) c.write(line, s);
       },
       [&](std::size_t k, const DeviceColumn& c) {
         line += ',';
-        c.write(line, k < s.devices.size() ? s.devices[k] : kAbsent);
+        if (!(empty && c.position)) c.write(line, k < s.devices.size() ? s.devices[k] : kAbsent);
       });
   for (std::size_t k = 0; k < cgroupCount; ++k)
     for (const auto& c : kCgroupColumns) {
       line += ',';
-      c.write(line, k < s.cgroups.size() ? s.cgroups[k] : kAbsentCgroup);
+      if (!(empty && c.position))
+        c.write(line, k < s.cgroups.size() ? s.cgroups[k] : kAbsentCgroup);
     }
   line += '\n';
   out << line;

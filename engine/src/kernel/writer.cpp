@@ -429,6 +429,24 @@ ThrottleExplain Kernel::lastExplain(int index) const {
     e.pid = t.info.pid;
     setExplainPolicy(e);
   }
+  if (e.kind == ThrottleExplain::Kind::None) {
+    // No call to explain: what the task has done and where dirty stands for it now, so the
+    // breakdown can say why (not started, no check yet, or every check found no need to wait).
+    e.task = index;
+    e.pid = t.info.pid;
+    e.realTime = isRealTime(t);
+    setExplainPolicy(e);
+    e.startedS = t.startedS;
+    e.lastCallS = t.balanceCallStart > SimTime{} ? toSeconds(t.balanceCallStart) : -1;
+    e.dirtiedTotal = t.dirtiedTotal;
+    e.pagesDirtied = t.nrDirtied;
+    e.dirtiedPause = t.nrDirtiedPause;
+    const GlobalView g = globalViewForTask(&t);
+    e.dirty = g.dirty;
+    e.thresh = g.thresh;
+    e.bgThresh = g.bgThresh;
+    e.freerun = g.freerun;
+  }
   e.journalWaitS = t.journalWaitS;
   e.journalWaits = t.journalWaits;
   e.writeHandleWaitS = t.writeHandleWaitS;

@@ -524,7 +524,7 @@ void MainWindow::buildExplainAndTimeline() {
   m_taskDock->raise();
 
   connect(m_controller, &LiveController::timelineChanged, this,
-          [this] { m_dashboard->setEvents(m_controller->timeline()); });
+          [this] { m_dashboard->setEvents(m_controller->timeline(), &m_controller->scenario()); });
   connect(m_controller, &LiveController::dataReset, m_explainPanel, &ExplainPanel::refresh);
   connect(m_taskTable, &TaskTable::selectedTaskChanged, m_explainPanel, &ExplainPanel::setTask);
   connect(m_dashboard, &Dashboard::markerPlaced, this, [this](double t, bool markerB) {

@@ -16,9 +16,11 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 
 #include "compare_plot.h"
 #include "compare_table_model.h"
+#include "event_text.h"
 #include "flow_layout.h"
 #include "live_controller.h"
 #include "qcp.h"
@@ -134,7 +136,10 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
       for (ComparePlot* p : m_plots) p->rebuildSource(source, run->history());
     });
     connect(run, &LiveController::snapshotArrived, this, [this] { updateTable(); });
+    connect(run, &LiveController::timelineChanged, this, &CompareView::updateEvents);
   }
+  // The marks go through every plot; their labels above the top one only.
+  for (std::size_t i = 1; i < m_plots.size(); ++i) m_plots[i]->setEventLabelsShown(false);
   connect(m_runs[1], &LiveController::runForFinished, this, [this] {
     if (m_branch && m_running) catchUp();
   });
@@ -420,6 +425,29 @@ bool CompareView::updateTable() {
 void CompareView::applyTheme() {
   const Theme theme = Theme::fromPalette(palette(), QApplication::font(), false);
   for (ComparePlot* p : m_plots) p->applyTheme(theme);
+}
+
+void CompareView::updateEvents() {
+  // What happened in both runs (a group starting) is one mark; what happened in one only (the
+  // branch's change, a policy change, an OOM kill) says which.
+  const auto a = m_runs[0]->timeline();
+  const auto b = m_runs[1]->timeline();
+  const auto in = [](const std::vector<engine::RunEvent>& list, const engine::RunEvent& e) {
+    return std::any_of(list.begin(), list.end(), [&](const engine::RunEvent& x) {
+      return x.kind == e.kind && x.text == e.text && std::abs(x.timeS - e.timeS) < 1e-6;
+    });
+  };
+  std::vector<EventMark> marks;
+  const auto add = [&](const engine::RunEvent& e, const engine::Scenario& names,
+                       const QString& run) {
+    const EventText text = describeEvent(e, &names);
+    marks.push_back({e.timeS, run + text.label, run + text.full});
+  };
+  for (const auto& e : a)
+    add(e, m_runs[0]->scenario(), in(b, e) ? QString() : QStringLiteral("A: "));
+  for (const auto& e : b)
+    if (!in(a, e)) add(e, m_runs[1]->scenario(), QStringLiteral("B: "));
+  for (ComparePlot* p : m_plots) p->setEventMarks(marks);
 }
 
 void CompareView::changeEvent(QEvent* event) {

@@ -112,6 +112,8 @@ class CompareView final : public QWidget {
   void sizeBranchColumns();
   void applyTheme();
   void applyNames();
+  /// Both runs' timelines as marks on every plot.
+  void updateEvents();
   void onUserRange(ComparePlot* source, double lower, double upper);
 
   std::array<LiveController*, 2> m_runs{};

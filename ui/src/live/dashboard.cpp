@@ -70,6 +70,7 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent) {
   m_right->addWidget(device->widget());
   // The disk's requests are for when the bandwidth needs explaining: chosen from View.
   device->widget()->hide();
+  labelTopPlots();
   m_left->setSizes({400, 300, 300});
   m_right->setSizes({600, 400, 300});
   m_columns->setStretchFactor(0, 3);
@@ -187,6 +188,7 @@ int Dashboard::refresh(bool immediate, bool force) {
     plot->replot(immediate);
     ++replotted;
   }
+  if (force) m_curve->flushText();  // a forced frame (a run's end, an export) is exact
   if (m_curve->isShown() && (force || m_curve->isDirty())) {
     m_curve->replot(immediate);
     ++replotted;
@@ -270,7 +272,24 @@ void Dashboard::showPlot(PlotId id, bool visible) {
   };
   m_left->setVisible(anyVisible(m_left));
   m_right->setVisible(anyVisible(m_right));
+  labelTopPlots();
   Q_EMIT plotVisibilityChanged(id, visible);
+}
+
+void Dashboard::labelTopPlots() {
+  // The plots of a column share one time axis: the labels of the timeline's marks go above the
+  // top one's data, and the marks alone through the rest (their labels would pile up there, and
+  // take each plot's height again).
+  for (QSplitter* column : {m_left, m_right}) {
+    bool labelled = false;
+    for (int i = 0; i < column->count(); ++i)
+      for (TimePlot* plot : m_timePlots)
+        if (plot->widget() == column->widget(i)) {
+          const bool top = !labelled && !plot->widget()->isHidden();
+          plot->setEventLabelsShown(top);
+          labelled |= top;
+        }
+  }
 }
 
 bool Dashboard::isPlotVisible(PlotId id) const {
@@ -461,7 +480,6 @@ void Dashboard::setUnitsPages(bool pages) {
 void Dashboard::applyTheme() {
   m_theme = Theme::fromPalette(palette(), QApplication::font(), m_presenter);
   for (TimePlot* plot : m_timePlots) plot->applyTheme(m_theme);
-  for (TimePlot* plot : m_timePlots) plot->setEvents(m_events);  // in the theme's colours
   m_curve->applyTheme(m_theme);
   drawHighlight();  // over the theme's plain pens, in its colours
   QFont f = m_theme.font;
@@ -500,9 +518,11 @@ void Dashboard::setMarker(double timeS, bool markerB, PlotId plot) {
   updateMarkers();
 }
 
-void Dashboard::setEvents(const std::vector<engine::RunEvent>& events) {
+void Dashboard::setEvents(const std::vector<engine::RunEvent>& events,
+                          const engine::Scenario* names) {
   m_events = events;
-  for (TimePlot* plot : m_timePlots) plot->setEvents(m_events);
+  for (TimePlot* plot : m_timePlots) plot->setEvents(m_events, names);
+  if (isVisible()) refresh(false);
 }
 
 void Dashboard::clearMarkers() {
@@ -574,8 +594,10 @@ bool Dashboard::restoreLayoutState(const QByteArray& state) {
   QByteArray columns, left, right;
   stream >> magic >> columns >> left >> right;
   if (stream.status() != QDataStream::Ok || magic != kLayoutMagic) return false;
-  return m_columns->restoreState(columns) && m_left->restoreState(left) &&
-         m_right->restoreState(right);
+  const bool restored = m_columns->restoreState(columns) && m_left->restoreState(left) &&
+                        m_right->restoreState(right);
+  labelTopPlots();
+  return restored;
 }
 
 void Dashboard::captureSession(SessionState& session) const {

@@ -88,8 +88,10 @@ class Dashboard : public QWidget {
   /// A click: marker A, or B with Shift. `plot` names the plot whose values the Δ lists.
   void setMarker(double timeS, bool markerB, PlotId plot = PlotId::DirtyPages);
   void clearMarkers();
-  /// The run's timeline, drawn as labelled marks on every time plot.
-  void setEvents(const std::vector<engine::RunEvent>& events);
+  /// The run's timeline, drawn as marks on every time plot, labelled in words above the top
+  /// plot of each column (`names`: the scenario whose task groups the events name).
+  void setEvents(const std::vector<engine::RunEvent>& events,
+                 const engine::Scenario* names = nullptr);
   const std::vector<engine::RunEvent>& events() const { return m_events; }
   std::optional<double> markerA() const { return m_markerA; }
   std::optional<double> markerB() const { return m_markerB; }
@@ -131,6 +133,8 @@ class Dashboard : public QWidget {
   void updateMarkers();
   void showContextMenu(PlotId id, QPoint globalPos);
   void showPlot(PlotId id, bool visible);
+  /// Labels the timeline's marks on the top shown time plot of each column only.
+  void labelTopPlots();
   /// Keeps every shown plot's data area at kMinDataHeight: a column that has no room for its
   /// plots puts its lowest ones away (`mayHide`), plots put away come back while they fit
   /// (`mayShow`), and a plot below its height takes it from those above theirs.

@@ -325,11 +325,13 @@ QString Exporter::exportPdf(const QString& path, std::optional<PlotId> plot) con
 std::string Exporter::csvText(CsvRange range) const {
   std::ostringstream out;
   const auto& events = m_view.events;
-  engine::writeCsvProvenance(out, m_provenance);
+  writeProvenance(out);
   out << m_view.csvLines;
   engine::writeCsvEvents(out, events);
   // A run whose policy changed says which policy each row ran under, in a last column.
   const bool byPolicy = engine::policyChanged(events);
+  // Under a policy without position control, that control's fields are empty.
+  constexpr auto kPosition = engine::PositionColumns::EmptyWithout;
   const std::string initial = engine::initialPolicy(events, m_provenance.policy);
   std::ostringstream header;
   engine::writeSampleCsvHeader(header, m_devices, m_cgroups);
@@ -344,11 +346,11 @@ std::string Exporter::csvText(CsvRange range) const {
     const auto& s = m_history[i];
     if (engine::toSeconds(s.time) > hi) break;
     if (!byPolicy) {
-      engine::writeSampleCsvRow(out, s, m_devices, m_cgroups.size());
+      engine::writeSampleCsvRow(out, s, m_devices, m_cgroups.size(), kPosition);
       continue;
     }
     row.str(std::string());
-    engine::writeSampleCsvRow(row, s, m_devices, m_cgroups.size());
+    engine::writeSampleCsvRow(row, s, m_devices, m_cgroups.size(), kPosition);
     std::string line = row.str();
     if (!line.empty() && line.back() == '\n') line.pop_back();
     out << line << ',' << engine::policyAt(events, initial, engine::toSeconds(s.time)) << '\n';
@@ -356,10 +358,17 @@ std::string Exporter::csvText(CsvRange range) const {
   return out.str();
 }
 
+void Exporter::writeProvenance(std::ostream& out) const {
+  // A run whose policy changed names every policy it ran under, not the one it has now.
+  engine::Provenance p = m_provenance;
+  p.policy = engine::policyHistory(m_view.events, p.policy);
+  engine::writeCsvProvenance(out, p);
+}
+
 std::string Exporter::taskCsvText(const TaskTraceHistory& tasks,
                                   const std::map<int, engine::TaskInfo>& infos) const {
   std::ostringstream out;
-  engine::writeCsvProvenance(out, m_provenance);
+  writeProvenance(out);
   engine::writeCsvEvents(out, m_view.events);
   // Rows in time order, the tasks in table order at each time, as headless --task-csv has them.
   struct Row {

@@ -7,6 +7,7 @@
 #include <QImage>
 #include <QString>
 #include <functional>
+#include <iosfwd>
 #include <map>
 #include <optional>
 #include <utility>
@@ -84,6 +85,8 @@ class Exporter {
   void paintHeader(QPainter& painter, const Layout& l) const;
   QString title() const;
   QString writeText(const QString& path, const std::string& text) const;
+  /// The CSVs' `#` provenance lines.
+  void writeProvenance(std::ostream& out) const;
   QString description() const;
 
   View m_view;

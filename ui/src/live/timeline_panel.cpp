@@ -7,6 +7,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "event_text.h"
 #include "live_controller.h"
 
 namespace throttlelab::ui {
@@ -74,7 +75,12 @@ void TimelinePanel::refresh() {
     auto* time = new QTableWidgetItem(QString::number(e.timeS, 'f', 3));
     auto* what =
         new QTableWidgetItem(QString::fromUtf8(kind.data(), static_cast<int>(kind.size())));
-    auto* text = new QTableWidgetItem(QString::fromStdString(e.text));
+    // In words; the form the CSVs and sessions keep is the tooltip. A note is as written.
+    auto* text = new QTableWidgetItem(editable ? QString::fromStdString(e.text)
+                                               : describeEvent(e, &m_controller.scenario()).full);
+    if (!editable)
+      text->setToolTip(tr("In CSVs: # event: %1 %2")
+                           .arg(QString::number(e.timeS, 'f', 3), QString::fromStdString(e.text)));
     for (auto* item : {time, what, text}) {
       item->setData(kNoteRole, editable ? note : -1);
       item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled |

@@ -3,6 +3,7 @@
 
 #include <QEvent>
 #include <QFontMetrics>
+#include <QTimer>
 #include <algorithm>
 #include <cmath>
 
@@ -53,10 +54,13 @@ ThrottleCurvePlot::ThrottleCurvePlot(QWidget* parentWidget)
   m_freeAreaLabel->setText(QStringLiteral("free run:\nno pauses"));
   m_overAreaLabel = makeText(m_plot);
   m_overAreaLabel->setText(QStringLiteral("over limit:\nmax_pause"));
-  for (auto* t : {m_freeAreaLabel, m_overAreaLabel}) {
+  for (auto* t : {m_freeAreaLabel, m_overAreaLabel})
     t->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    t->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-  }
+  // In free run the curves are high (pos_ratio 1 to 2 and more): the area's label sits at its
+  // bottom, from its left edge, where nothing is drawn and nothing cuts it.
+  m_freeAreaLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+  m_freeAreaLabel->setTextAlignment(Qt::AlignLeft);
+  m_freeAreaLabel->setPadding(QMargins(6, 1, 3, 1));  // clear of the value axis
   // The area over the limit is narrow: keep its label inside the plot's right edge.
   m_overAreaLabel->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
   m_overAreaLabel->setTextAlignment(Qt::AlignRight);
@@ -120,35 +124,129 @@ ThrottleCurvePlot::ThrottleCurvePlot(QWidget* parentWidget)
   m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
   m_plot->xAxis->setLabel(QStringLiteral("dirty + writeback (MiB)"));
   m_plot->installEventFilter(this);
+  connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
+    // The x axis title on two lines where one is wider than the data area (it was cut at
+    // "(MiB" in presenter mode); that changes the margins, so the layout is made again.
+    if (fitXTitle()) {
+      m_plot->plotLayout()->update(QCPLayoutElement::upMargins);
+      m_plot->plotLayout()->update(QCPLayoutElement::upLayout);
+    }
+    layoutMarkerLabels();
+  });
+  m_textTimer = new QTimer(this);
+  m_textTimer->setSingleShot(true);
+  connect(m_textTimer, &QTimer::timeout, this, [this] {
+    updateText();
+    if (isShown()) replot(false);
+  });
+}
+
+ThrottleCurvePlot::Moment ThrottleCurvePlot::momentOf(const engine::Sample& s) {
+  Moment m;
+  m.timeS = engine::toSeconds(s.time);
+  m.dirty = static_cast<double>(s.dirtyPages + s.writebackPages);
+  m.freerun = static_cast<double>(s.freerunPages);
+  m.setpoint = static_cast<double>(s.setpointPages);
+  m.limit = static_cast<double>(s.limitPages);
+  m.thresh = static_cast<double>(s.threshPages);
+  m.maxPauseMs = s.maxPauseMs;
+  m.positionControl = s.positionControl;
+  if (const auto* dev = firstDevice(s)) {
+    m.ratio = dev->posRatio;
+    m.ratelimitMBps = kbpsToMBps(dev->dirtyRatelimitKBps);
+    m.taskMBps = kbpsToMBps(dev->taskRatelimitKBps);
+  }
+  return m;
 }
 
 void ThrottleCurvePlot::setUnits(const DisplayUnits& units) {
   m_units = units;
-  m_plot->xAxis->setLabel(QStringLiteral("dirty + writeback (%1)").arg(units.memoryUnit()));
+  m_pointX = -1;  // in the old unit; the next setLive() places it
+  fitToWidth();   // the axis title names the unit
   redrawCurve();
+  updateText();
 }
 
 void ThrottleCurvePlot::setCurve(const engine::ThrottleCurve& curve) {
   m_curve = curve;
   redrawCurve();
+  // New lines drawn: the words beside them at once (twice a second; the live numbers wait
+  // their turn after this).
+  m_textTimer->stop();
+  updateText();
 }
 
 void ThrottleCurvePlot::placeMarker(QCPItemStraightLine* line, QCPItemText* label, double pages) {
   const double x = m_units.memory(pages);
   line->point1->setCoords(x, 0);
   line->point2->setCoords(x, 1);
-  // Alternate label heights so neighbouring lines' labels do not overlap.
-  const bool lower = label == m_setpointLabel || label == m_bgLabel;
-  label->position->setCoords(x, lower ? 0.07 : 0.0);
-  const bool shown = pages > 0;
+  label->position->setCoords(x, 0.0);  // its row: layoutMarkerLabels()
+  // A line left or right of the x axis's range is not drawn, nor its label.
+  const QCPRange range = m_plot->xAxis->range();
+  const bool shown = pages > 0 && x >= range.lower && x <= range.upper;
   line->setVisible(shown);
   label->setVisible(shown);
 }
 
+bool ThrottleCurvePlot::fitXTitle() {
+  const QString unit = QStringLiteral("(%1)").arg(m_units.memoryUnit());
+  const QString oneLine = QStringLiteral("dirty + writeback ") + unit;
+  const int room = std::min(m_plot->axisRect()->width(), m_plot->width() - 16);
+  const QString title =
+      QFontMetrics(m_plot->xAxis->labelFont()).horizontalAdvance(oneLine) > room - 4
+          ? QStringLiteral("dirty + writeback\n") + unit
+          : oneLine;
+  if (title == m_plot->xAxis->label()) return false;
+  m_plot->xAxis->setLabel(title);
+  return true;
+}
+
+void ThrottleCurvePlot::layoutMarkerLabels() {
+  // Left to right, each label beside its line (to the right, or to the left where the right
+  // would leave the plot), in the first row where it overlaps no other.
+  struct Entry {
+    QCPItemText* label;
+    double x;
+  };
+  std::vector<Entry> entries;
+  for (auto* label : {m_bgLabel, m_freerunLabel, m_setpointLabel, m_limitLabel})
+    if (label->visible())
+      entries.push_back({label, m_plot->xAxis->coordToPixel(label->position->coords().x())});
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.x < b.x; });
+  const QRect rect = m_plot->axisRect()->rect();
+  if (rect.height() <= 0) return;
+  constexpr int kRows = 3;
+  std::vector<std::pair<double, double>> used[kRows];
+  for (const Entry& e : entries) {
+    const QFontMetricsF fm(e.label->font());
+    const QMargins pad = e.label->padding();
+    const double w = fm.horizontalAdvance(e.label->text()) + pad.left() + pad.right();
+    const double h = fm.height() + pad.top() + pad.bottom();
+    const bool right = e.x + w <= rect.right();
+    const double a = right ? e.x : std::max<double>(rect.left(), e.x - w);
+    const double b = right ? e.x + w : e.x;
+    int row = 0;
+    for (; row < kRows - 1; ++row) {
+      bool free = true;
+      for (const auto& [ua, ub] : used[row])
+        if (a < ub + 2 && b + 2 > ua) free = false;
+      if (free) break;
+    }
+    used[row].emplace_back(a, b);
+    e.label->setPositionAlignment((right ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+    e.label->position->setCoords(e.label->position->coords().x(), row * h / rect.height());
+  }
+}
+
 void ThrottleCurvePlot::redrawCurve() {
   const auto& c = m_curve;
+  // Without position control there is no pos_ratio curve to draw, nor a setpoint or freerun:
+  // only the thresholds the IO-ful loop compares dirty pages with.
+  const bool curve = c.throttling;
   QVector<double> xs, global, device;
-  const auto n = std::min({c.dirtyPages.size(), c.globalRatio.size(), c.deviceRatio.size()});
+  const auto n = curve ? std::min({c.dirtyPages.size(), c.globalRatio.size(), c.deviceRatio.size()})
+                       : std::size_t{0};
   for (std::size_t i = 0; i < n; ++i) {
     xs.append(m_units.memory(c.dirtyPages[i]));
     global.append(c.globalRatio[i]);
@@ -156,54 +254,85 @@ void ThrottleCurvePlot::redrawCurve() {
   }
   m_global->setData(xs, global, true);
   m_device->setData(xs, device, true);
+  fitXRange();
+  const QCPRange range = m_plot->xAxis->range();
+  const double lo = range.lower;
+  const double hi = range.upper;
   placeMarker(m_bgLine, m_bgLabel, c.bgThresh);
-  placeMarker(m_freerunLine, m_freerunLabel, c.freerun);
-  placeMarker(m_setpointLine, m_setpointLabel, c.setpoint);
-  placeMarker(m_limitLine, m_limitLabel, c.limit);
-  double lo = xs.isEmpty() ? 0 : xs.front();
-  double hi = xs.isEmpty() ? 1 : xs.back();
-  if (c.limit > 0) hi = std::max(hi, m_units.memory(c.limit) * 1.05);
-  if (hi <= lo) hi = lo + 1;
-  m_plot->xAxis->setRange(lo, hi);
+  placeMarker(m_freerunLine, m_freerunLabel, curve ? c.freerun : 0);
+  placeMarker(m_setpointLine, m_setpointLabel, curve ? c.setpoint : 0);
+  // Under an IO-ful policy the line the loop compares dirty with is thresh (a curve not yet
+  // reported keeps the name a lesson may highlight).
+  const bool reported = !c.dirtyPages.empty() || c.thresh > 0;
+  m_limitLabel->setText(curve || !reported ? QStringLiteral("limit") : QStringLiteral("thresh"));
+  placeMarker(m_limitLine, m_limitLabel, curve ? c.limit : c.thresh);
   double top = 2.2;
   for (double v : device) top = std::max(top, std::min(v * 1.05, 8.0));
   m_plot->yAxis->setRange(0, top);
 
   const double freerun = m_units.memory(c.freerun);
   const double limit = m_units.memory(c.limit);
-  const bool areas = c.limit > 0 && c.throttling;
+  const bool areas = c.limit > 0 && curve;
   m_freeArea->setVisible(areas);
   m_overArea->setVisible(areas);
-  m_freeAreaLabel->setVisible(areas);
-  m_overAreaLabel->setVisible(areas);
+  m_freeAreaLabel->setVisible(areas && freerun > lo);
+  m_overAreaLabel->setVisible(areas && limit < hi);
   if (areas) {
     // Kept inside the axis range: vector exports (SVG) do not honour clipping.
     m_freeArea->topLeft->setCoords(lo, 0);
     m_freeArea->bottomRight->setCoords(std::clamp(freerun, lo, hi), 1);
     m_overArea->topLeft->setCoords(std::clamp(limit, lo, hi), 0);
     m_overArea->bottomRight->setCoords(hi, 1);
-    m_freeAreaLabel->position->setCoords((std::max(lo, 0.0) + freerun) / 2, 0.45);
+    m_freeAreaLabel->position->setCoords(lo, 0.97);
     m_overAreaLabel->position->setCoords(hi, 0.45);
   }
   m_dirty = true;
 }
 
+bool ThrottleCurvePlot::fitXRange() {
+  const auto& c = m_curve;
+  double lo = 0;
+  double hi = 1;
+  if (c.throttling && !c.dirtyPages.empty()) {
+    lo = m_units.memory(c.dirtyPages.front());
+    hi = m_units.memory(c.dirtyPages.back());
+    if (c.limit > 0) hi = std::max(hi, m_units.memory(c.limit) * 1.05);
+  } else if (c.thresh > 0) {
+    // The IO-ful thresholds from zero: where dirty stands against bg_thresh and thresh.
+    hi = m_units.memory(c.thresh) * 1.15;
+  }
+  // The operating point is always on the plot (dirty over the limit: the axis goes past it).
+  if (m_pointX >= 0) {
+    if (m_pointX > hi) hi = m_pointX + 0.05 * (m_pointX - lo);
+    if (m_pointX < lo) lo = std::max(0.0, m_pointX - 0.05 * (hi - m_pointX));
+  }
+  if (hi <= lo) hi = lo + 1;
+  const QCPRange now = m_plot->xAxis->range();
+  if (now.lower == lo && now.upper == hi) return false;
+  m_plot->xAxis->setRange(lo, hi);
+  return true;
+}
+
 void ThrottleCurvePlot::setLive(const SampleHistory& history) {
   if (history.empty()) return;
   const engine::Sample& now = history.back();
-  const auto* dev = firstDevice(now);
-  const double dirty = static_cast<double>(now.dirtyPages + now.writebackPages);
-  const double ratio = dev ? dev->posRatio : 0;
+  m_now = momentOf(now);
   // Without position control there is no operating point on the curve (and no trail for the
   // stretch of time such a policy ran).
-  if (now.positionControl)
-    m_point->setData({m_units.memory(dirty)}, {ratio}, true);
-  else
+  const bool point = now.positionControl && m_curve.throttling && firstDevice(now);
+  if (point) {
+    m_pointX = m_units.memory(m_now->dirty);
+    m_point->setData({m_pointX}, {m_now->ratio}, true);
+  } else {
+    m_pointX = -1;
     m_point->data()->clear();
+  }
+  const QCPRange range = m_plot->xAxis->range();
+  if (point && (m_pointX < range.lower || m_pointX > range.upper)) redrawCurve();
 
   QVector<double> tx, ty;
   const double from = engine::toSeconds(now.time) - kTrailSeconds;
-  for (std::size_t i = history.lowerBound(from); i < history.size(); ++i) {
+  for (std::size_t i = history.lowerBound(from); i < history.size() && m_curve.throttling; ++i) {
     const auto& s = history[i];
     const auto* d = firstDevice(s);
     if (!d || !s.positionControl) continue;
@@ -212,57 +341,137 @@ void ThrottleCurvePlot::setLive(const SampleHistory& history) {
   }
   m_trail->setData(tx, ty);
   m_liveDirty = true;
+  requestText();
+}
 
-  if (!m_curve.throttling && m_curve.dirtyPages.empty()) {
-    m_explain->setText(QStringLiteral("The engine has not reported a control curve yet."));
-  } else if (!m_curve.throttling) {
-    m_explain->setText(
-        QStringLiteral("This policy has no position control:\n"
-                       "pauses do not follow a pos_ratio curve."));
+void ThrottleCurvePlot::requestText() {
+  // The live numbers change with every frame: the formula takes the newest at most kTextHz
+  // times a second, and the newest once the wait is over.
+  constexpr qint64 kIntervalMs = 1000 / kTextHz;
+  if (m_cursor) return;  // the formula is the cursor's moment's
+  if (!m_textClock.isValid() || m_textClock.elapsed() >= kIntervalMs) {
+    m_textTimer->stop();
+    updateText();
+  } else if (!m_textTimer->isActive()) {
+    m_textTimer->start(static_cast<int>(kIntervalMs - m_textClock.elapsed()));
+  }
+}
+
+void ThrottleCurvePlot::flushText() {
+  if (!m_textTimer->isActive()) return;
+  m_textTimer->stop();
+  updateText();
+}
+
+void ThrottleCurvePlot::updateText() {
+  m_textClock.restart();
+  const std::optional<Moment>& at = m_cursor ? m_cursor : m_now;
+  // The sample says which policy ran at its moment (the curve, reported twice a second, which
+  // runs now): the formula is the sample's own, with or without a curve drawn yet.
+  const bool reported = !m_curve.dirtyPages.empty() || m_curve.thresh > 0;
+  QString text;
+  if (!at && !reported) {
+    text = QStringLiteral("Waiting for the engine's first estimate…");
+  } else if (at ? !at->positionControl : !m_curve.throttling) {
+    // The sample says which policy ran at that moment; the curve, which one runs now.
+    const QString when = at && m_cursor ? QStringLiteral("At %1 s").arg(at->timeS, 0, 'f', 1)
+                                        : QStringLiteral("Now");
+    text = QStringLiteral(
+               "%1: no position control under this policy:\n"
+               "no pos_ratio curve, setpoint or freerun. Writers\n"
+               "wait in balance_dirty_pages() while dirty is over thresh.")
+               .arg(when);
+    if (at)
+      text += QStringLiteral("\ndirty %1 %2, thresh %3 %2")
+                  .arg(formatValue(m_units.memory(at->dirty)), m_units.memoryUnit(),
+                       formatValue(m_units.memory(at->thresh)));
+  } else if (!at) {
+    text = QStringLiteral("Waiting for the engine's first estimate…");
   } else {
-    const double rl = dev ? kbpsToMBps(dev->dirtyRatelimitKBps) : 0;
-    const double task = dev ? kbpsToMBps(dev->taskRatelimitKBps) : 0;
+    // Where dirty stands against the lines drawn (the curve's), so the words never contradict
+    // the plot; before a curve is drawn, against the sample's own thresholds.
+    const bool drawn = m_curve.throttling && !m_curve.dirtyPages.empty() && !m_cursor;
+    const double freerun = drawn ? m_curve.freerun : at->freerun;
+    const double setpoint = drawn ? m_curve.setpoint : at->setpoint;
+    const double limit = drawn ? m_curve.limit : at->limit;
     QString where;
-    if (dirty <= m_curve.freerun)
+    if (at->dirty <= freerun)
       where = QStringLiteral("below freerun, no throttling");
-    else if (dirty >= m_curve.limit)
+    else if (at->dirty >= limit)
       where = QStringLiteral("over the limit, writers sleep max_pause");
-    else if (dirty < m_curve.setpoint)
+    else if (at->dirty < setpoint)
       where = QStringLiteral("below setpoint, writers may speed up");
     else
       where = QStringLiteral("above setpoint, writers slowed");
-    m_explain->setText(QStringLiteral("Now: dirty %1 %2 → pos_ratio %3\n(%4)\n"
-                                      "task_ratelimit = dirty_ratelimit × pos_ratio\n"
-                                      "                    = %5 MB/s × %3 = %6 MB/s\n"
-                                      "pause = pages dirtied ÷ task_ratelimit,\n"
-                                      "            at most max_pause (%7 ms)")
-                           .arg(formatValue(m_units.memory(dirty)), m_units.memoryUnit(),
-                                formatValue(ratio), where, formatValue(rl), formatValue(task),
-                                formatValue(now.maxPauseMs)));
+    const QString when =
+        m_cursor ? QStringLiteral("At %1 s").arg(at->timeS, 0, 'f', 1) : QStringLiteral("Now");
+    text = QStringLiteral(
+               "%8: dirty %1 %2 → pos_ratio %3\n(%4)\n"
+               "task_ratelimit = dirty_ratelimit × pos_ratio\n"
+               "                    = %5 MB/s × %3 = %6 MB/s\n"
+               "pause = pages dirtied ÷ task_ratelimit,\n"
+               "            at most max_pause (%7 ms)")
+               .arg(formatValue(m_units.memory(at->dirty)), m_units.memoryUnit(),
+                    formatValue(at->ratio), where, formatValue(at->ratelimitMBps),
+                    formatValue(at->taskMBps), formatValue(at->maxPauseMs), when);
   }
-  fitExplain();
+  if (text != m_explainSource) {
+    m_explainSource = text;
+    fitExplain();
+    m_liveDirty = true;
+  }
 }
 
 void ThrottleCurvePlot::fitExplain() {
   // The formula in the legend's font, smaller (down to 70 %) where its widest line would not
   // fit the plot: QCustomPlot clips a text element wider than its row, and widens the row.
+  // Lines still too wide (presenter mode's large font on a narrow plot) wrap at a space.
   QFont font = m_theme.legendFont();
   const int available = m_plot->width() - 16;
-  const auto widest = [this](const QFont& f) {
+  const QStringList lines = m_explainSource.split(QLatin1Char('\n'));
+  const auto widest = [&lines](const QFont& f) {
     int w = 0;
     const QFontMetrics fm(f);
-    for (const QString& line : m_explain->text().split(QLatin1Char('\n')))
-      w = std::max(w, fm.horizontalAdvance(line));
+    for (const QString& line : lines) w = std::max(w, fm.horizontalAdvance(line));
     return w;
   };
   const double full = font.pointSizeF();
   for (double scale = 1.0; scale > 0.69 && widest(font) > available; scale -= 0.05)
     font.setPointSizeF(full * scale);
   if (font != m_explain->font()) m_explain->setFont(font);
+  QString text = m_explainSource;
+  if (widest(font) > available) {
+    const QFontMetrics fm(font);
+    QStringList wrapped;
+    for (QString line : lines) {
+      // The spaces that align a continued line under the one above mean nothing once wrapped.
+      if (line.startsWith(QLatin1Char(' '))) line = QStringLiteral("  ") + line.trimmed();
+      while (fm.horizontalAdvance(line) > available) {
+        // The last space that leaves the head within the width (words never split).
+        int cut = static_cast<int>(line.size());
+        while (cut > 0 && (line[cut - 1] != QLatin1Char(' ') ||
+                           fm.horizontalAdvance(line.left(cut - 1)) > available))
+          --cut;
+        if (cut <= 1) break;
+        wrapped << line.left(cut - 1);
+        line = QStringLiteral("  ") + line.mid(cut).trimmed();
+      }
+      wrapped << line;
+    }
+    text = wrapped.join(QLatin1Char('\n'));
+  }
+  if (text != m_explain->text()) m_explain->setText(text);
 }
 
 void ThrottleCurvePlot::setCursorSample(const engine::Sample* sample) {
-  const auto* dev = sample && sample->positionControl ? firstDevice(*sample) : nullptr;
+  if (sample)
+    m_cursor = momentOf(*sample);
+  else
+    m_cursor.reset();
+  m_textTimer->stop();
+  updateText();  // a moment the user points at: its numbers at once
+  const auto* dev =
+      sample && sample->positionControl && m_curve.throttling ? firstDevice(*sample) : nullptr;
   if (!dev) {
     m_cursorPoint->data()->clear();
     return;
@@ -303,10 +512,17 @@ int ThrottleCurvePlot::explanationWidth() const {
 
 void ThrottleCurvePlot::clearData() {
   m_curve = {};
+  m_now.reset();
+  m_cursor.reset();
+  m_pointX = -1;
   m_point->data()->clear();
   m_trail->data()->clear();
+  m_cursorPoint->data()->clear();
   redrawCurve();
-  m_explain->setText(QStringLiteral("Waiting for the engine's first estimate…"));
+  m_textTimer->stop();
+  m_explainSource = QStringLiteral("Waiting for the engine's first estimate…");
+  fitExplain();
+  m_textClock.invalidate();
 }
 
 void ThrottleCurvePlot::applyTheme(const Theme& theme) {
@@ -415,6 +631,7 @@ void ThrottleCurvePlot::fitToWidth() {
   }
   // Presenter mode's tick labels of a narrow plot would run into each other.
   m_plot->xAxis->ticker()->setTickCount(width < 420 ? 3 : 5);
+  fitXTitle();
   QString title = plotTitle(PlotId::ThrottleCurve);
   if (QFontMetrics(m_title->font()).horizontalAdvance(title) > width)
     title.replace(QStringLiteral(": "), QStringLiteral(":\n"));

@@ -3,9 +3,11 @@
 /// Plot 5: the position-control curve pos_ratio(dirty) with freerun, setpoint and limit, and
 /// the live operating point moving along it, so a user sees *why* a task got its pause:
 /// task_ratelimit = dirty_ratelimit × pos_ratio, pause = pages dirtied ÷ task_ratelimit.
+#include <QElapsedTimer>
 #include <QObject>
 #include <QSize>
 #include <QStringList>
+#include <optional>
 
 #include "display_units.h"
 #include "plot_style.h"
@@ -19,6 +21,7 @@ class QCPItemStraightLine;
 class QCPItemText;
 class QCPItemRect;
 class QCPTextElement;
+class QTimer;
 
 namespace throttlelab::ui {
 
@@ -34,8 +37,13 @@ class ThrottleCurvePlot : public QObject {
   void setCurve(const engine::ThrottleCurve& curve);
   /// The operating point and its recent trail, from the newest samples.
   void setLive(const SampleHistory& history);
-  /// Marks the state at the hovered time of the time plots (nullptr hides the mark).
+  /// Marks the state at the hovered time of the time plots (nullptr hides the mark); the
+  /// formula then gives that moment's numbers, at once.
   void setCursorSample(const engine::Sample* sample);
+  /// The formula of the newest moment now, if a newer one waits (the formula follows a live
+  /// run at most kTextHz times a wall second: numbers changing each frame cannot be read).
+  void flushText();
+  static constexpr int kTextHz = 4;
   void clearData();
   void applyTheme(const Theme& theme);
   void setUnits(const DisplayUnits& units);
@@ -60,11 +68,33 @@ class ThrottleCurvePlot : public QObject {
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
+  /// What the formula needs of one sample.
+  struct Moment {
+    double timeS = 0;
+    double dirty = 0;                                         ///< dirty + writeback, pages
+    double freerun = 0, setpoint = 0, limit = 0, thresh = 0;  ///< pages, as sampled
+    double ratio = 0;
+    double ratelimitMBps = 0;
+    double taskMBps = 0;
+    double maxPauseMs = 0;
+    bool positionControl = true;
+  };
+  static Moment momentOf(const engine::Sample& s);
   void redrawCurve();
+  /// The x axis over the curve and the operating point; whether it changed.
+  bool fitXRange();
   void fitToWidth();
+  /// The x axis title, on two lines where one is wider than the data area; whether it changed.
+  bool fitXTitle();
   void fitExplain();
   void placeMarker(QCPItemStraightLine* line, QCPItemText* label, double pages);
   void styleHighlight();
+  /// The marker labels in rows above each other where they would overlap (after a layout).
+  void layoutMarkerLabels();
+  /// The formula for the cursor's moment if there is one, else the newest.
+  void updateText();
+  /// updateText() now if the last was long enough ago, else once it is.
+  void requestText();
 
   QCustomPlot* m_plot;
   Theme m_theme;
@@ -89,9 +119,15 @@ class ThrottleCurvePlot : public QObject {
   QCPItemText* m_overAreaLabel = nullptr;
   QCPTextElement* m_title = nullptr;
   QCPTextElement* m_explain = nullptr;
-  bool m_dirty = true;      ///< everything must be drawn again
-  bool m_liveDirty = true;  ///< the live layer must be drawn again
-  QSize m_explainSize;      ///< the formula's size at the last whole replot
+  std::optional<Moment> m_now;     ///< the newest sample's
+  std::optional<Moment> m_cursor;  ///< the hovered moment's
+  double m_pointX = -1;            ///< the operating point on the x axis (memory unit), -1: none
+  QElapsedTimer m_textClock;       ///< since the formula was last set
+  QTimer* m_textTimer = nullptr;   ///< sets a formula that had to wait
+  bool m_dirty = true;             ///< everything must be drawn again
+  bool m_liveDirty = true;         ///< the live layer must be drawn again
+  QSize m_explainSize;             ///< the formula's size at the last whole replot
+  QString m_explainSource;         ///< the formula before fitExplain() wrapped it
   QStringList m_highlighted;
 };
 

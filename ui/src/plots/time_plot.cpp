@@ -4,10 +4,12 @@
 #include <QFontMetrics>
 #include <QMouseEvent>
 #include <QSplitter>
+#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "event_text.h"
 #include "fast_graph.h"
 #include "plot_style.h"
 #include "qcp.h"
@@ -18,7 +20,28 @@ namespace throttlelab::ui {
 
 namespace {
 constexpr const char* kOverlay = "overlay";
+/// The timeline's marks and labels: a layer of their own above the graphs, drawn into the same
+/// paint buffer as they are (the buffered overlay, redrawn on every hover, is the cursor's).
+constexpr const char* kEvents = "events";
+constexpr double kLabelGap = 6;    ///< pixels between two labels in a row
+constexpr double kNearPixels = 5;  ///< a mark this close to the cursor is named in the readout
 }  // namespace
+
+/// Draws the owner's event marks and labels.
+class EventMarksLayerable final : public QCPLayerable {
+ public:
+  EventMarksLayerable(QCustomPlot* plot, const TimePlot* owner)
+      : QCPLayerable(plot, QString::fromLatin1(kEvents)), m_owner(owner) {}
+
+ protected:
+  void applyDefaultAntialiasingHint(QCPPainter* painter) const override {
+    painter->setAntialiasing(false);
+  }
+  void draw(QCPPainter* painter) override { m_owner->drawEvents(painter); }
+
+ private:
+  const TimePlot* m_owner;
+};
 
 TimePlot::TimePlot(PlotId id, QWidget* parentWidget)
     : QObject(parentWidget), m_plot(new FastPlot(parentWidget)), m_id(id) {
@@ -55,6 +78,10 @@ TimePlot::TimePlot(PlotId id, QWidget* parentWidget)
   m_plot->legend->setMargins(QMargins(2, 2, 2, 2));
 
   m_plot->layer(kOverlay)->setMode(QCPLayer::lmBuffered);
+  m_plot->addLayer(QString::fromLatin1(kEvents), m_plot->layer(QStringLiteral("main")),
+                   QCustomPlot::limAbove);
+  m_eventLayer = new EventMarksLayerable(m_plot, this);
+  m_baseTopMargin = m_plot->axisRect()->minimumMargins().top();
   m_cursor = makeLine();
   m_markerA = makeLine();
   m_markerB = makeLine();
@@ -89,9 +116,15 @@ TimePlot::TimePlot(PlotId id, QWidget* parentWidget)
           [this](const QCPRange& r) {
             if (!m_settingRange) Q_EMIT userRangeChanged(r.lower, r.upper);
           });
-  // An event's label reads to the right of its line; near the plot's right edge (the newest
-  // events, in a live run) it would be cut, so there it reads to the left of the line instead.
-  connect(m_plot, &QCustomPlot::afterLayout, this, [this] { keepEventLabelsInside(); });
+  // The labels are laid out for the axis rect each layout gives (the screen's, an export's);
+  // when they need another number of rows above the data area, the layout is made again.
+  connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
+    if (layoutEventLabels()) {
+      m_plot->plotLayout()->update(QCPLayoutElement::upMargins);
+      m_plot->plotLayout()->update(QCPLayoutElement::upLayout);
+      layoutEventLabels();
+    }
+  });
   m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
   connect(m_plot, &QWidget::customContextMenuRequested, this,
           [this](const QPoint& pos) { Q_EMIT contextMenuRequested(m_plot->mapToGlobal(pos)); });
@@ -313,6 +346,7 @@ void TimePlot::setCursor(std::optional<double> timeS, const engine::Sample* near
                  .arg(spec.name, formatValue(spec.value(*nearest, m_units)), unitOf(spec));
   }
   lines << extraReadout(*timeS, *nearest, tasks);
+  lines << eventsNear(*timeS);
   showReadout(lines, *timeS);
 }
 
@@ -353,6 +387,7 @@ void TimePlot::setCursor(std::optional<double> timeS,
     lines << QStringLiteral("%1: %2 %3")
                  .arg(spec.name, formatValue(spec.value(*sample, m_units)), unitOf(spec));
   }
+  lines << eventsNear(*timeS);
   showReadout(lines, *timeS);
 }
 
@@ -382,64 +417,200 @@ void TimePlot::setMarkers(std::optional<double> a, std::optional<double> b) {
   place(m_markerB, m_labelB, b);
 }
 
-void TimePlot::setEvents(const std::vector<engine::RunEvent>& events) {
-  for (QCPAbstractItem* item : m_eventItems) m_plot->removeItem(item);
-  m_eventItems.clear();
-  QColor colour = m_theme.foreground;
-  colour.setAlpha(150);
-  QFont font = m_plot->font();
-  font.setPointSizeF(font.pointSizeF() * 0.8);
-  int row = 0;
+void TimePlot::setEvents(const std::vector<engine::RunEvent>& events,
+                         const engine::Scenario* names) {
+  std::vector<EventMark> marks;
+  marks.reserve(events.size());
   for (const auto& e : events) {
-    auto* line = new QCPItemStraightLine(m_plot);
-    line->setLayer(kOverlay);
-    line->point1->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    line->point2->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    line->point1->setCoords(e.timeS, 0);
-    line->point2->setCoords(e.timeS, 1);
-    line->setPen(QPen(colour, 1, Qt::DashLine));
-    line->setSelectable(false);
-    auto* label = new QCPItemText(m_plot);
-    label->setLayer(kOverlay);
-    label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    // Three rows, so that marks close together do not write over each other.
-    label->position->setCoords(e.timeS, 0.02 + 0.07 * (row++ % 3));
-    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-    label->setClipToAxisRect(true);
-    QString text = QString::fromStdString(e.text);
-    if (text.size() > 36) text = text.left(35) + QChar(0x2026);
-    label->setText(text);
-    label->setFont(font);
-    label->setColor(m_theme.foreground);
-    label->setPadding(QMargins(3, 1, 3, 1));
-    QColor back = m_theme.background;
-    back.setAlpha(190);
-    label->setBrush(back);
-    label->setSelectable(false);
-    m_eventItems.push_back(line);
-    m_eventItems.push_back(label);
+    const EventText text = describeEvent(e, names);
+    marks.push_back({e.timeS, text.label, text.full});
   }
+  setEventMarks(std::move(marks));
+}
+
+void TimePlot::setEventMarks(std::vector<EventMark> marks) {
+  std::stable_sort(marks.begin(), marks.end(),
+                   [](const EventMark& a, const EventMark& b) { return a.timeS < b.timeS; });
+  m_marks = std::move(marks);
+  m_labelWidths.clear();  // measured at the next layout
   m_dirty = true;
 }
 
-void TimePlot::keepEventLabelsInside() {
-  const double right = m_plot->axisRect()->rect().right();
-  for (QCPAbstractItem* item : m_eventItems) {
-    auto* label = qobject_cast<QCPItemText*>(item);
-    if (!label) continue;
-    const QMargins pad = label->padding();
-    const double width =
-        QFontMetricsF(label->font()).horizontalAdvance(label->text()) + pad.left() + pad.right();
-    const double x = m_plot->xAxis->coordToPixel(label->position->coords().x());
-    const Qt::Alignment side = x + width > right ? Qt::AlignRight : Qt::AlignLeft;
-    label->setPositionAlignment(side | Qt::AlignTop);
+void TimePlot::setEventLabelsShown(bool shown) {
+  if (shown == m_labelsShown) return;
+  m_labelsShown = shown;
+  m_dirty = true;
+}
+
+double TimePlot::markPixel(double timeS, const QRect& rect) const {
+  constexpr double kSlack = 2;
+  const double x = m_plot->xAxis->coordToPixel(timeS);
+  if (x < rect.left() - kSlack || x > rect.right() + kSlack)
+    return std::numeric_limits<double>::quiet_NaN();
+  return std::clamp<double>(x, rect.left(), rect.right());
+}
+
+QFont TimePlot::eventFont() const {
+  QFont f = m_theme.font;
+  f.setPointSizeF(f.pointSizeF() * 0.85);
+  return f;
+}
+
+bool TimePlot::layoutEventLabels() {
+  m_labelLayout.clear();
+  const QRect rect = m_plot->axisRect()->rect();
+  const QFontMetricsF fm(eventFont());
+  const double rowHeight = std::ceil(fm.height()) + 2;
+  // Two rows where the data area is tall enough for a strip of two above it; one in presenter
+  // mode, whose larger text is for a room that reads few words.
+  const int maxRows = m_theme.presenter || rect.height() < 110 ? 1 : 2;
+  int rowsUsed = 0;
+  if (m_labelsShown && !m_marks.empty() && rect.width() > 0) {
+    if (m_labelWidths.size() != m_marks.size()) {
+      m_labelWidths.clear();
+      for (const EventMark& m : m_marks) m_labelWidths.push_back(fm.horizontalAdvance(m.label) + 6);
+    }
+    struct Span {
+      double a, b;
+    };
+    std::vector<std::vector<Span>> rows(static_cast<std::size_t>(maxRows));
+    const auto fits = [&](int row, double a, double b) {
+      for (const Span& s : rows[static_cast<std::size_t>(row)])
+        if (a < s.b + kLabelGap && b + kLabelGap > s.a) return false;
+      return true;
+    };
+    // Beside its mark: to the right of it, or to the left where the right would leave the plot.
+    const auto spanAt = [&](double x, double w) {
+      return x + w <= rect.right() ? Span{x, x + w} : Span{std::max<double>(rect.left(), x - w), x};
+    };
+    // The pixel of each mark in the range, to keep a label in the last row clear of the other
+    // marks (whose labels have no other row to go to): there each gets a share, shortened.
+    std::vector<double> xs(m_marks.size());
+    for (std::size_t i = 0; i < m_marks.size(); ++i) xs[i] = markPixel(m_marks[i].timeS, rect);
+    const auto coversAnother = [&](int i, double a, double b) {
+      const double own = xs[static_cast<std::size_t>(i)];
+      for (const double x : xs)
+        if (!std::isnan(x) && x != own && x > a - kLabelGap && x < b + kLabelGap) return true;
+      return false;
+    };
+    std::vector<int> waiting;
+    for (int i = 0; i < static_cast<int>(m_marks.size()); ++i) {
+      // Outside the visible range: no label (within a pixel or two of its edge, at the edge:
+      // the first writers start a millisecond before the first sample the axis begins at).
+      const double x = markPixel(m_marks[static_cast<std::size_t>(i)].timeS, rect);
+      if (std::isnan(x)) continue;
+      const Span s = spanAt(x, m_labelWidths[static_cast<std::size_t>(i)]);
+      bool placed = false;
+      for (int r = 0; r < maxRows && !placed; ++r)
+        if (fits(r, s.a, s.b) && (r < maxRows - 1 || !coversAnother(i, s.a, s.b))) {
+          rows[static_cast<std::size_t>(r)].push_back(s);
+          m_labelLayout.push_back({i, m_marks[static_cast<std::size_t>(i)].label,
+                                   QRectF(s.a, 0, s.b - s.a, rowHeight), r});
+          placed = true;
+        }
+      if (!placed) waiting.push_back(i);
+    }
+    // Labels with no room for all of their words: as many as fit beside the mark, else none.
+    const double least = fm.horizontalAdvance(QStringLiteral("ab…")) + 6;
+    for (int i : waiting) {
+      const double x = markPixel(m_marks[static_cast<std::size_t>(i)].timeS, rect);
+      int bestRow = -1;
+      Span best{0, 0};
+      for (int r = 0; r < maxRows; ++r) {
+        // The free stretch of this row around x.
+        double lo = rect.left();
+        double hi = rect.right();
+        bool inside = true;
+        for (const Span& s : rows[static_cast<std::size_t>(r)]) {
+          if (x >= s.a - kLabelGap && x <= s.b + kLabelGap) inside = false;
+          if (s.b + kLabelGap <= x) lo = std::max(lo, s.b + kLabelGap);
+          if (s.a - kLabelGap >= x) hi = std::min(hi, s.a - kLabelGap);
+        }
+        if (!inside) continue;
+        if (r == maxRows - 1)  // the last row: a share between the neighbouring marks
+          for (const double other : xs) {
+            if (std::isnan(other) || other == x) continue;
+            if (other > x) hi = std::min(hi, other - kLabelGap);
+            if (other < x) lo = std::max(lo, other + kLabelGap);
+          }
+        const Span s = hi - x >= x - lo ? Span{x, hi} : Span{lo, x};
+        if (s.b - s.a > best.b - best.a) {
+          best = s;
+          bestRow = r;
+        }
+      }
+      if (bestRow < 0 || best.b - best.a < least) continue;
+      const QString text = fm.elidedText(m_marks[static_cast<std::size_t>(i)].label, Qt::ElideRight,
+                                         best.b - best.a - 6);
+      const double w = std::min(best.b - best.a, fm.horizontalAdvance(text) + 6);
+      const Span s = best.a == x ? Span{x, x + w} : Span{x - w, x};
+      rows[static_cast<std::size_t>(bestRow)].push_back(s);
+      m_labelLayout.push_back({i, text, QRectF(s.a, 0, s.b - s.a, rowHeight), bestRow});
+    }
+    for (auto& l : m_labelLayout) {
+      rowsUsed = std::max(rowsUsed, l.row + 1);
+      l.box.moveBottom(rect.top() - 1 - l.row * rowHeight);
+    }
+    std::sort(m_labelLayout.begin(), m_labelLayout.end(),
+              [](const EventLabelBox& a, const EventLabelBox& b) { return a.mark < b.mark; });
+  }
+  // The strip above the data area: as tall as the rows of labels (the axis rect's own margin
+  // above its data already holds one row of small text).
+  const int top = std::max(m_baseTopMargin, static_cast<int>(rowsUsed * rowHeight) + 3);
+  QMargins margins = m_plot->axisRect()->minimumMargins();
+  m_labelRows = rowsUsed;
+  if (margins.top() == top) return false;
+  margins.setTop(top);
+  m_plot->axisRect()->setMinimumMargins(margins);
+  return true;
+}
+
+void TimePlot::drawEvents(QCPPainter* painter) const {
+  if (m_marks.empty()) return;
+  const QRect rect = m_plot->axisRect()->rect();
+  QColor mark = m_theme.foreground;
+  mark.setAlpha(150);
+  QPen dashed(mark, m_theme.presenter ? 2 : 1, Qt::DashLine);
+  dashed.setCosmetic(true);
+  painter->setPen(dashed);
+  for (const EventMark& m : m_marks) {
+    const double x = std::round(markPixel(m.timeS, rect)) + 0.5;
+    if (std::isnan(x)) continue;
+    painter->drawLine(QLineF(x, rect.top(), x, rect.bottom()));
+  }
+  if (m_labelLayout.empty()) return;
+  // Each label hangs from its mark: a solid stroke from the label down to the data area, then
+  // the boxes (a lower row's box covers the strokes of labels above it).
+  painter->setPen(QPen(mark, 1));
+  for (const EventLabelBox& l : m_labelLayout) {
+    const double x =
+        std::round(markPixel(m_marks[static_cast<std::size_t>(l.mark)].timeS, rect)) + 0.5;
+    painter->drawLine(QLineF(x, l.box.bottom(), x, rect.top()));
+  }
+  painter->setFont(eventFont());
+  QColor border = m_theme.foreground;
+  border.setAlpha(90);
+  for (const EventLabelBox& l : m_labelLayout) {
+    painter->setPen(QPen(border, 1));
+    painter->setBrush(m_theme.background);
+    painter->drawRect(l.box.adjusted(0.5, 0.5, -0.5, -0.5));
+    painter->setPen(m_theme.foreground);
+    painter->drawText(l.box.adjusted(3, 0, -3, 0), Qt::AlignLeft | Qt::AlignVCenter, l.text);
   }
 }
 
 QStringList TimePlot::eventLabels() const {
   QStringList out;
-  for (QCPAbstractItem* item : m_eventItems)
-    if (auto* text = qobject_cast<QCPItemText*>(item)) out << text->text();
+  for (const EventLabelBox& l : m_labelLayout) out << l.text;
+  return out;
+}
+
+QStringList TimePlot::eventsNear(double timeS) const {
+  QStringList out;
+  const double x = m_plot->xAxis->coordToPixel(timeS);
+  for (const EventMark& m : m_marks)
+    if (std::abs(m_plot->xAxis->coordToPixel(m.timeS) - x) <= kNearPixels)
+      out << QStringLiteral("%1 s: %2").arg(m.timeS, 0, 'f', 1).arg(m.full);
   return out;
 }
 
@@ -482,6 +653,7 @@ void TimePlot::styleGraph(QCPGraph* graph, QColor colour, Qt::PenStyle style, do
 
 void TimePlot::applyTheme(const Theme& theme) {
   m_theme = theme;
+  m_labelWidths.clear();  // in the new font
   // Presenter mode's thick lines (measured by gui_bench: the dirty pages plot replotted in
   // 50–130 ms with antialiased 5 px polylines of 6,000 points): solid lines as separate
   // segments and without antialiasing; a projector blurs the steps anyway.
@@ -584,6 +756,17 @@ bool TimePlot::eventFilter(QObject* watched, QEvent* event) {
 void TimePlot::onMouseMove(QMouseEvent* event) {
   const QPointF pos = event->position();
   if (!m_plot->axisRect()->rect().contains(pos.toPoint())) {
+    // Over a label above the data area: its whole text, which the label may have shortened.
+    QStringList texts;
+    for (const EventLabelBox& l : m_labelLayout)
+      if (l.box.contains(pos)) {
+        const EventMark& m = m_marks[static_cast<std::size_t>(l.mark)];
+        texts << QStringLiteral("%1 s: %2").arg(m.timeS, 0, 'f', 1).arg(m.full);
+      }
+    if (texts.isEmpty())
+      QToolTip::hideText();
+    else
+      QToolTip::showText(event->globalPosition().toPoint(), texts.join(QLatin1Char('\n')), m_plot);
     Q_EMIT hoverLeft();
     return;
   }

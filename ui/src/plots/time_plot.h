@@ -5,6 +5,9 @@
 /// It also draws the shared hover cursor, the A/B markers and a readout of values.
 #include <QObject>
 #include <QPoint>
+#include <QRect>
+#include <QRectF>
+#include <QString>
 #include <QVector>
 #include <functional>
 #include <optional>
@@ -31,12 +34,29 @@ class QCPItemRect;
 class QCPItemText;
 class QCPTextElement;
 class QCPLayoutGrid;
+class QCPPainter;
 class QMouseEvent;
 
 namespace throttlelab::ui {
 
 class SampleHistory;
 class TaskTraceHistory;
+class EventMarksLayerable;
+
+/// One timeline event as a time plot draws it: a dashed mark at its time, and a label.
+struct EventMark {
+  double timeS = 0;
+  QString label;  ///< what the label says where there is room (shortened or left out if not)
+  QString full;   ///< every word of it: the hover readout and the label's tooltip
+};
+
+/// A label as laid out: its text (perhaps shortened) and its box in the plot's pixels.
+struct EventLabelBox {
+  int mark = 0;  ///< index into eventMarks()
+  QString text;
+  QRectF box;
+  int row = 0;  ///< 0: the row next to the data area
+};
 
 class TimePlot : public QObject {
   Q_OBJECT
@@ -76,9 +96,20 @@ class TimePlot : public QObject {
   /// The hover readout's text ("" when hidden).
   QString readoutText() const;
   void setMarkers(std::optional<double> a, std::optional<double> b);
-  /// The run's timeline as labelled vertical marks (drawn in exports too).
-  void setEvents(const std::vector<engine::RunEvent>& events);
-  /// The labels of the marks drawn (for tests).
+  /// The run's timeline as labelled vertical marks (drawn in exports too), in words
+  /// (describeEvent(); `names`: the scenario whose task groups the events name).
+  void setEvents(const std::vector<engine::RunEvent>& events,
+                 const engine::Scenario* names = nullptr);
+  void setEventMarks(std::vector<EventMark> marks);
+  const std::vector<EventMark>& eventMarks() const { return m_marks; }
+  /// Whether the marks' labels are drawn, in a strip above the data area (the marks always
+  /// are): a stack of plots labels its top one only.
+  void setEventLabelsShown(bool shown);
+  bool eventLabelsShown() const { return m_labelsShown; }
+  /// The labels as the last layout placed them: only those of marks in the visible time range,
+  /// never overlapping; a label without room is shortened ("…") or left out.
+  const std::vector<EventLabelBox>& eventLabelLayout() const { return m_labelLayout; }
+  /// The texts of eventLabelLayout() (for tests).
   QStringList eventLabels() const;
   /// A lesson's highlight (docs/lessons.md): the time range [fromS, toS] as a translucent
   /// band behind the curves (drawn in exports too), and the series named in `curves` (legend
@@ -88,6 +119,8 @@ class TimePlot : public QObject {
   std::optional<std::pair<double, double>> highlightRange() const { return m_highlightRange; }
   /// The series drawn emphasised (for tests): the highlighted names this plot has.
   QStringList emphasisedSeries() const;
+  /// The whole texts of the marks within a few pixels of `timeS` ("40.0 s: dd ×1 → ×10").
+  QStringList eventsNear(double timeS) const;
   /// "name: a → b (Δ d unit)" for every series, for the marker readout.
   QStringList deltaLines(const engine::Sample& a, const engine::Sample& b) const;
 
@@ -151,10 +184,17 @@ class TimePlot : public QObject {
   DisplayUnits m_units;
 
  private:
-  void keepEventLabelsInside();
   /// The highlight in the theme's colours: the band, and the series' pens
   /// (time_plot_highlight.cpp).
   void styleHighlight();
+  friend class EventMarksLayerable;
+  /// Lays the labels out for the axis rect as it is now (after a layout) and makes the strip
+  /// above the data area as tall as their rows need; returns whether its height changed.
+  bool layoutEventLabels();
+  void drawEvents(QCPPainter* painter) const;
+  /// A mark's x in pixels, at the edge of `rect` if a pixel or two outside it; NaN if further.
+  double markPixel(double timeS, const QRect& rect) const;
+  QFont eventFont() const;
   void onMouseMove(QMouseEvent* event);
   void onMousePress(QMouseEvent* event);
   void onMouseRelease(QMouseEvent* event);
@@ -181,10 +221,16 @@ class TimePlot : public QObject {
   QCPItemStraightLine* m_markerB = nullptr;
   QCPItemText* m_labelA = nullptr;
   QCPItemText* m_labelB = nullptr;
-  std::vector<QCPAbstractItem*> m_eventItems;
   QCPItemRect* m_highlightBand = nullptr;
   std::optional<std::pair<double, double>> m_highlightRange;
   QStringList m_highlightCurves;
+  std::vector<EventMark> m_marks;
+  std::vector<double> m_labelWidths;  ///< of each mark's whole label, in eventFont()
+  std::vector<EventLabelBox> m_labelLayout;
+  EventMarksLayerable* m_eventLayer = nullptr;
+  bool m_labelsShown = true;
+  int m_labelRows = 0;      ///< rows of labels the strip above the data area has room for
+  int m_baseTopMargin = 0;  ///< the axis rect's least top margin without labels
   QPoint m_pressPos;
   bool m_settingRange = false;
   bool m_dirty = true;

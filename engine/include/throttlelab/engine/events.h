@@ -35,12 +35,17 @@ std::string describeChange(const Scenario& before, const Scenario& after);
 /// text become spaces).
 void writeCsvEvents(std::ostream& out, const std::vector<RunEvent>& events);
 /// The policy a row at time `t` ran under: `initial`, then each Policy event's new name
-/// ("a → b" texts end with the new one) from its time on.
+/// ("a → b" texts end with the new one) after its time (a row at the time of the change was
+/// sampled before it).
 std::string policyAt(const std::vector<RunEvent>& events, const std::string& initial, double t);
 /// The policy the run began with: the "from" of its first Policy event, else `current`.
 std::string initialPolicy(const std::vector<RunEvent>& events, const std::string& current);
 /// Whether any Policy event is in the list (such runs' CSVs get a `policy` column).
 bool policyChanged(const std::vector<RunEvent>& events);
+/// The policies the run ran under, in order: `current` if it never changed, else the first
+/// and each Policy event's new one joined by " → " ("ioless → perbdi-2.6.24"), what a CSV's
+/// `# policy:` line says of a run whose rows name theirs in a `policy` column.
+std::string policyHistory(const std::vector<RunEvent>& events, const std::string& current);
 /// Whether the named policy has position control (pos_ratio, setpoint, task_ratelimit).
 bool policyHasPositionControl(std::string_view name);
 

@@ -97,6 +97,13 @@ struct ThrottleExplain {
   std::int64_t pausedMs = 0;            ///< already slept in this call
   PauseClamp clamp = PauseClamp::None;
 
+  // --- Kind::None: why no call is there to explain (filled for the moment asked about, with
+  // dirty, thresh, bg_thresh and freerun as the task sees them then, pagesDirtied its
+  // nr_dirtied and dirtiedPause its nr_dirtied_pause) ---
+  double startedS = -1;    ///< when the task started; -1: not yet
+  double lastCallS = -1;   ///< when its latest balance_dirty_pages() call began; -1: none yet
+  Pages dirtiedTotal = 0;  ///< pages it has dirtied since it started
+
   // --- IO-ful: the loop as it ran ---
   static constexpr int kMaxSteps = 8;
   std::array<LoopStep, kMaxSteps> steps{};

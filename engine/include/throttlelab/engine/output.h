@@ -52,6 +52,16 @@ void writeSampleCsvHeader(std::ostream& out, std::size_t deviceCount = 1,
 /// extra ones are left out, so every row matches the header.
 void writeSampleCsvRow(std::ostream& out, const Sample& s, std::size_t deviceCount = 1,
                        std::size_t cgroupCount = 0);
+/// What a row under a policy without position control (Sample::positionControl false) writes
+/// in the columns of position control: freerun_pages, setpoint_pages, dirty_ratelimit_kbps,
+/// balanced_dirty_ratelimit_kbps, task_ratelimit_kbps, pos_ratio, wb_setpoint_pages (each
+/// device's) and each cgroup's freerun_pages, setpoint_pages and pos_ratio.
+enum class PositionColumns : std::uint8_t {
+  AsSampled,     ///< the numbers the sample holds (a run that never changes policy, headless)
+  EmptyWithout,  ///< empty fields (a CSV with a `policy` column, and the window's)
+};
+void writeSampleCsvRow(std::ostream& out, const Sample& s, std::size_t deviceCount,
+                       std::size_t cgroupCount, PositionColumns position);
 void writeTaskCsvHeader(std::ostream& out);
 void writeTaskCsvRow(std::ostream& out, const TaskSample& s, const TaskInfo& info);
 

@@ -106,7 +106,7 @@ ThrottleCurvePlot::ThrottleCurvePlot(QWidget* parentWidget)
 
   // The arithmetic of the current pause, in words, between the title and the plot.
   m_plot->plotLayout()->insertRow(1);
-  m_explain = new QCPTextElement(m_plot);
+  m_explain = new FastText(m_plot);  // its size and pixels kept while its text stays
   m_explain->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
   m_explain->setMargins(QMargins(8, 2, 8, 4));
   m_explain->setText(QStringLiteral("Waiting for the engine's first estimate…"));

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <random>
 
 #include "fast_graph.h"
@@ -67,6 +68,44 @@ TEST(ColumnSpans, GapsAndFarPointsDrawNothingOutsideTheRange) {
   EXPECT_NEAR(spans.top(100), 5e5, 1);
   spans.addSegment(QPointF(-5, 1), QPointF(50, 1));  // ends before the range
   EXPECT_NEAR(spans.top(100), 5e5, 1);
+}
+
+TEST(ColumnSpans, RunsCoverWhatThePolylineOfTheirPointsCovers) {
+  // A line handed over a column at a time (as FastGraph draws) covers exactly what the same
+  // points as one polyline cover: within a column, across columns, at gaps and far points.
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> y(-20, 60);
+  std::uniform_real_distribution<double> step(0.05, 1.6);
+  for (int trial = 0; trial < 50; ++trial) {
+    QVector<QPointF> all;
+    ColumnSpans runs(-3, 40);
+    std::optional<QPointF> previous;
+    double x = -5;
+    while (x < 40) {
+      // One column's points, 1 to 4 of them, mostly inside one column.
+      QPointF points[4];
+      const int count = 1 + static_cast<int>(random() % 4);
+      for (int k = 0; k < count; ++k, x += step(random) / 3) points[k] = QPointF(x, y(random));
+      if (random() % 17 == 0) points[count - 1].setY(kNaN);
+      if (random() % 23 == 0) points[0].setY(1e30);
+      runs.addRun(previous ? &*previous : nullptr, points, count);
+      for (int k = 0; k < count; ++k) all.append(points[k]);
+      previous = points[count - 1];
+      if (random() % 13 == 0) {  // a gap
+        all.append(QPointF(kNaN, kNaN));
+        previous.reset();
+      }
+      x += step(random);
+    }
+    ColumnSpans polyline(-3, 40);
+    polyline.addPolyline(all, false);
+    for (int c = -3; c < 37; ++c) {
+      ASSERT_EQ(runs.covered(c), polyline.covered(c)) << "trial " << trial << " column " << c;
+      if (!runs.covered(c)) continue;
+      EXPECT_EQ(runs.top(c), polyline.top(c)) << "trial " << trial << " column " << c;
+      EXPECT_EQ(runs.bottom(c), polyline.bottom(c)) << "trial " << trial << " column " << c;
+    }
+  }
 }
 
 QImage blank(int w = 20, int h = 20) {

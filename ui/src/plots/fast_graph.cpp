@@ -58,23 +58,24 @@ bool PixelMap::handles(const QCPAxis* axis) {
   return axis->scaleType() == QCPAxis::stLinear || range.lower > 0;
 }
 
-QVector<QPointF> FastGraph::columnPoints(QCPGraphDataContainer::const_iterator begin,
-                                         QCPGraphDataContainer::const_iterator end,
-                                         const PixelMap& key, const PixelMap& value,
-                                         double columnScale, double columnOffset) {
-  QVector<QPointF> out;
+namespace {
+/// Walks [begin, end) a device pixel column at a time and hands each column's points (see
+/// FastGraph::columnPoints: the first, the lowest, the highest and the last, in their order,
+/// each once; in pixels) to `run(points, count)`, and each gap (NaN values) to `gap()`.
+template <typename Run, typename Gap>
+void forEachColumn(QCPGraphDataContainer::const_iterator begin,
+                   QCPGraphDataContainer::const_iterator end, const PixelMap& key,
+                   const PixelMap& value, double columnScale, double columnOffset, Run&& run,
+                   Gap&& gap) {
   const qsizetype n = end - begin;
-  if (n <= 0) return out;
+  if (n <= 0) return;
   if (!(columnScale > 0)) columnScale = 1;
   const QCPGraphData* data = &*begin;
-  out.reserve(std::min<qsizetype>(n, 4096));
-  const auto put = [&](qsizetype i) {
-    out.append(QPointF(key(data[i].key), value(data[i].value)));
-  };
+  QPointF points[4];
   qsizetype i = 0;
   while (i < n) {
     if (std::isnan(data[i].value)) {
-      if (!out.isEmpty() && !std::isnan(out.back().y())) out.append(QPointF(qQNaN(), qQNaN()));
+      gap();
       ++i;
       continue;
     }
@@ -94,13 +95,35 @@ QVector<QPointF> FastGraph::columnPoints(QCPGraphDataContainer::const_iterator b
         high = i;
     }
     const qsizetype last = i - 1;
+    int count = 0;
+    const auto put = [&](qsizetype k) {
+      points[count++] = QPointF(key(data[k].key), value(data[k].value));
+    };
     put(first);
     const qsizetype a = std::min(low, high);
     const qsizetype b = std::max(low, high);
     if (a != first && a != last) put(a);
     if (b != a && b != first && b != last) put(b);
     if (last != first) put(last);
+    run(static_cast<const QPointF*>(points), count);
   }
+}
+}  // namespace
+
+QVector<QPointF> FastGraph::columnPoints(QCPGraphDataContainer::const_iterator begin,
+                                         QCPGraphDataContainer::const_iterator end,
+                                         const PixelMap& key, const PixelMap& value,
+                                         double columnScale, double columnOffset) {
+  QVector<QPointF> out;
+  out.reserve(std::min<qsizetype>(end - begin, 4096));
+  forEachColumn(
+      begin, end, key, value, columnScale, columnOffset,
+      [&](const QPointF* points, int count) {
+        for (int k = 0; k < count; ++k) out.append(points[k]);
+      },
+      [&] {
+        if (!out.isEmpty() && !std::isnan(out.back().y())) out.append(QPointF(qQNaN(), qQNaN()));
+      });
   return out;
 }
 
@@ -287,9 +310,27 @@ raster::ColumnSpans FastGraph::spansOf(const QRect& clip, const QTransform& t) c
   const QCPAxis* keyAxis = mKeyAxis.data();
   const auto begin = mDataContainer->findBegin(keyAxis->range().lower);
   const auto end = mDataContainer->findEnd(keyAxis->range().upper);
-  const QVector<QPointF> points =
-      columnPoints(begin, end, PixelMap(keyAxis), PixelMap(mValueAxis.data()), t.m11(), t.dx());
-  spans.addPolyline(translated(points, QPointF(t.dx(), t.dy())), mLineStyle == lsStepLeft);
+  const PixelMap key(keyAxis);
+  const PixelMap value(mValueAxis.data());
+  if (mLineStyle == lsStepLeft) {
+    const QVector<QPointF> points = columnPoints(begin, end, key, value, t.m11(), t.dx());
+    spans.addPolyline(translated(points, QPointF(t.dx(), t.dy())), true);
+    return spans;
+  }
+  // Column by column, without a list of points in between (this is most of a frame's work).
+  const QPointF offset(t.dx(), t.dy());
+  QPointF last;
+  bool joined = false;
+  forEachColumn(
+      begin, end, key, value, t.m11(), t.dx(),
+      [&](const QPointF* points, int count) {
+        QPointF moved[4];
+        for (int k = 0; k < count; ++k) moved[k] = points[k] + offset;
+        spans.addRun(joined ? &last : nullptr, moved, count);
+        last = moved[count - 1];
+        joined = true;
+      },
+      [&] { joined = false; });
   return spans;
 }
 

@@ -64,19 +64,46 @@ void ColumnSpans::addSegment(QPointF a, QPointF b) {
   }
 }
 
+void ColumnSpans::addJoin(QPointF a, QPointF b) {
+  // Most segments of a dense line begin and end in one column.
+  const double column = floorOf(a.x());
+  if (finite(a) && finite(b) && column == floorOf(b.x()) && column >= m_first &&
+      column < static_cast<double>(m_first) + count()) {
+    extend(static_cast<int>(column), a.y(), b.y());
+    return;
+  }
+  addSegment(a, b);
+}
+
+void ColumnSpans::addRun(const QPointF* previous, const QPointF* points, int count) {
+  if (count <= 0) return;
+  if (previous) addJoin(*previous, points[0]);
+  if (count == 1) return;
+  // The points are in x order, so if the first and the last share a column all of them do, and
+  // the segments between them cover there just what their highest and lowest point span.
+  const double column = floorOf(points[0].x());
+  bool oneColumn = column == floorOf(points[count - 1].x()) && column >= m_first &&
+                   column < static_cast<double>(m_first) + this->count();
+  double low = points[0].y();
+  double high = low;
+  for (int i = 0; oneColumn && i < count; ++i) {
+    oneColumn = finite(points[i]);
+    low = std::min(low, points[i].y());
+    high = std::max(high, points[i].y());
+  }
+  if (oneColumn) {
+    extend(static_cast<int>(column), low, high);
+    return;
+  }
+  for (int i = 1; i < count; ++i) addJoin(points[i - 1], points[i]);
+}
+
 void ColumnSpans::addPolyline(const QVector<QPointF>& points, bool stepLeft) {
   for (qsizetype i = 1; i < points.size(); ++i) {
     const QPointF a = points[i - 1];
     const QPointF b = points[i];
     if (!stepLeft) {
-      // Most segments of a dense line begin and end in one column.
-      const double column = floorOf(a.x());
-      if (finite(a) && finite(b) && column == floorOf(b.x()) && column >= m_first &&
-          column < static_cast<double>(m_first) + count()) {
-        extend(static_cast<int>(column), a.y(), b.y());
-        continue;
-      }
-      addSegment(a, b);
+      addJoin(a, b);
       continue;
     }
     const QPointF corner(b.x(), a.y());
@@ -171,14 +198,23 @@ void fillSpans(QImage& image, const QRect& clip, const ColumnSpans& spans, const
     }
     const int r0 = std::max(area.top(), static_cast<int>(floorOf(y0)));
     const int r1 = std::min(area.bottom(), static_cast<int>(-floorOf(-y1)) - 1);
-    for (int r = r0; r <= r1; ++r) {
+    const auto partRow = [&](int r) {
       const double cover = std::min(r + 1.0, y1) - std::max(static_cast<double>(r), y0);
-      if (!(cover > 0)) continue;
+      if (!(cover > 0)) return;
       QRgb* p = pixel(x, r);
       const auto coverage = static_cast<unsigned>(std::min(cover, 1.0) * 256 + 0.5);
       *p = opaque && coverage >= 256 ? stroke.premultiplied
                                      : blendOver(*p, stroke.premultiplied, coverage);
-    }
+    };
+    if (r0 > r1) continue;
+    // Only the first and the last row can be partly covered; the rows between are whole (most
+    // of a tall stretch's pixels), written without the arithmetic of coverage.
+    partRow(r0);
+    if (r1 > r0) partRow(r1);
+    QRgb* p = r1 - r0 >= 2 ? pixel(x, r0 + 1) : nullptr;
+    const qsizetype step = stride / static_cast<qsizetype>(sizeof(QRgb));
+    for (int r = r0 + 1; r < r1; ++r, p += step)
+      *p = opaque ? stroke.premultiplied : blendOver(*p, stroke.premultiplied, 256);
   }
 }
 

@@ -36,6 +36,10 @@ class ColumnSpans {
   /// A polyline, broken at NaN points; with `stepLeft`, each point holds its value until the
   /// next point's x (QCPGraph::lsStepLeft) and then steps to it.
   void addPolyline(const QVector<QPointF>& points, bool stepLeft);
+  /// The next `count` points of a polyline (not stepped), joined to the point before them if
+  /// `previous` is given: what addPolyline would add for them. Points that all lie in one
+  /// column (a dense series reduced to a column's extremes) cost one stretch, not a segment each.
+  void addRun(const QPointF* previous, const QPointF* points, int count);
 
   int first() const { return m_first; }
   int count() const { return static_cast<int>(m_top.size()); }
@@ -47,6 +51,8 @@ class ColumnSpans {
  private:
   std::size_t index(int column) const { return static_cast<std::size_t>(column - m_first); }
   void extend(int column, double y0, double y1);
+  /// One segment of a polyline that is not stepped.
+  void addJoin(QPointF a, QPointF b);
 
   int m_first;
   std::vector<float> m_top;

@@ -72,7 +72,8 @@ TEST(ColumnSpans, GapsAndFarPointsDrawNothingOutsideTheRange) {
 
 TEST(ColumnSpans, RunsCoverWhatThePolylineOfTheirPointsCovers) {
   // A line handed over a column at a time (as FastGraph draws) covers exactly what the same
-  // points as one polyline cover: within a column, across columns, at gaps and far points.
+  // points as one polyline cover, and both what their segments cover one by one: within a
+  // column, across columns, at gaps and far points.
   std::mt19937 random(7);
   std::uniform_real_distribution<double> y(-20, 60);
   std::uniform_real_distribution<double> step(0.05, 1.6);
@@ -99,11 +100,22 @@ TEST(ColumnSpans, RunsCoverWhatThePolylineOfTheirPointsCovers) {
     }
     ColumnSpans polyline(-3, 40);
     polyline.addPolyline(all, false);
+    // Segment by segment: the general case for every segment that crosses a column's edge.
+    ColumnSpans segments(-3, 40);
+    for (qsizetype i = 1; i < all.size(); ++i) {
+      if (std::floor(all[i - 1].x()) == std::floor(all[i].x()))
+        segments.addPolyline({all[i - 1], all[i]}, false);
+      else
+        segments.addSegment(all[i - 1], all[i]);
+    }
     for (int c = -3; c < 37; ++c) {
-      ASSERT_EQ(runs.covered(c), polyline.covered(c)) << "trial " << trial << " column " << c;
+      ASSERT_EQ(runs.covered(c), segments.covered(c)) << "trial " << trial << " column " << c;
+      ASSERT_EQ(polyline.covered(c), segments.covered(c)) << "trial " << trial << " column " << c;
       if (!runs.covered(c)) continue;
-      EXPECT_EQ(runs.top(c), polyline.top(c)) << "trial " << trial << " column " << c;
-      EXPECT_EQ(runs.bottom(c), polyline.bottom(c)) << "trial " << trial << " column " << c;
+      EXPECT_EQ(runs.top(c), segments.top(c)) << "trial " << trial << " column " << c;
+      EXPECT_EQ(runs.bottom(c), segments.bottom(c)) << "trial " << trial << " column " << c;
+      EXPECT_EQ(polyline.top(c), segments.top(c)) << "trial " << trial << " column " << c;
+      EXPECT_EQ(polyline.bottom(c), segments.bottom(c)) << "trial " << trial << " column " << c;
     }
   }
 }

@@ -72,6 +72,16 @@ void ColumnSpans::addJoin(QPointF a, QPointF b) {
     extend(static_cast<int>(column), a.y(), b.y());
     return;
   }
+  // The join from one column's last point to the next column's first: addSegment's arithmetic
+  // for two columns, without its general case.
+  if (finite(a) && finite(b) && floorOf(b.x()) == column + 1 && column >= m_first &&
+      column + 1 < static_cast<double>(m_first) + count() && b.x() > a.x()) {
+    const double slope = (b.y() - a.y()) / (b.x() - a.x());
+    const double edge = a.y() + (column + 1 - a.x()) * slope;
+    extend(static_cast<int>(column), a.y() + (a.x() - a.x()) * slope, edge);
+    extend(static_cast<int>(column) + 1, edge, a.y() + (b.x() - a.x()) * slope);
+    return;
+  }
   addSegment(a, b);
 }
 

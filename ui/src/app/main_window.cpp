@@ -727,7 +727,7 @@ void MainWindow::updateTitle() {
 }
 
 void MainWindow::restoreSettings() {
-  restoreGeometry(m_settings.value(Setting::WindowGeometry).toByteArray());
+  restoreGeometryOnScreen(*this, m_settings.value(Setting::WindowGeometry).toByteArray());
   restoreState(m_settings.value(Setting::WindowState).toByteArray());
   m_dashboard->restoreLayoutState(m_settings.value(Setting::DashboardLayout).toByteArray());
   if (auto w = historyFromKey(m_settings.value(Setting::HistoryWindow).toString())) {

@@ -47,6 +47,58 @@ namespace {
 
 using test::part;
 
+// --- The mouse wheel over the Parameters panel -------------------------------------------
+
+/// A notch of the wheel as the window system delivers it: spontaneous, so that what the widget
+/// under the pointer ignores goes on to its parents (QApplication::notify() gives a wheel event
+/// made by a program to its receiver only, and sendEvent() makes every event such a one).
+void wheelOver(QWidget* w) {
+  const QPointF at = QRectF(w->rect()).center();
+  QWheelEvent wheel(at, w->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                    Qt::NoScrollPhase, false);
+  QSpontaneKeyEvent::setSpontaneous(&wheel);
+  qApp->notify(w, &wheel);
+}
+
+/// Scrolling the panel with the wheel went through the controls under the pointer: the RT
+/// priority went from 50 to 35, a timeline event a notch. They take the wheel once focused.
+TEST(Projector, TheWheelScrollsTheParametersInsteadOfChangingThem) {
+  QScrollArea scroll;
+  auto* panel = new ParameterPanel;
+  panel->setScenario(test::builtin("default"));
+  scroll.setWidget(panel);
+  scroll.setWidgetResizable(true);
+  scroll.resize(360, 300);
+  scroll.show();
+  scroll.activateWindow();
+  ASSERT_TRUE(QTest::qWaitForWindowActive(&scroll));
+  QSignalSpy edits(panel, &ParameterPanel::scenarioEdited);
+
+  QSpinBox* priority = panel->rtPriority();
+  const int before = priority->value();
+  EXPECT_NE(priority->focusPolicy(), Qt::WheelFocus) << "the wheel would focus it";
+  wheelOver(priority->findChild<QLineEdit*>());  // what the pointer is over
+  EXPECT_EQ(priority->value(), before);
+  EXPECT_GT(scroll.verticalScrollBar()->value(), 0) << "the panel did not scroll";
+  const int scrolled = scroll.verticalScrollBar()->value();
+  // A window shown gives its first control the focus (here the Writers slider): not the user's
+  // choice, and no reason for the wheel to change it.
+  panel->writers()->slider()->setFocus(Qt::ActiveWindowFocusReason);
+  ASSERT_TRUE(panel->writers()->slider()->hasFocus());
+  const double writers = panel->writers()->value();
+  wheelOver(panel->writers()->slider());
+  EXPECT_EQ(panel->writers()->value(), writers);
+  wheelOver(panel->policy());
+  EXPECT_GT(scroll.verticalScrollBar()->value(), scrolled);
+  EXPECT_EQ(edits.count(), 0);
+
+  // Focused (clicked, or Tab), a control takes the wheel as before.
+  priority->setFocus(Qt::TabFocusReason);
+  ASSERT_TRUE(priority->hasFocus());
+  wheelOver(priority->findChild<QLineEdit*>());
+  EXPECT_NE(priority->value(), before);
+}
+
 // --- A session opened on a smaller screen ------------------------------------------------
 
 /// Saved on a larger screen, or placed 20 px down (Qt keeps room for a title bar that a screen

@@ -99,6 +99,75 @@ TEST(Projector, TheWheelScrollsTheParametersInsteadOfChangingThem) {
   EXPECT_NE(priority->value(), before);
 }
 
+void showAt(MainWindow& window, QSize size) {
+  window.setGeometry(QRect(QPoint(0, 0), size));
+  window.show();
+  window.activateWindow();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+  QTest::qWait(50);
+}
+
+// --- The keyboard after a spin box -----------------------------------------------------
+
+/// F1 says Escape leaves a spin box; it did nothing. Space and "." typed into a box without
+/// Enter went into the box (or nowhere) instead of running and stepping.
+TEST(Projector, EscapeLeavesASpinBoxAndSpaceAndPointDriveTheRun) {
+  test::WindowRig rig;
+  MainWindow& window = *rig.window;
+  showAt(window, QSize(1280, 720));
+  ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
+  auto* params = window.findChild<ParameterPanel*>();
+  ASSERT_NE(params, nullptr);
+  QAction* run = window.findChild<QAction*>(QStringLiteral("runAction"));
+  QAction* step = window.findChild<QAction*>(QStringLiteral("stepAction"));
+  ASSERT_NE(run, nullptr);
+  ASSERT_NE(step, nullptr);
+  QSignalSpy steps(step, &QAction::triggered);
+
+  // Typed, no Enter, then Space: the value is taken and the run toggles.
+  QSpinBox* priority = params->rtPriority();
+  priority->setFocus();
+  ASSERT_TRUE(priority->hasFocus());
+  QTest::keyClick(priority, Qt::Key_A, Qt::ControlModifier);
+  QTest::keyClicks(priority, QStringLiteral("60"));
+  const bool running = run->isChecked();
+  QTest::keyClick(priority, Qt::Key_Space);
+  EXPECT_NE(run->isChecked(), running) << "Space did not run or pause";
+  EXPECT_EQ(priority->value(), 60);
+  const auto& tasks = params->scenario().tasks;
+  EXPECT_TRUE(std::any_of(tasks.begin(), tasks.end(), [](const auto& t) {
+    return t.rtPriority == 60;
+  })) << "the value typed was not entered";
+
+  // "." in a whole-number box is Step.
+  QTest::keyClick(priority, Qt::Key_A, Qt::ControlModifier);
+  QTest::keyClicks(priority, QStringLiteral("55"));
+  QTest::keyClick(priority, Qt::Key_Period);
+  EXPECT_EQ(steps.count(), 1) << "\".\" did not step";
+  EXPECT_EQ(priority->value(), 55);
+
+  // In a box with decimals "." is the decimal point.
+  QDoubleSpinBox* think = params->thinkTime()->spinBox();
+  think->setFocus();
+  ASSERT_TRUE(think->hasFocus());
+  QTest::keyClick(think, Qt::Key_A, Qt::ControlModifier);
+  QTest::keyClicks(think, QStringLiteral("3"));
+  QTest::keyClick(think, Qt::Key_Period);
+  QTest::keyClicks(think, QStringLiteral("5"));
+  EXPECT_EQ(steps.count(), 1);
+
+  // Escape leaves it, its value entered; the keyboard is the view's, and Space runs again.
+  QTest::keyClick(think, Qt::Key_Escape);
+  EXPECT_FALSE(think->hasFocus());
+  EXPECT_DOUBLE_EQ(think->value(), 3.5);
+  auto* dashboard = window.findChild<Dashboard*>();
+  EXPECT_EQ(QApplication::focusWidget(), dashboard);
+  const bool now = run->isChecked();
+  QTest::keyClick(QApplication::focusWidget() ? QApplication::focusWidget() : &window,
+                  Qt::Key_Space);
+  EXPECT_NE(run->isChecked(), now);
+}
+
 // --- A session opened on a smaller screen ------------------------------------------------
 
 /// Saved on a larger screen, or placed 20 px down (Qt keeps room for a title bar that a screen

@@ -38,6 +38,7 @@
 #include "explain_panel.h"
 #include "exporter.h"
 #include "host_view.h"
+#include "input_filters.h"
 #include "lesson_panel.h"
 #include "live_controller.h"
 #include "parameter_panel.h"
@@ -126,6 +127,10 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   connect(m_stack, &QStackedWidget::currentChanged, this, [this] { ignoreHiddenPages(); });
   ignoreHiddenPages();
   setCentralWidget(m_stack);
+  // A click on a view (a plot) takes the keyboard from a spin box, and Escape gives it to the
+  // view shown: Space and "." are the run's again.
+  for (int i = 0; i < m_stack->count(); ++i) m_stack->widget(i)->setFocusPolicy(Qt::ClickFocus);
+  qApp->installEventFilter(new SpinBoxKeys(this, [this] { return m_stack->currentWidget(); }));
   const StatusLine status = [this](const QString& text, int timeoutMs) {
     statusBar()->showMessage(text, timeoutMs);
   };

@@ -168,6 +168,37 @@ TEST(Projector, EscapeLeavesASpinBoxAndSpaceAndPointDriveTheRun) {
   EXPECT_NE(run->isChecked(), now);
 }
 
+// --- Tool tips ---------------------------------------------------------------------------
+
+/// The Writers tooltip was one line 975 px wide, wider than the slider's whole column.
+TEST(Projector, LongToolTipsWrap) {
+  test::WindowRig rig;
+  MainWindow& window = *rig.window;
+  showAt(window, QSize(1280, 720));
+  auto* params = window.findChild<ParameterPanel*>();
+  ASSERT_NE(params, nullptr);
+  for (QWidget* control :
+       {static_cast<QWidget*>(params->writers()), static_cast<QWidget*>(params->rtPriority())}) {
+    SCOPED_TRACE(control->toolTip().toStdString());
+    ASSERT_GT(control->toolTip().size(), 100);
+    const QPoint at = control->rect().center();
+    QHelpEvent help(QEvent::ToolTip, at, control->mapToGlobal(at));
+    QApplication::sendEvent(control, &help);
+    QWidget* tip = nullptr;
+    ASSERT_TRUE(test::waitFor(
+        [&] {
+          for (QWidget* w : QApplication::topLevelWidgets())
+            if (w->inherits("QTipLabel") && w->isVisible()) tip = w;
+          return tip != nullptr;
+        },
+        std::chrono::seconds(5)));
+    EXPECT_LE(tip->width(), 640) << "px";
+    EXPECT_GE(tip->height(), 2 * QFontMetrics(tip->font()).height()) << "one line";
+    QToolTip::hideText();
+    QTest::qWait(20);
+  }
+}
+
 // --- A session opened on a smaller screen ------------------------------------------------
 
 /// Saved on a larger screen, or placed 20 px down (Qt keeps room for a title bar that a screen

@@ -9,6 +9,8 @@
 #include <QLineEdit>
 #include <QWidget>
 
+#include "tool_tip_text.h"
+
 namespace throttlelab::ui {
 
 namespace {
@@ -84,6 +86,18 @@ bool SpinBoxKeys::eventFilter(QObject* watched, QEvent* event) {
   }
   // A key press that no shortcut took (Run is disabled beside a trace): not text for the box.
   return true;
+}
+
+ToolTipWrap::ToolTipWrap(QObject* parent) : QObject(parent) {}
+
+bool ToolTipWrap::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() != QEvent::ToolTipChange) return false;
+  auto* w = qobject_cast<QWidget*>(watched);
+  if (!w) return false;
+  const QString tip = w->toolTip();
+  const QString wrapping = wrappingToolTip(tip);
+  if (wrapping != tip) w->setToolTip(wrapping);  // its own ToolTipChange finds rich text
+  return false;
 }
 
 }  // namespace throttlelab::ui

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /// Application-wide event filters of the main window: keys that must reach the run while a
-/// spin box has the keyboard.
+/// spin box has the keyboard, and tool tips that wrap.
 #include <QObject>
 #include <QPointer>
 #include <functional>
@@ -33,6 +33,19 @@ class SpinBoxKeys : public QObject {
 
   QPointer<QWidget> m_window;
   std::function<QWidget*()> m_home;
+};
+
+/// Wraps the tool tips of every widget (and so of every tool bar button's action) that would
+/// otherwise be one long line: a plain tip longer than a line is set again as the same text
+/// in rich text, which Qt wraps (wrappingToolTip()).
+class ToolTipWrap : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit ToolTipWrap(QObject* parent = nullptr);
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
 };
 
 }  // namespace throttlelab::ui

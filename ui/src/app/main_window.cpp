@@ -107,6 +107,8 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
       m_settings(settings),
       m_scriptedMode(options.scripted()) {
   setObjectName(QStringLiteral("mainWindow"));
+  // Before any control is made: their tool tips are wrapped as they are set.
+  qApp->installEventFilter(new ToolTipWrap(this));
   m_baseFont = font();
   m_controller = new LiveController(controllerOptions(options), this);
   m_controller->setObjectName(QStringLiteral("liveController"));

@@ -237,5 +237,47 @@ TEST(Projector, ASessionOpensWithTheStatusBarOnTheScreen) {
   EXPECT_GE(frame.top(), screen.top());
 }
 
+// --- The Real kernel view ----------------------------------------------------------------
+
+const QString kTenDd =
+    QStringLiteral(THROTTLELAB_TEST_DATA_DIR) + QStringLiteral("/kernel-6.18/ftrace-10-dd.txt");
+
+TEST(Projector, TheRealKernelViewNamesItsCgroupBoxAndExportsWhatItShows) {
+  test::WindowRig rig;
+  MainWindow& window = *rig.window;
+  showAt(window, QSize(1024, 768));
+  window.showCentralView(CentralView::RealKernel);
+  QTest::qWait(50);
+  auto& cgroup = part<QComboBox>(window, "traceCgroup");
+  EXPECT_FALSE(cgroup.currentText().isEmpty()) << "an empty box before any trace";
+  const QLabel* label = nullptr;
+  for (const QLabel* l : window.findChildren<QLabel*>())
+    if (l->buddy() == &cgroup) label = l;
+  ASSERT_NE(label, nullptr) << "the cgroup box has no label";
+  EXPECT_TRUE(label->isVisible());
+
+  window.importTrace(kTenDd);
+  auto& view = part<TraceView>(window, "traceView");
+  ASSERT_TRUE(test::waitFor([&] { return !view.isImporting(); }));
+  ASSERT_NE(view.trace(), nullptr);
+  QTest::qWait(50);
+  // --open-trace FILE --export-png F: the view the trace is in, not the empty dashboard.
+  const QString png = rig.path(QStringLiteral("trace.png"));
+  ASSERT_EQ(window.exportTo(png, {.plot = std::nullopt, .format = ExportFormat::Png1x}), "");
+  const QImage image(png);
+  ASSERT_FALSE(image.isNull());
+  EXPECT_EQ(image.size(), window.size());
+  auto* simulate = window.findChild<QPushButton*>(QStringLiteral("simulateTrace"));
+  ASSERT_NE(simulate, nullptr);
+  const QRect at(simulate->mapTo(&window, QPoint(0, 0)), simulate->size());
+  EXPECT_EQ(image.copy(at).convertToFormat(QImage::Format_RGB32),
+            simulate->grab().toImage().convertToFormat(QImage::Format_RGB32))
+      << "the export does not show the Real kernel view";
+  // SVG and PDF would be the dashboard's plots: said, not written.
+  EXPECT_NE(window.exportTo(rig.path(QStringLiteral("trace.svg")),
+                            {.plot = std::nullopt, .format = ExportFormat::Svg}),
+            "");
+}
+
 }  // namespace
 }  // namespace throttlelab::ui

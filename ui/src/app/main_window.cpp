@@ -37,6 +37,7 @@
 #include "experiment_report_model.h"
 #include "explain_panel.h"
 #include "exporter.h"
+#include "host_monitor.h"
 #include "host_view.h"
 #include "input_filters.h"
 #include "lesson_panel.h"
@@ -857,18 +858,25 @@ QString MainWindow::exportTo(const QString& path, const ExportChoice& choice) co
   // A lesson's step is its caption and question beside the plots: the PNG of the whole
   // dashboard is then the window as the class sees it.
   if (choice.format == ExportFormat::Png1x && !choice.plot && m_lessonPanel->hasLesson() &&
-      m_lessonDock->isVisible()) {
-    const QImage image = const_cast<MainWindow*>(this)->grab().toImage();
-    SaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-      return tr("Cannot write %1: %2.").arg(path, file.errorString());
-    QImageWriter writer(&file, "png");
-    if (!writer.write(image)) {
-      file.cancelWriting();
-      return tr("Cannot write %1: %2.").arg(path, writer.errorString());
+      m_lessonDock->isVisible())
+    return exportWindowPng(path, 1);
+  // The Real kernel and host views are not the dashboard's plots (an --open-trace figure was
+  // the empty dashboard at t = 0): a figure of them is the window as it shows them.
+  if (!choice.plot && (m_central == CentralView::RealKernel || m_central == CentralView::Host)) {
+    const QString view = m_central == CentralView::Host ? tr("host") : tr("Real kernel");
+    switch (choice.format) {
+      case ExportFormat::Png1x:
+        return exportWindowPng(path, 1);
+      case ExportFormat::Png2x:
+        return exportWindowPng(path, 2);
+      case ExportFormat::Svg:
+      case ExportFormat::Pdf:
+        return tr("The %1 view exports as PNG only (the window as it shows it); SVG and PDF "
+                  "draw the dashboard's plots.")
+            .arg(view);
+      default:
+        break;  // the CSVs are the simulation's, as their columns say
     }
-    if (!file.commit()) return tr("Cannot write %1: %2.").arg(path, file.errorString());
-    return {};
   }
   if (m_central == CentralView::Compare && m_branch->branch())
     return m_branch->exportTo(path, choice);
@@ -876,6 +884,24 @@ QString MainWindow::exportTo(const QString& path, const ExportChoice& choice) co
   if (choice.format == ExportFormat::TaskCsv)
     return exporter.exportTaskCsv(path, m_controller->taskHistory(), m_controller->taskInfos());
   return exporter.exportAs(path, choice);
+}
+
+QString MainWindow::exportWindowPng(const QString& path, double scale) const {
+  QCoreApplication::processEvents();  // the view's pending layouts and replots
+  QImage image(size() * scale, QImage::Format_ARGB32_Premultiplied);
+  image.setDevicePixelRatio(scale);
+  image.fill(palette().color(QPalette::Window));
+  const_cast<MainWindow*>(this)->render(&image);
+  SaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly))
+    return tr("Cannot write %1: %2.").arg(path, file.errorString());
+  QImageWriter writer(&file, "png");
+  if (!writer.write(image)) {
+    file.cancelWriting();
+    return tr("Cannot write %1: %2.").arg(path, writer.errorString());
+  }
+  if (!file.commit()) return tr("Cannot write %1: %2.").arg(path, file.errorString());
+  return {};
 }
 
 QString MainWindow::exportExplained(const QString& path) const {
@@ -1036,6 +1062,15 @@ void MainWindow::startScriptedJob() {
         Qt::SingleShotConnection);
     m_controller->runFor(m_options.runForS.value_or(0));
     return;
+  }
+  // The host view draws what it polls ten times a second from when it is shown: a figure of
+  // it waits for two seconds of lines (at most five, then shows what there is).
+  if (m_central == CentralView::Host && m_hostView->polledSamples() < kScriptedHostSamples) {
+    if (!m_scriptedHostWait.isValid()) m_scriptedHostWait.start();
+    if (m_scriptedHostWait.elapsed() < 5000) {
+      QTimer::singleShot(HostMonitor::kIntervalMs, this, &MainWindow::startScriptedJob);
+      return;
+    }
   }
   ScriptedFigures::Job job;
   job.runForS = m_options.runForS.value_or(0);

@@ -3,6 +3,7 @@
 /// The main window only composes: the four central views (each behind a CentralViewPart), the
 /// parameter panel, the run controls, the task table, the experiment report and the status
 /// bar, plus the menus that reach them.
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <array>
 #include <memory>
@@ -124,6 +125,11 @@ class MainWindow : public QMainWindow {
   void buildExplainAndTimeline();
   /// --export-png with --explain: the whole window, the task's breakdown in its panel.
   QString exportExplained(const QString& path) const;
+  /// The window as it is shown, as a PNG at `scale` (the lesson's figure, the trace and host
+  /// views').
+  QString exportWindowPng(const QString& path, double scale) const;
+  /// Samples a scripted figure of the host view waits for: two seconds of its lines.
+  static constexpr std::size_t kScriptedHostSamples = 20;
   void restoreSettings();
   void loadInitialScenario();
   void updateRecentMenu();
@@ -198,8 +204,9 @@ class MainWindow : public QMainWindow {
   QFont m_baseFont;
   bool m_scriptedMode = false;
   QStringList m_scriptedFailures;
-  bool m_importing = false;        // --open-trace or an import is being read
-  bool m_scriptedWaiting = false;  // the scripted job waits for that import
+  bool m_importing = false;          // --open-trace or an import is being read
+  bool m_scriptedWaiting = false;    // the scripted job waits for that import
+  QElapsedTimer m_scriptedHostWait;  // since the scripted job began to wait for host samples
   std::optional<int> m_scriptedExitCode;
 };
 

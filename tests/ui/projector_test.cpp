@@ -279,5 +279,117 @@ TEST(Projector, TheRealKernelViewNamesItsCgroupBoxAndExportsWhatItShows) {
             "");
 }
 
+// --- Titles and legends that do not fit --------------------------------------------------
+
+std::string sizeName(QSize size) {
+  return std::to_string(size.width()) + "x" + std::to_string(size.height());
+}
+
+/// Every plot the dashboard shows keeps kMinDataHeight of data area.
+void expectDataAreas(const Dashboard& dashboard) {
+  for (PlotId id : dashboard.visiblePlots()) {
+    SCOPED_TRACE(plotKey(id).toStdString());
+    QCustomPlot* plot = dashboard.plotWidget(id);
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    EXPECT_GE(plot->axisRect()->height(), Dashboard::kMinDataHeight);
+  }
+}
+
+/// The host view's titles in presenter mode ran off both sides of a narrow plot.
+TEST(Projector, ATitleWiderThanItsPlotWrapsInsideIt) {
+  QWidget host;
+  MemoryPlot plot(&host);
+  plot.setTitle(QStringLiteral("This machine: memory and the watermarks"));
+  plot.applyTheme(Theme::fromPalette(host.palette(), QApplication::font(), true));
+  host.resize(330, 320);
+  plot.widget()->setGeometry(0, 0, 330, 320);
+  host.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&host));
+  QCustomPlot* w = plot.widget();
+  w->replot(QCustomPlot::rpImmediateRefresh);
+  EXPECT_EQ(plot.title(), QStringLiteral("This machine: memory and the watermarks"));
+  int titles = 0;
+  for (QCPLayoutElement* e : w->plotLayout()->elements(true)) {
+    auto* text = qobject_cast<QCPTextElement*>(e);
+    if (!text || !text->text().contains(QStringLiteral("machine"))) continue;
+    ++titles;
+    const QRect r = text->outerRect();
+    EXPECT_GE(r.left(), 0);
+    EXPECT_LE(r.right(), w->width());
+    const int drawn = QFontMetrics(text->font()).boundingRect(QRect(), 0, text->text()).width();
+    EXPECT_LE(drawn, w->width()) << text->text().toStdString();
+  }
+  EXPECT_EQ(titles, 1);
+}
+
+/// Ten writers where there was one: the pauses' legend grew (four rows in presenter mode at
+/// 1024x768) and the plots of the lesson's step were left 55 to 60 px of data.
+void tenWritersJoin(MainWindow& window, Dashboard& dashboard) {
+  window.findChild<LiveController*>(QStringLiteral("liveController"))->setRunning(false);
+  QTest::qWait(20);
+  std::map<int, engine::TaskInfo> infos;
+  TaskSampleBuffer samples(16);
+  for (int task = 0; task < 10; ++task) {
+    infos[task] = engine::TaskInfo{.index = task, .pid = 1000 + task, .name = "dd"};
+    samples.push_back(
+        engine::TaskSample{.time = engine::atSeconds(1), .task = task, .pauseMs = 200});
+  }
+  dashboard.setTaskInfos(infos);
+  dashboard.appendBatch(SampleBuffer(1), samples);
+  dashboard.refresh(true, true);
+  QTest::qWait(50);
+}
+
+TEST(Projector, ALegendThatGrowsKeepsEveryPlotsDataArea) {
+  for (bool presenter : {false, true})
+    for (QSize size : {QSize(1280, 720), QSize(1024, 768)}) {
+      SCOPED_TRACE(sizeName(size) + (presenter ? " in presenter mode" : " in normal mode"));
+      test::WindowRig rig;
+      MainWindow& window = *rig.window;
+      ASSERT_TRUE(window.openLesson(QStringLiteral("one-to-a-thousand")));
+      window.setPresenterMode(presenter);
+      showAt(window, size);
+      auto* dashboard = window.findChild<Dashboard*>();
+      tenWritersJoin(window, *dashboard);
+      expectDataAreas(*dashboard);
+      if (dashboard->isPlotVisible(PlotId::Pauses)) {
+        QCustomPlot* pauses = dashboard->plotWidget(PlotId::Pauses);
+        EXPECT_LE(pauses->legend->rowCount(), 2);
+      }
+    }
+}
+
+/// Merged or not, the legend says which curves are the tasks', and a selected task keeps an
+/// entry of its own.
+TEST(Projector, ThePausesLegendMergesTheTasksOnlyWhenItMust) {
+  for (QSize size : {QSize(1024, 768), QSize(1600, 1000)}) {
+    SCOPED_TRACE(sizeName(size));
+    test::WindowRig rig;
+    MainWindow& window = *rig.window;
+    window.setPresenterMode(true);
+    showAt(window, size);
+    auto* dashboard = window.findChild<Dashboard*>();
+    tenWritersJoin(window, *dashboard);
+    QCustomPlot* pauses = dashboard->plotWidget(PlotId::Pauses);
+    const auto names = [&] {
+      QStringList out;
+      for (int i = 0; i < pauses->legend->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(pauses->legend->item(i)))
+          out << item->plottable()->name();
+      return out;
+    };
+    const bool merged = names().contains(QStringLiteral("10 tasks, pid 1000–1009"));
+    EXPECT_EQ(merged, !names().contains(QStringLiteral("dd 1004")))
+        << names().join(QStringLiteral(", ")).toStdString();
+    if (size.width() == 1024) {
+      EXPECT_TRUE(merged);
+      dashboard->setSelectedTask(4);
+      QTest::qWait(20);
+      EXPECT_TRUE(names().contains(QStringLiteral("dd 1004")));
+      EXPECT_TRUE(names().contains(QStringLiteral("9 other tasks, pid 1000–1009")));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace throttlelab::ui

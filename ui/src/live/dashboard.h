@@ -159,6 +159,7 @@ class Dashboard : public QWidget {
   std::vector<PlotId> m_plotsBeforePresenter;
   std::vector<PlotId> m_hiddenForRoom;  ///< put away by fitPlots, most recent last
   bool m_fitting = false;
+  bool m_fitQueued = false;  ///< a fitPlots() after a header change is on its way
   bool m_follow = true;
   bool m_syncing = false;
   bool m_rehome = false;  ///< the data was cleared: move a paused time axis to the new run

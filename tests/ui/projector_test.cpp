@@ -391,5 +391,34 @@ TEST(Projector, ThePausesLegendMergesTheTasksOnlyWhenItMust) {
   }
 }
 
+// --- "Why this pause" at 1280x720 --------------------------------------------------------
+
+TEST(Projector, WhyThisPauseHasRoomAt1280x720) {
+  test::WindowRig rig;
+  MainWindow& window = *rig.window;
+  showAt(window, QSize(1280, 720));
+  auto* controller = window.findChild<LiveController*>(QStringLiteral("liveController"));
+  ASSERT_TRUE(test::waitFor([&] {
+    return controller->explainAt(0, std::numeric_limits<double>::infinity()).has_value();
+  }));
+  auto* dashboard = window.findChild<Dashboard*>();
+  Q_EMIT dashboard->taskClicked(0, controller->status().simTimeS);  // a click on its curve
+  QTest::qWait(100);
+  auto& text = part<QPlainTextEdit>(window, "explainText");
+  ASSERT_TRUE(text.isVisible());
+  ASSERT_GT(text.toPlainText().count(QLatin1Char('\n')), 20);
+  EXPECT_EQ(text.horizontalScrollBar()->maximum(), 0) << "lines cut at the right";
+  const int lines = text.viewport()->height() / QFontMetrics(text.font()).lineSpacing();
+  EXPECT_GE(lines, 8) << "lines of the breakdown shown (three and a half were)";
+  expectDataAreas(*dashboard);
+  // The task table, its tab again, gives the plots their height back.
+  auto& explainDock = part<QDockWidget>(window, "explainDock");
+  const int explainHeight = explainDock.height();
+  auto& tasks = part<QDockWidget>(window, "taskDock");
+  tasks.raise();
+  QTest::qWait(100);
+  EXPECT_LT(tasks.height(), explainHeight);
+}
+
 }  // namespace
 }  // namespace throttlelab::ui

@@ -12,6 +12,10 @@
 
 namespace throttlelab::ui {
 
+bool isInFront(const QDockWidget& dock) {
+  return dock.isVisible() && !dock.visibleRegion().isEmpty();
+}
+
 QWidget* LivePart::widget() const {
   return &m_dashboard;
 }

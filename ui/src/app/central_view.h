@@ -34,6 +34,10 @@ class CentralViewPart {
   virtual void shutdown() {}
 };
 
+/// Whether `dock` is shown, and in front of its tab group: Qt counts the tabs behind as
+/// visible too (isVisible()), though nothing of them is on the screen.
+bool isInFront(const QDockWidget& dock);
+
 /// A status-bar line (text, milliseconds shown).
 using StatusLine = std::function<void(const QString& text, int timeoutMs)>;
 

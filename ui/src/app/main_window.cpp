@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <utility>
 
 #include <QAction>
 #include <QApplication>
@@ -519,6 +520,46 @@ void MainWindow::buildExplainAndTimeline() {
   m_explainDock->setWidget(m_explainPanel);
   addDockWidget(Qt::BottomDockWidgetArea, m_explainDock);
   tabifyDockWidget(m_taskDock, m_explainDock);
+  // The breakdown is about 30 lines; the bottom docks' 170 px showed three and a half. While it
+  // is the tab shown, the docks take what the plots shown can spare (each keeps its data area:
+  // none is put away for it, least of all the one whose curve was clicked), up to
+  // kExplainShare of the window; the other tabs give the plots their height back.
+  connect(m_explainDock, &QDockWidget::visibilityChanged, this, [this](bool shown) {
+    if (m_explainDock->isFloating() || dockWidgetArea(m_explainDock) != Qt::BottomDockWidgetArea)
+      return;
+    // What resizeDocks() sizes is the docks' tab group, its tab bar included: from the panel's
+    // top to the status bar.
+    const auto groupHeight = [this] {
+      const int bottom = statusBar()->isVisible() ? statusBar()->y() : height();
+      return bottom - m_explainDock->y();
+    };
+    if (shown) {
+      // Once the tab switch is laid out: a panel brought to the front still has the height it
+      // had when it was last there.
+      QTimer::singleShot(0, this, [this, groupHeight] {
+        if (!isInFront(*m_explainDock) || m_bottomDocksHeight > 0) return;
+        const int now = groupHeight();
+        const int spare = m_dashboard->isVisible()
+                              ? m_dashboard->height() - m_dashboard->heightForShownPlots()
+                              : 0;
+        const int wanted = std::min(static_cast<int>(height() * kExplainShare), now + spare);
+        if (now >= wanted) return;
+        m_bottomDocksHeight = now;
+        resizeDocks({m_explainDock}, {wanted}, Qt::Vertical);
+      });
+    } else if (m_bottomDocksHeight > 0) {
+      // Another tab of the same group (in front once this signal is through), or the group
+      // closed: the plots get their height back.
+      QTimer::singleShot(0, this, [this, height = std::exchange(m_bottomDocksHeight, 0)] {
+        if (isInFront(*m_explainDock)) return;
+        for (QDockWidget* dock : tabifiedDockWidgets(m_explainDock))
+          if (isInFront(*dock)) {
+            resizeDocks({dock}, {height}, Qt::Vertical);  // the group's height, one for all
+            break;
+          }
+      });
+    }
+  });
 
   // A new note goes to marker A if there is one, else to the run's current time.
   m_timelinePanel = new TimelinePanel(*m_controller, [this] {
@@ -921,8 +962,12 @@ QString MainWindow::exportExplained(const QString& path) const {
   // at 720 px, their least heights leave the breakdown (about 30 lines) four.
   auto* self = const_cast<MainWindow*>(this);
   self->addDockWidget(Qt::RightDockWidgetArea, m_explainDock);
+  // The task table stays under the plots (the task explained is its selected row); the
+  // breakdown takes the right edge from top to bottom.
+  self->setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
   m_parameterDock->hide();
-  m_taskDock->hide();
+  m_taskDock->show();
+  m_taskDock->raise();
   m_explainDock->show();
   m_explainDock->raise();
   QCoreApplication::processEvents();

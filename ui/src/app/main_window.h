@@ -194,6 +194,9 @@ class MainWindow : public QMainWindow {
   QDockWidget* m_experimentDock = nullptr;
   ExplainPanel* m_explainPanel = nullptr;
   QDockWidget* m_explainDock = nullptr;
+  /// The share of the window's height the bottom docks take while "Why this pause" is shown.
+  static constexpr double kExplainShare = 0.4;
+  int m_bottomDocksHeight = 0;  ///< theirs before it was shown (0: not changed)
   TimelinePanel* m_timelinePanel = nullptr;
   QDockWidget* m_timelineDock = nullptr;
   /// The central views' parts, by CentralView.

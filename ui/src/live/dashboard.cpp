@@ -399,6 +399,23 @@ void Dashboard::fitPlots(bool mayHide, bool mayShow) {
   m_fitting = false;
 }
 
+int Dashboard::heightForShownPlots() const {
+  const int handle = m_left->handleWidth();
+  int tallest = 0;
+  for (QSplitter* column : {m_left, m_right}) {
+    if (column->isHidden()) continue;
+    int total = 0;
+    for (int i = 0; i < column->count(); ++i) {
+      auto* plot = qobject_cast<QCustomPlot*>(column->widget(i));
+      if (!plot || plot->isHidden()) continue;
+      total += (total > 0 ? handle : 0) +
+               std::max(plotOverheadHeight(plot) + kMinDataHeight, plot->minimumHeight());
+    }
+    tallest = std::max(tallest, total);
+  }
+  return height() - m_columns->height() + tallest;  // with the marker line under the plots
+}
+
 void Dashboard::setHighlight(const std::optional<engine::LessonHighlight>& highlight) {
   m_highlight = highlight;
   m_highlightPlot.reset();

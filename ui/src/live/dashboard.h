@@ -40,6 +40,9 @@ class Dashboard : public QWidget {
   /// The least height of a shown plot's data area (inside its axes) that the dashboard keeps
   /// by showing fewer plots when it is short (a projector's 720 or 768 px), in both modes.
   static constexpr int kMinDataHeight = 90;
+  /// The least height that keeps every plot shown now at kMinDataHeight (and its least
+  /// height), the marker line included: what a panel that wants room may leave it.
+  int heightForShownPlots() const;
 
   explicit Dashboard(QWidget* parent = nullptr);
   ~Dashboard() override;

@@ -420,5 +420,45 @@ TEST(Projector, WhyThisPauseHasRoomAt1280x720) {
   EXPECT_LT(tasks.height(), explainHeight);
 }
 
+// --- The compare view at 1024x768 --------------------------------------------------------
+
+TEST(Projector, TheCompareViewShowsItsValuesAt1024x768WithTheDefaultPanels) {
+  test::WindowRig rig;
+  MainWindow& window = *rig.window;
+  showAt(window, QSize(1024, 768));
+  auto& parameters = part<QDockWidget>(window, "parameterDock");
+  ASSERT_TRUE(parameters.isVisible());
+  auto& explain = part<QDockWidget>(window, "explainDock");
+  explain.raise();  // the tab in front of the bottom panels
+  QTest::qWait(50);
+  window.setCompareMode(true);
+  auto& table = part<QTableView>(window, "compareTable");
+  ASSERT_TRUE(test::waitFor([&] {
+    QTest::qWait(20);
+    return table.model()->rowCount() > 0 && !table.model()->index(0, 1).data().toString().isEmpty();
+  }));
+  QTest::qWait(50);
+  for (int column = 0; column < table.model()->columnCount(); ++column) {
+    SCOPED_TRACE(table.model()->headerData(column, Qt::Horizontal).toString().toStdString());
+    EXPECT_GT(table.columnWidth(column), 20);
+    EXPECT_LE(table.columnViewportPosition(column) + table.columnWidth(column),
+              table.viewport()->width())
+        << "cut at the table's right edge";
+  }
+  for (CompareView* view : window.findChildren<CompareView*>())
+    for (QCustomPlot* plot : view->findChildren<QCustomPlot*>()) {
+      if (!plot->isVisible()) continue;
+      plot->replot(QCustomPlot::rpImmediateRefresh);
+      EXPECT_GE(plot->axisRect()->height(), Dashboard::kMinDataHeight);
+    }
+  // Back on the dashboard, the panels are as they were, the same tab in front (Qt counts the
+  // tabs behind it as visible too).
+  window.setCompareMode(false);
+  QTest::qWait(50);
+  EXPECT_TRUE(parameters.isVisible());
+  EXPECT_TRUE(part<QDockWidget>(window, "taskDock").isVisible());
+  EXPECT_FALSE(explain.visibleRegion().isEmpty()) << "another tab in front";
+}
+
 }  // namespace
 }  // namespace throttlelab::ui

@@ -182,7 +182,9 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
 
   m_runControls = new RunControls(this);
   addToolBar(Qt::TopToolBarArea, m_runControls);
-  m_parts = {std::make_unique<LivePart>(*m_dashboard, *m_controller, *m_runControls, *m_taskDock),
+  m_parts = {std::make_unique<LivePart>(
+                 *m_dashboard, *m_controller, *m_runControls,
+                 std::vector<QDockWidget*>{m_taskDock, m_explainDock, m_timelineDock}),
              std::make_unique<ComparePart>(*m_compareView, *m_controller, *m_runControls, status),
              std::make_unique<TracePart>(*m_traceView, *m_runControls),
              std::make_unique<HostPart>(*m_hostView, *m_runControls, status)};
@@ -464,6 +466,8 @@ void MainWindow::wire() {
   connect(m_branch, &BranchController::started, this, [this] {
     setCompareMode(true);
     m_parameters->setScenario(m_branch->branchScenario());
+    // A branch is changed by the parameters, unlike a policy comparison.
+    if (m_parameterDockWasVisible && m_parameterDock->isHidden()) m_parameterDock->show();
   });
   connect(m_branch, &BranchController::restored, this, [this](const QString& error) {
     if (!error.isEmpty()) statusBar()->showMessage(tr("Branch not restored: %1").arg(error), 8000);
@@ -630,13 +634,17 @@ void MainWindow::showCentralView(CentralView view) {
   CentralViewPart& from = part(m_central);
   CentralViewPart& to = part(view);
   const bool branched = m_branch->branch().has_value();
+  const bool hadParameters = showsParameters(m_central);  // before a branch ends
   from.deactivate();
   if (branched) m_parameters->setScenario(m_controller->scenario());  // the live run's again
-  // The parameters are the simulation's: no use beside a trace or this machine.
-  if (from.drivesSimulation() && !to.drivesSimulation()) {
-    m_parameterDockWasVisible = m_parameterDock->isVisible();
+  // The parameters drive the live run or a branch: no use beside a policy comparison (it ran
+  // the live scenario as it was; at 1024 px they left its table one column), a trace or this
+  // machine.
+  const bool hasParameters = showsParameters(view);
+  if (hadParameters && !hasParameters) {
+    m_parameterDockWasVisible = m_parameterDock->toggleViewAction()->isChecked();
     m_parameterDock->hide();
-  } else if (!from.drivesSimulation() && to.drivesSimulation() && m_parameterDockWasVisible) {
+  } else if (!hadParameters && hasParameters && m_parameterDockWasVisible) {
     m_parameterDock->show();
   }
   m_central = view;
@@ -648,6 +656,10 @@ void MainWindow::showCentralView(CentralView view) {
     action->setEnabled(to.drivesSimulation());
   m_stack->setCurrentWidget(to.widget());
   to.activate();
+}
+
+bool MainWindow::showsParameters(CentralView view) const {
+  return view == CentralView::Dashboard || (view == CentralView::Compare && m_branch->branch());
 }
 
 void MainWindow::importTraceDialog() {

@@ -130,6 +130,8 @@ class MainWindow : public QMainWindow {
   QString exportWindowPng(const QString& path, double scale) const;
   /// Samples a scripted figure of the host view waits for: two seconds of its lines.
   static constexpr std::size_t kScriptedHostSamples = 20;
+  /// The Parameters dock is shown beside `view` (the live run's dashboard, a branch).
+  bool showsParameters(CentralView view) const;
   void restoreSettings();
   void loadInitialScenario();
   void updateRecentMenu();

@@ -8,10 +8,12 @@
 #include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <string_view>
 
 #include "throttlelab/engine/compare.h"
 #include "throttlelab/engine/explain.h"
+#include "throttlelab/engine/snapshot_store.h"
 #include "throttlelab/engine/spelling.h"
 
 namespace throttlelab::cli {
@@ -573,7 +575,7 @@ std::variant<CliOptions, CliError> parseCommandLine(const std::vector<std::strin
 }
 
 std::string helpText() {
-  return R"(Usage:
+  std::string text = R"(Usage:
   throttlelab [SCENARIO] [options]                 open the window
   throttlelab --headless [--scenario FILE|NAME] [options]
                                                    run without a window, write the outputs
@@ -719,7 +721,7 @@ Window:
   with --quit, exits with status 2 without exporting.
   --presenter            large fonts and thick lines for a projector
   --snapshot-budget MIB  the memory the run's snapshots for Branch here may take (default
-                         128 MiB, or 1/32 of this machine's memory if that is less); fewer
+                         @SNAPSHOT_MIB@ MiB, or 1/32 of this machine's memory if that is less); fewer
                          snapshots reach the same moments by longer replays
   --lesson NAME|FILE     play a lesson (see --list-lessons; docs/lessons.md): its steps
                          load their scenarios, apply their changes and run; PageDown and
@@ -774,6 +776,12 @@ written); 1 when an output could not be written (a full disk, or standard output
 failed, for example closed or full: every mode checks that what it printed arrived),
 when a scripted window run could not export, or on an internal error.
 )";
+  // The default the window's snapshot store takes (SnapshotStoreOptions::budgetFor()), from
+  // the engine's constant rather than a second copy of it that can go stale.
+  const std::string_view mark = "@SNAPSHOT_MIB@";
+  text.replace(text.find(mark), mark.size(),
+               std::to_string(engine::SnapshotStoreOptions::kDefaultBudgetBytes >> 20));
+  return text;
 }
 
 }  // namespace throttlelab::cli

@@ -7,6 +7,7 @@
 
 #include "all_options.h"
 #include "cli_options.h"
+#include "throttlelab/engine/snapshot_store.h"
 
 namespace cli = throttlelab::cli;
 
@@ -205,6 +206,20 @@ TEST(CliOptions, HelpDocumentsEveryOption) {
   const std::string help = cli::helpText();
   for (const auto& option : throttlelab::cli::test::kAllOptions)
     EXPECT_TRUE(contains(help, option)) << option;
+}
+
+/// --help names the snapshot budget the window takes when none is given: the engine's
+/// default (it said 128 MiB while the store held 64).
+TEST(CliOptions, HelpGivesTheSnapshotBudgetTheEngineUses) {
+  const std::string help = cli::helpText();
+  const auto at = help.find("--snapshot-budget MIB");
+  ASSERT_NE(at, std::string::npos);
+  const std::string entry = help.substr(at, help.find("\n  --", at + 1) - at);
+  const std::string mib =
+      std::to_string(throttlelab::engine::SnapshotStoreOptions::kDefaultBudgetBytes >> 20) + " MiB";
+  EXPECT_TRUE(contains(entry, "(default\n                         " + mib)) << entry;
+  EXPECT_TRUE(contains(entry, "1/32")) << entry;
+  EXPECT_FALSE(contains(help, "@SNAPSHOT")) << "a placeholder left in the help";
 }
 
 // ---------------------------------------------------------------------------------------------

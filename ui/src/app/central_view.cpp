@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "central_view.h"
 
+#include <QAction>
 #include <QDockWidget>
 
 #include "compare_view.h"
@@ -12,12 +13,19 @@
 
 namespace throttlelab::ui {
 
+bool isInFront(const QDockWidget& dock) {
+  return dock.isVisible() && !dock.visibleRegion().isEmpty();
+}
+
 QWidget* LivePart::widget() const {
   return &m_dashboard;
 }
 
 void LivePart::activate() {
-  if (m_taskDockWasVisible) m_taskDock.show();
+  for (QDockWidget* dock : m_wereOpen) dock->show();
+  for (QDockWidget* dock : m_wereShown) dock->raise();
+  m_wereOpen.clear();
+  m_wereShown.clear();
   m_controller.setRunning(m_wasRunning);
   m_runControls.setRunning(m_wasRunning);
 }
@@ -25,8 +33,16 @@ void LivePart::activate() {
 void LivePart::deactivate() {
   m_wasRunning = m_controller.isRunning();
   m_controller.setRunning(false);
-  m_taskDockWasVisible = m_taskDock.isVisible();
-  m_taskDock.hide();  // its tasks are the paused live run's
+  // A tab behind another is open but not visible: its View action says it is open. Before the
+  // window is first shown (--open-trace), no action is checked yet and none is hidden.
+  m_wereOpen.clear();
+  m_wereShown.clear();
+  for (QDockWidget* dock : m_docks) {
+    if (!dock->toggleViewAction()->isChecked() && dock->isHidden()) continue;
+    m_wereOpen.push_back(dock);
+    if (isInFront(*dock)) m_wereShown.push_back(dock);
+  }
+  for (QDockWidget* dock : m_wereOpen) dock->hide();  // of the paused live run
 }
 
 void LivePart::shutdown() {

@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QString>
 #include <functional>
+#include <vector>
 
 class QDockWidget;
 class QWidget;
@@ -34,19 +35,25 @@ class CentralViewPart {
   virtual void shutdown() {}
 };
 
+/// Whether `dock` is shown, and in front of its tab group: Qt counts the tabs behind as
+/// visible too (isVisible()), though nothing of them is on the screen.
+bool isInFront(const QDockWidget& dock);
+
 /// A status-bar line (text, milliseconds shown).
 using StatusLine = std::function<void(const QString& text, int timeoutMs)>;
 
-/// The live run: leaving it pauses it and hides its task table; coming back resumes both as
-/// they were.
+/// The live run: leaving it pauses it and hides its docks (the task table, "Why this pause",
+/// the timeline: all of the paused run, and on a 1024x768 projector they took the compare
+/// view's height); coming back resumes the run and opens the docks that were open, the same
+/// tab in front.
 class LivePart final : public CentralViewPart {
  public:
   LivePart(Dashboard& dashboard, LiveController& controller, RunControls& runControls,
-           QDockWidget& taskDock)
+           std::vector<QDockWidget*> docks)
       : m_dashboard(dashboard),
         m_controller(controller),
         m_runControls(runControls),
-        m_taskDock(taskDock) {}
+        m_docks(std::move(docks)) {}
   QWidget* widget() const override;
   bool drivesSimulation() const override { return true; }
   void activate() override;
@@ -57,9 +64,10 @@ class LivePart final : public CentralViewPart {
   Dashboard& m_dashboard;
   LiveController& m_controller;
   RunControls& m_runControls;
-  QDockWidget& m_taskDock;
+  std::vector<QDockWidget*> m_docks;
   bool m_wasRunning = true;
-  bool m_taskDockWasVisible = true;
+  std::vector<QDockWidget*> m_wereOpen;   ///< of m_docks, those open when the view was left
+  std::vector<QDockWidget*> m_wereShown;  ///< and of those, the tabs in front
 };
 
 /// The live scenario under two policies; leaving it stops both compared runs.

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <utility>
 
 #include <QAction>
 #include <QApplication>
@@ -37,7 +38,9 @@
 #include "experiment_report_model.h"
 #include "explain_panel.h"
 #include "exporter.h"
+#include "host_monitor.h"
 #include "host_view.h"
+#include "input_filters.h"
 #include "lesson_panel.h"
 #include "live_controller.h"
 #include "parameter_panel.h"
@@ -106,6 +109,8 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
       m_settings(settings),
       m_scriptedMode(options.scripted()) {
   setObjectName(QStringLiteral("mainWindow"));
+  // Before any control is made: their tool tips are wrapped as they are set.
+  qApp->installEventFilter(new ToolTipWrap(this));
   m_baseFont = font();
   m_controller = new LiveController(controllerOptions(options), this);
   m_controller->setObjectName(QStringLiteral("liveController"));
@@ -126,6 +131,10 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   connect(m_stack, &QStackedWidget::currentChanged, this, [this] { ignoreHiddenPages(); });
   ignoreHiddenPages();
   setCentralWidget(m_stack);
+  // A click on a view (a plot) takes the keyboard from a spin box, and Escape gives it to the
+  // view shown: Space and "." are the run's again.
+  for (int i = 0; i < m_stack->count(); ++i) m_stack->widget(i)->setFocusPolicy(Qt::ClickFocus);
+  qApp->installEventFilter(new SpinBoxKeys(this, [this] { return m_stack->currentWidget(); }));
   const StatusLine status = [this](const QString& text, int timeoutMs) {
     statusBar()->showMessage(text, timeoutMs);
   };
@@ -173,7 +182,9 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
 
   m_runControls = new RunControls(this);
   addToolBar(Qt::TopToolBarArea, m_runControls);
-  m_parts = {std::make_unique<LivePart>(*m_dashboard, *m_controller, *m_runControls, *m_taskDock),
+  m_parts = {std::make_unique<LivePart>(
+                 *m_dashboard, *m_controller, *m_runControls,
+                 std::vector<QDockWidget*>{m_taskDock, m_explainDock, m_timelineDock}),
              std::make_unique<ComparePart>(*m_compareView, *m_controller, *m_runControls, status),
              std::make_unique<TracePart>(*m_traceView, *m_runControls),
              std::make_unique<HostPart>(*m_hostView, *m_runControls, status)};
@@ -455,6 +466,8 @@ void MainWindow::wire() {
   connect(m_branch, &BranchController::started, this, [this] {
     setCompareMode(true);
     m_parameters->setScenario(m_branch->branchScenario());
+    // A branch is changed by the parameters, unlike a policy comparison.
+    if (m_parameterDockWasVisible && m_parameterDock->isHidden()) m_parameterDock->show();
   });
   connect(m_branch, &BranchController::restored, this, [this](const QString& error) {
     if (!error.isEmpty()) statusBar()->showMessage(tr("Branch not restored: %1").arg(error), 8000);
@@ -511,6 +524,46 @@ void MainWindow::buildExplainAndTimeline() {
   m_explainDock->setWidget(m_explainPanel);
   addDockWidget(Qt::BottomDockWidgetArea, m_explainDock);
   tabifyDockWidget(m_taskDock, m_explainDock);
+  // The breakdown is about 30 lines; the bottom docks' 170 px showed three and a half. While it
+  // is the tab shown, the docks take what the plots shown can spare (each keeps its data area:
+  // none is put away for it, least of all the one whose curve was clicked), up to
+  // kExplainShare of the window; the other tabs give the plots their height back.
+  connect(m_explainDock, &QDockWidget::visibilityChanged, this, [this](bool shown) {
+    if (m_explainDock->isFloating() || dockWidgetArea(m_explainDock) != Qt::BottomDockWidgetArea)
+      return;
+    // What resizeDocks() sizes is the docks' tab group, its tab bar included: from the panel's
+    // top to the status bar.
+    const auto groupHeight = [this] {
+      const int bottom = statusBar()->isVisible() ? statusBar()->y() : height();
+      return bottom - m_explainDock->y();
+    };
+    if (shown) {
+      // Once the tab switch is laid out: a panel brought to the front still has the height it
+      // had when it was last there.
+      QTimer::singleShot(0, this, [this, groupHeight] {
+        if (!isInFront(*m_explainDock) || m_bottomDocksHeight > 0) return;
+        const int now = groupHeight();
+        const int spare = m_dashboard->isVisible()
+                              ? m_dashboard->height() - m_dashboard->heightForShownPlots()
+                              : 0;
+        const int wanted = std::min(static_cast<int>(height() * kExplainShare), now + spare);
+        if (now >= wanted) return;
+        m_bottomDocksHeight = now;
+        resizeDocks({m_explainDock}, {wanted}, Qt::Vertical);
+      });
+    } else if (m_bottomDocksHeight > 0) {
+      // Another tab of the same group (in front once this signal is through), or the group
+      // closed: the plots get their height back.
+      QTimer::singleShot(0, this, [this, height = std::exchange(m_bottomDocksHeight, 0)] {
+        if (isInFront(*m_explainDock)) return;
+        for (QDockWidget* dock : tabifiedDockWidgets(m_explainDock))
+          if (isInFront(*dock)) {
+            resizeDocks({dock}, {height}, Qt::Vertical);  // the group's height, one for all
+            break;
+          }
+      });
+    }
+  });
 
   // A new note goes to marker A if there is one, else to the run's current time.
   m_timelinePanel = new TimelinePanel(*m_controller, [this] {
@@ -581,13 +634,17 @@ void MainWindow::showCentralView(CentralView view) {
   CentralViewPart& from = part(m_central);
   CentralViewPart& to = part(view);
   const bool branched = m_branch->branch().has_value();
+  const bool hadParameters = showsParameters(m_central);  // before a branch ends
   from.deactivate();
   if (branched) m_parameters->setScenario(m_controller->scenario());  // the live run's again
-  // The parameters are the simulation's: no use beside a trace or this machine.
-  if (from.drivesSimulation() && !to.drivesSimulation()) {
-    m_parameterDockWasVisible = m_parameterDock->isVisible();
+  // The parameters drive the live run or a branch: no use beside a policy comparison (it ran
+  // the live scenario as it was; at 1024 px they left its table one column), a trace or this
+  // machine.
+  const bool hasParameters = showsParameters(view);
+  if (hadParameters && !hasParameters) {
+    m_parameterDockWasVisible = m_parameterDock->toggleViewAction()->isChecked();
     m_parameterDock->hide();
-  } else if (!from.drivesSimulation() && to.drivesSimulation() && m_parameterDockWasVisible) {
+  } else if (!hadParameters && hasParameters && m_parameterDockWasVisible) {
     m_parameterDock->show();
   }
   m_central = view;
@@ -599,6 +656,10 @@ void MainWindow::showCentralView(CentralView view) {
     action->setEnabled(to.drivesSimulation());
   m_stack->setCurrentWidget(to.widget());
   to.activate();
+}
+
+bool MainWindow::showsParameters(CentralView view) const {
+  return view == CentralView::Dashboard || (view == CentralView::Compare && m_branch->branch());
 }
 
 void MainWindow::importTraceDialog() {
@@ -727,7 +788,7 @@ void MainWindow::updateTitle() {
 }
 
 void MainWindow::restoreSettings() {
-  restoreGeometry(m_settings.value(Setting::WindowGeometry).toByteArray());
+  restoreGeometryOnScreen(*this, m_settings.value(Setting::WindowGeometry).toByteArray());
   restoreState(m_settings.value(Setting::WindowState).toByteArray());
   m_dashboard->restoreLayoutState(m_settings.value(Setting::DashboardLayout).toByteArray());
   if (auto w = historyFromKey(m_settings.value(Setting::HistoryWindow).toString())) {
@@ -850,18 +911,25 @@ QString MainWindow::exportTo(const QString& path, const ExportChoice& choice) co
   // A lesson's step is its caption and question beside the plots: the PNG of the whole
   // dashboard is then the window as the class sees it.
   if (choice.format == ExportFormat::Png1x && !choice.plot && m_lessonPanel->hasLesson() &&
-      m_lessonDock->isVisible()) {
-    const QImage image = const_cast<MainWindow*>(this)->grab().toImage();
-    SaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-      return tr("Cannot write %1: %2.").arg(path, file.errorString());
-    QImageWriter writer(&file, "png");
-    if (!writer.write(image)) {
-      file.cancelWriting();
-      return tr("Cannot write %1: %2.").arg(path, writer.errorString());
+      m_lessonDock->isVisible())
+    return exportWindowPng(path, 1);
+  // The Real kernel and host views are not the dashboard's plots (an --open-trace figure was
+  // the empty dashboard at t = 0): a figure of them is the window as it shows them.
+  if (!choice.plot && (m_central == CentralView::RealKernel || m_central == CentralView::Host)) {
+    const QString view = m_central == CentralView::Host ? tr("host") : tr("Real kernel");
+    switch (choice.format) {
+      case ExportFormat::Png1x:
+        return exportWindowPng(path, 1);
+      case ExportFormat::Png2x:
+        return exportWindowPng(path, 2);
+      case ExportFormat::Svg:
+      case ExportFormat::Pdf:
+        return tr("The %1 view exports as PNG only (the window as it shows it); SVG and PDF "
+                  "draw the dashboard's plots.")
+            .arg(view);
+      default:
+        break;  // the CSVs are the simulation's, as their columns say
     }
-    if (!file.commit()) return tr("Cannot write %1: %2.").arg(path, file.errorString());
-    return {};
   }
   if (m_central == CentralView::Compare && m_branch->branch())
     return m_branch->exportTo(path, choice);
@@ -869,6 +937,24 @@ QString MainWindow::exportTo(const QString& path, const ExportChoice& choice) co
   if (choice.format == ExportFormat::TaskCsv)
     return exporter.exportTaskCsv(path, m_controller->taskHistory(), m_controller->taskInfos());
   return exporter.exportAs(path, choice);
+}
+
+QString MainWindow::exportWindowPng(const QString& path, double scale) const {
+  QCoreApplication::processEvents();  // the view's pending layouts and replots
+  QImage image(size() * scale, QImage::Format_ARGB32_Premultiplied);
+  image.setDevicePixelRatio(scale);
+  image.fill(palette().color(QPalette::Window));
+  const_cast<MainWindow*>(this)->render(&image);
+  SaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly))
+    return tr("Cannot write %1: %2.").arg(path, file.errorString());
+  QImageWriter writer(&file, "png");
+  if (!writer.write(image)) {
+    file.cancelWriting();
+    return tr("Cannot write %1: %2.").arg(path, writer.errorString());
+  }
+  if (!file.commit()) return tr("Cannot write %1: %2.").arg(path, file.errorString());
+  return {};
 }
 
 QString MainWindow::exportExplained(const QString& path) const {
@@ -888,8 +974,12 @@ QString MainWindow::exportExplained(const QString& path) const {
   // at 720 px, their least heights leave the breakdown (about 30 lines) four.
   auto* self = const_cast<MainWindow*>(this);
   self->addDockWidget(Qt::RightDockWidgetArea, m_explainDock);
+  // The task table stays under the plots (the task explained is its selected row); the
+  // breakdown takes the right edge from top to bottom.
+  self->setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
   m_parameterDock->hide();
-  m_taskDock->hide();
+  m_taskDock->show();
+  m_taskDock->raise();
   m_explainDock->show();
   m_explainDock->raise();
   QCoreApplication::processEvents();
@@ -1029,6 +1119,15 @@ void MainWindow::startScriptedJob() {
         Qt::SingleShotConnection);
     m_controller->runFor(m_options.runForS.value_or(0));
     return;
+  }
+  // The host view draws what it polls ten times a second from when it is shown: a figure of
+  // it waits for two seconds of lines (at most five, then shows what there is).
+  if (m_central == CentralView::Host && m_hostView->polledSamples() < kScriptedHostSamples) {
+    if (!m_scriptedHostWait.isValid()) m_scriptedHostWait.start();
+    if (m_scriptedHostWait.elapsed() < 5000) {
+      QTimer::singleShot(HostMonitor::kIntervalMs, this, &MainWindow::startScriptedJob);
+      return;
+    }
   }
   ScriptedFigures::Job job;
   job.runForS = m_options.runForS.value_or(0);

@@ -3,6 +3,7 @@
 /// The main window only composes: the four central views (each behind a CentralViewPart), the
 /// parameter panel, the run controls, the task table, the experiment report and the status
 /// bar, plus the menus that reach them.
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <array>
 #include <memory>
@@ -124,6 +125,13 @@ class MainWindow : public QMainWindow {
   void buildExplainAndTimeline();
   /// --export-png with --explain: the whole window, the task's breakdown in its panel.
   QString exportExplained(const QString& path) const;
+  /// The window as it is shown, as a PNG at `scale` (the lesson's figure, the trace and host
+  /// views').
+  QString exportWindowPng(const QString& path, double scale) const;
+  /// Samples a scripted figure of the host view waits for: two seconds of its lines.
+  static constexpr std::size_t kScriptedHostSamples = 20;
+  /// The Parameters dock is shown beside `view` (the live run's dashboard, a branch).
+  bool showsParameters(CentralView view) const;
   void restoreSettings();
   void loadInitialScenario();
   void updateRecentMenu();
@@ -188,6 +196,9 @@ class MainWindow : public QMainWindow {
   QDockWidget* m_experimentDock = nullptr;
   ExplainPanel* m_explainPanel = nullptr;
   QDockWidget* m_explainDock = nullptr;
+  /// The share of the window's height the bottom docks take while "Why this pause" is shown.
+  static constexpr double kExplainShare = 0.4;
+  int m_bottomDocksHeight = 0;  ///< theirs before it was shown (0: not changed)
   TimelinePanel* m_timelinePanel = nullptr;
   QDockWidget* m_timelineDock = nullptr;
   /// The central views' parts, by CentralView.
@@ -198,8 +209,9 @@ class MainWindow : public QMainWindow {
   QFont m_baseFont;
   bool m_scriptedMode = false;
   QStringList m_scriptedFailures;
-  bool m_importing = false;        // --open-trace or an import is being read
-  bool m_scriptedWaiting = false;  // the scripted job waits for that import
+  bool m_importing = false;          // --open-trace or an import is being read
+  bool m_scriptedWaiting = false;    // the scripted job waits for that import
+  QElapsedTimer m_scriptedHostWait;  // since the scripted job began to wait for host samples
   std::optional<int> m_scriptedExitCode;
 };
 

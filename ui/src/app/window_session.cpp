@@ -2,6 +2,8 @@
 #include "window_session.h"
 
 #include <QMainWindow>
+#include <QScreen>
+#include <algorithm>
 
 #include "branch_controller.h"
 #include "dashboard.h"
@@ -30,7 +32,7 @@ void WindowSession::apply(const SessionState& s) const {
   p.controller.applySession(s, p.scripted);
   p.runControls.setHistoryWindow(s.historyWindow);
   p.runControls.setSpeed(s.speed);
-  if (!s.windowGeometry.isEmpty()) p.window.restoreGeometry(s.windowGeometry);
+  if (!s.windowGeometry.isEmpty()) restoreGeometryOnScreen(p.window, s.windowGeometry);
   if (!s.windowState.isEmpty()) p.window.restoreState(s.windowState);
   p.dashboard.applySessionLayout(s);
   p.setPresenterMode(s.presenter);
@@ -39,6 +41,22 @@ void WindowSession::apply(const SessionState& s) const {
   p.taskTable.applySession(s);
   // The branch comes back once the run has been run to it again.
   if (s.branch) p.branch.restore(*s.branch, s.running && !p.scripted);
+}
+
+void restoreGeometryOnScreen(QWidget& window, const QByteArray& geometry) {
+  if (!window.restoreGeometry(geometry)) return;
+  if (window.isMaximized() || window.isFullScreen() || !window.screen()) return;
+  const QRect available = window.screen()->availableGeometry();
+  // The frame around the window's own geometry (none until a window manager has framed it).
+  const QRect inner = window.geometry();
+  const QRect frame = window.frameGeometry();
+  const QMargins margins(inner.left() - frame.left(), inner.top() - frame.top(),
+                         frame.right() - inner.right(), frame.bottom() - inner.bottom());
+  const QRect room = available.marginsRemoved(margins);
+  QRect fitted(inner.topLeft(), inner.size().boundedTo(room.size()));
+  fitted.moveLeft(std::clamp(fitted.left(), room.left(), room.right() + 1 - fitted.width()));
+  fitted.moveTop(std::clamp(fitted.top(), room.top(), room.bottom() + 1 - fitted.height()));
+  if (fitted != inner) window.setGeometry(fitted);
 }
 
 }  // namespace throttlelab::ui

@@ -11,6 +11,7 @@
 #include "session_state.h"
 
 class QMainWindow;
+class QWidget;
 
 namespace throttlelab::ui {
 
@@ -41,5 +42,12 @@ class WindowSession final {
  private:
   Parts m_parts;
 };
+
+/// Restores a geometry saved by saveGeometry() (a session's, the settings'), then keeps the
+/// window on its screen: no larger than the screen's available area, moved inside it. Qt keeps
+/// only the title bar on screen: a session saved on a larger screen, or one placed 20 px down
+/// for a title bar that a screen without a window manager does not draw, put the status bar
+/// below a 720 px projector's edge.
+void restoreGeometryOnScreen(QWidget& window, const QByteArray& geometry);
 
 }  // namespace throttlelab::ui

@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "series_spec.h"
+#include "tool_tip_text.h"
 
 namespace throttlelab::ui {
 
@@ -55,7 +56,8 @@ QVariant ExperimentReportModel::data(const QModelIndex& index, int role) const {
     return index.column() == Mail || index.column() == Simulated
                ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
-  if (role == Qt::ToolTipRole && index.column() == Note) return QString::fromStdString(r.note);
+  if (role == Qt::ToolTipRole && index.column() == Note)
+    return wrappingToolTip(QString::fromStdString(r.note));
   if (role == Qt::ToolTipRole && index.column() == Simulated) {
     QStringList seeds;
     for (double v : r.perSeed) seeds << formatValue(v);

@@ -327,6 +327,10 @@ bool HostView::pollNow() {
   return ok;
 }
 
+std::size_t HostView::polledSamples() const {
+  return m_monitor->history().size();
+}
+
 void HostView::updateInfo() {
   const host::HostInfo& info = m_monitor->info();
   QStringList parts;

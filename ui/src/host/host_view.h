@@ -64,6 +64,8 @@ class HostView final : public QWidget {
   bool isActive() const;
   /// One poll and one frame now (the timers do this; tests call it).
   bool pollNow();
+  /// The samples polled since start() (a line needs two).
+  std::size_t polledSamples() const;
 
   void setRecording(bool on);
   bool isRecording() const;

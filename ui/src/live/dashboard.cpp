@@ -8,6 +8,7 @@
 #include <QMenu>
 #include <QResizeEvent>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -16,6 +17,7 @@
 #include "dirty_pages_plot.h"
 #include "memory_plot.h"
 #include "pause_plot.h"
+#include "plot_style.h"
 #include "qcp.h"
 #include "sample_history.h"
 #include "task_trace_history.h"
@@ -27,22 +29,6 @@ namespace {
 constexpr quint32 kLayoutMagic = 0x544c4431;  // "TLD1"
 constexpr double kMinSpanS = 10;              // the time axis never shows less while following
 
-/// The pixels of a plot's height that are not its data area (title, legend, formula, axes)
-/// at its present width: its layout is laid out once on a tall rectangle, as a replot would.
-int plotOverhead(QCustomPlot* plot) {
-  QCPLayoutGrid* layout = plot->plotLayout();
-  const auto layOut = [layout](const QRect& rect) {
-    layout->setOuterRect(rect);
-    for (auto phase :
-         {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-      layout->update(phase);
-  };
-  const QRect tall(0, 0, std::max(plot->width(), 1), 4000);
-  layOut(tall);
-  const int overhead = tall.height() - plot->axisRect()->rect().height();
-  layOut(plot->viewport());
-  return overhead;
-}
 }  // namespace
 
 Dashboard::Dashboard(QWidget* parent) : QWidget(parent) {
@@ -99,6 +85,16 @@ Dashboard::Dashboard(QWidget* parent) : QWidget(parent) {
             [this, plot](double lo, double hi) { onUserRange(plot, lo, hi); });
     connect(plot, &TimePlot::contextMenuRequested, this,
             [this, id](QPoint pos) { showContextMenu(id, pos); });
+    // A legend that grows a row (ten writers where there was one, in a lesson's step) needs
+    // more of the column: fit again once the change is laid out.
+    connect(plot, &TimePlot::headerChanged, this, [this] {
+      if (m_fitQueued) return;
+      m_fitQueued = true;
+      QTimer::singleShot(0, this, [this] {
+        m_fitQueued = false;
+        fitPlots(true, true);
+      });
+    });
   }
   m_curve->widget()->setContextMenuPolicy(Qt::CustomContextMenu);
   connect(m_curve->widget(), &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
@@ -342,7 +338,9 @@ void Dashboard::fitPlots(bool mayHide, bool mayShow) {
           shown.push_back(id);
           index.push_back(i);
         }
-    const auto needOf = [this](PlotId id) { return plotOverhead(plotWidget(id)) + kMinDataHeight; };
+    const auto needOf = [this](PlotId id) {
+      return plotOverheadHeight(plotWidget(id)) + kMinDataHeight;
+    };
     std::vector<int> need;
     int total = 0;
     for (PlotId id : shown) total += need.emplace_back(needOf(id)) + handle;
@@ -399,6 +397,23 @@ void Dashboard::fitPlots(bool mayHide, bool mayShow) {
     column->setSizes(sizes);
   }
   m_fitting = false;
+}
+
+int Dashboard::heightForShownPlots() const {
+  const int handle = m_left->handleWidth();
+  int tallest = 0;
+  for (QSplitter* column : {m_left, m_right}) {
+    if (column->isHidden()) continue;
+    int total = 0;
+    for (int i = 0; i < column->count(); ++i) {
+      auto* plot = qobject_cast<QCustomPlot*>(column->widget(i));
+      if (!plot || plot->isHidden()) continue;
+      total += (total > 0 ? handle : 0) +
+               std::max(plotOverheadHeight(plot) + kMinDataHeight, plot->minimumHeight());
+    }
+    tallest = std::max(tallest, total);
+  }
+  return height() - m_columns->height() + tallest;  // with the marker line under the plots
 }
 
 void Dashboard::setHighlight(const std::optional<engine::LessonHighlight>& highlight) {

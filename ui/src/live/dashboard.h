@@ -40,6 +40,9 @@ class Dashboard : public QWidget {
   /// The least height of a shown plot's data area (inside its axes) that the dashboard keeps
   /// by showing fewer plots when it is short (a projector's 720 or 768 px), in both modes.
   static constexpr int kMinDataHeight = 90;
+  /// The least height that keeps every plot shown now at kMinDataHeight (and its least
+  /// height), the marker line included: what a panel that wants room may leave it.
+  int heightForShownPlots() const;
 
   explicit Dashboard(QWidget* parent = nullptr);
   ~Dashboard() override;
@@ -159,6 +162,7 @@ class Dashboard : public QWidget {
   std::vector<PlotId> m_plotsBeforePresenter;
   std::vector<PlotId> m_hiddenForRoom;  ///< put away by fitPlots, most recent last
   bool m_fitting = false;
+  bool m_fitQueued = false;  ///< a fitPlots() after a header change is on its way
   bool m_follow = true;
   bool m_syncing = false;
   bool m_rehome = false;  ///< the data was cleared: move a paused time axis to the new run

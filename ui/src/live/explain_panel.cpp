@@ -2,13 +2,12 @@
 #include "explain_panel.h"
 
 #include <QApplication>
+#include <QBoxLayout>
 #include <QClipboard>
 #include <QFontDatabase>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QVBoxLayout>
 #include <cmath>
 #include <limits>
 
@@ -20,9 +19,10 @@ namespace throttlelab::ui {
 ExplainPanel::ExplainPanel(const LiveController& controller, QWidget* parent)
     : QWidget(parent), m_controller(controller) {
   setObjectName(QStringLiteral("explainPanel"));
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(4, 4, 4, 4);
-  auto* top = new QHBoxLayout;
+  m_layout = new QBoxLayout(QBoxLayout::TopToBottom, this);
+  m_layout->setContentsMargins(4, 4, 4, 4);
+  m_controls = new QBoxLayout(QBoxLayout::LeftToRight);
+  auto* top = m_controls;
   m_heading = new QLabel(this);
   m_heading->setWordWrap(true);
   m_now = new QPushButton(tr("Now"), this);
@@ -34,13 +34,16 @@ ExplainPanel::ExplainPanel(const LiveController& controller, QWidget* parent)
   top->addWidget(m_heading, 1);
   top->addWidget(m_now);
   top->addWidget(m_copy);
-  layout->addLayout(top);
+  m_layout->addLayout(top);
   m_text = new QPlainTextEdit(this);
   m_text->setObjectName(QStringLiteral("explainText"));
   m_text->setReadOnly(true);
-  m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+  // Its lines (a value, what it is, where docs/model.md explains it) run past any panel on a
+  // projector: wrapped, nothing is cut at the right edge. Copy gives the lines unwrapped.
+  m_text->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+  m_text->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
   m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-  layout->addWidget(m_text, 1);
+  m_layout->addWidget(m_text, 1);
   connect(m_copy, &QPushButton::clicked, this,
           [this] { QApplication::clipboard()->setText(m_text->toPlainText()); });
   connect(m_now, &QPushButton::clicked, this, [this] { setMoment(std::nullopt); });
@@ -48,6 +51,21 @@ ExplainPanel::ExplainPanel(const LiveController& controller, QWidget* parent)
     if (!m_moment && isVisible()) refresh();
   });
   refresh();
+}
+
+void ExplainPanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  // Short and wide (under the plots on a projector): the heading and the buttons in a column
+  // beside the text, so that every line of the panel's height is the breakdown's. Narrow (a
+  // dock at the side): above it.
+  const bool beside = width() >= 700 && width() >= 3 * height();
+  if (beside == (m_layout->direction() == QBoxLayout::RightToLeft)) return;
+  m_layout->setDirection(beside ? QBoxLayout::RightToLeft : QBoxLayout::TopToBottom);
+  m_controls->setDirection(beside ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
+  m_controls->setStretchFactor(m_heading, beside ? 0 : 1);
+  m_heading->setFixedWidth(beside ? kBesideWidth : QWIDGETSIZE_MAX);
+  m_heading->setMinimumWidth(0);
+  m_layout->setAlignment(m_controls, beside ? Qt::AlignTop : Qt::Alignment());
 }
 
 void ExplainPanel::setTask(int task) {

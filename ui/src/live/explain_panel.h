@@ -8,6 +8,7 @@
 
 #include "throttlelab/engine/records.h"
 
+class QBoxLayout;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -33,8 +34,15 @@ class ExplainPanel : public QWidget {
   /// The breakdown as shown ("" when there is none).
   QString text() const;
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
+  /// The heading's width while it stands beside the text.
+  static constexpr int kBesideWidth = 170;
   const LiveController& m_controller;
+  QBoxLayout* m_layout = nullptr;
+  QBoxLayout* m_controls = nullptr;  ///< the heading and the buttons
   QLabel* m_heading = nullptr;
   QPlainTextEdit* m_text = nullptr;
   QPushButton* m_copy = nullptr;

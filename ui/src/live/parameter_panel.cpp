@@ -16,6 +16,7 @@
 
 #include "log_slider.h"
 #include "throttlelab/engine/simulator.h"
+#include "wheel_guard.h"
 
 namespace throttlelab::ui {
 
@@ -212,6 +213,8 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("Policy"), m_policy);
   layout->addWidget(machineBox);
   layout->addStretch(1);
+
+  wheelOnlyWhenFocused(this);
 
   // A spin box keeps the keyboard after Enter and takes Space and "." as text, so Run/Pause
   // and Step stop answering: once a typed value is entered, the box lets go of the focus.

@@ -8,6 +8,7 @@
 #include "display_units.h"
 #include "throttlelab/engine/events.h"
 #include "throttlelab/engine/simulator.h"
+#include "tool_tip_text.h"
 
 namespace throttlelab::ui {
 
@@ -180,7 +181,7 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
   if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
   const ColumnHeader& h = kHeaders[section];
   if (role == Qt::DisplayRole) return tr(h.title);
-  if (role == Qt::ToolTipRole && h.toolTip) return tr(h.toolTip);
+  if (role == Qt::ToolTipRole && h.toolTip) return wrappingToolTip(tr(h.toolTip));
   return {};
 }
 

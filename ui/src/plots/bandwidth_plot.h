@@ -12,9 +12,9 @@ class BandwidthPlot final : public TimePlot {
 
  public:
   explicit BandwidthPlot(QWidget* parentWidget);
-  /// Fits the axis to the disk's bandwidth of the last kRecentS seconds in view: while
-  /// writers run free, dirty_rate is the memory copy speed (GB/s) and would flatten
-  /// everything else, so it is clipped at 3 × the disk.
+  /// Fits the axis to everything in view, but cuts the start-up (write_bw's first guess;
+  /// dirty_rate at memory speed, GB/s, while writers run free) at 3 × the disk's bandwidth of
+  /// the last kRecentS seconds in view, and never below the device's own writes in view.
   void autoscaleValues() override;
   static constexpr double kRecentS = 30;
 

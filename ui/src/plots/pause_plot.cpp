@@ -2,6 +2,7 @@
 #include "pause_plot.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "fast_graph.h"
 #include "qcp.h"
@@ -61,6 +62,8 @@ PausePlot::PausePlot(QWidget* parentWidget) : TimePlot(PlotId::Pauses, parentWid
   m_top->setName(QStringLiteral("outliers (top 4)"));
   m_top->setLineStyle(QCPGraph::lsNone);
   m_top->setAdaptiveSampling(true);
+  m_summary = m_plot->addGraph();
+  m_summary->removeFromLegend();
   setManyTasks(true);
   setManyTasks(false);
   updateAxisTitles();
@@ -176,13 +179,19 @@ void PausePlot::restyleTasks() {
     g->removeFromLegend();
   }
   std::sort(byPid.begin(), byPid.end());
+  // The curves drawn of tasks not selected: in one legend entry when asked to summarise.
+  std::vector<std::int64_t> merged;
+  if (!m_many)
+    for (const auto& [pid, task] : byPid)
+      if (task != m_selected) merged.push_back(pid);
+  m_summarised = m_summarise && merged.size() >= 2;
   int order = 0;
   for (const auto& [pid, task] : byPid) {
     QCPGraph* g = m_taskGraphs.at(task);
     const bool selected = task == m_selected;
     const bool shown = selected || !m_many;
     g->setVisible(shown);
-    if (shown) g->addToLegend();
+    if (shown && (selected || !m_summarised)) g->addToLegend();
     QColor c = m_theme.taskColour(order);
     double width = 1;
     if (selected) {
@@ -198,7 +207,25 @@ void PausePlot::restyleTasks() {
     g->setLayer(selected ? QStringLiteral("highlight") : QStringLiteral("main"));
     ++order;
   }
+  m_summary->removeFromLegend();
+  if (m_summarised) {
+    const QString tasks = m_selected >= 0 ? QStringLiteral("%1 other tasks, pid %2–%3")
+                                          : QStringLiteral("%1 tasks, pid %2–%3");
+    m_summary->setName(tasks.arg(merged.size()).arg(merged.front()).arg(merged.back()));
+    // A plain line in the text's colour: the entry stands for curves of every colour.
+    QPen pen(m_theme.foreground, m_theme.penScale, Qt::SolidLine);
+    pen.setCosmetic(true);
+    m_summary->setPen(pen);
+    m_summary->addToLegend();
+  }
   markDirty();
+}
+
+bool PausePlot::summariseLegend(bool on) {
+  if (on == m_summarise) return m_summarised;
+  m_summarise = on;
+  restyleTasks();
+  return m_summarised;
 }
 
 void PausePlot::applyTheme(const Theme& theme) {

@@ -38,6 +38,9 @@ class PausePlot final : public TimePlot {
   int taskAtPixel(QPoint pos) const override;
   QStringList extraReadout(double timeS, const engine::Sample& nearest,
                            const TaskTraceHistory* tasks) const override;
+  /// The tasks' curves share one legend entry ("10 tasks, pid 1000–1009"); a selected task
+  /// keeps its own.
+  bool summariseLegend(bool on) override;
 
  private:
   QCPGraph* ensureTaskGraph(int task);
@@ -51,6 +54,9 @@ class PausePlot final : public TimePlot {
   std::map<int, engine::TaskInfo> m_infos;
   int m_selected = -1;
   bool m_many = false;
+  QCPGraph* m_summary = nullptr;  ///< no data: the legend entry of the tasks' curves merged
+  bool m_summarise = false;       ///< asked to merge the tasks' legend entries
+  bool m_summarised = false;      ///< merged (two or more entries to merge)
 };
 
 }  // namespace throttlelab::ui

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "plot_style.h"
 
+#include <QEvent>
 #include <QFontMetrics>
+#include <QSplitter>
+#include <QString>
+#include <QTimer>
 #include <algorithm>
 #include <vector>
 
@@ -63,6 +67,93 @@ int wrapLegend(QCPLegend* legend, int available) {
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // re-flow the items
   }
   return n == 0 ? 0 : (n + columns - 1) / columns;
+}
+
+QStringList wrapWords(const QString& text, const QFontMetrics& metrics, int width) {
+  if (width <= 0 || metrics.horizontalAdvance(text) <= width) return {text};
+  QStringList lines;
+  QString line;
+  for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+    const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+    if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+      lines << line;
+      line = word;
+    } else {
+      line = longer;
+    }
+  }
+  if (!line.isEmpty()) lines << line;
+  return lines;
+}
+
+int plotOverheadHeight(QCustomPlot* plot) {
+  QCPLayoutGrid* layout = plot->plotLayout();
+  const auto layOut = [layout](const QRect& rect) {
+    layout->setOuterRect(rect);
+    for (auto phase :
+         {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+      layout->update(phase);
+  };
+  const QRect tall(0, 0, std::max(plot->width(), 1), 4000);
+  layOut(tall);
+  const int overhead = tall.height() - plot->axisRect()->rect().height();
+  layOut(plot->viewport());
+  return overhead;
+}
+
+void keepDataAreas(QSplitter* splitter, int minData) {
+  QList<int> sizes = splitter->sizes();
+  std::vector<int> need(static_cast<std::size_t>(splitter->count()), -1);
+  int deficit = 0;
+  int surplus = 0;
+  for (int i = 0; i < splitter->count(); ++i) {
+    auto* plot = qobject_cast<QCustomPlot*>(splitter->widget(i));
+    if (!plot || plot->isHidden()) continue;
+    const int n = plotOverheadHeight(plot) + minData;
+    need[static_cast<std::size_t>(i)] = n;
+    if (sizes[i] < n)
+      deficit += n - sizes[i];
+    else
+      surplus += sizes[i] - n;
+  }
+  if (deficit == 0 || surplus == 0) return;
+  // All the surplus when there is less of it than the deficit: every plot as near its need.
+  const int moved = std::min(deficit, surplus);
+  for (int i = 0; i < splitter->count(); ++i) {
+    const int n = need[static_cast<std::size_t>(i)];
+    if (n < 0) continue;
+    int& have = sizes[i];
+    if (have < n)
+      have += static_cast<int>(static_cast<long long>(n - have) * moved / deficit);
+    else
+      have -= static_cast<int>(static_cast<long long>(have - n) * moved / surplus);
+  }
+  splitter->setSizes(sizes);
+}
+
+namespace {
+class DataAreaKeeper : public QObject {
+ public:
+  DataAreaKeeper(QSplitter* splitter, int minData) : QObject(splitter), m_minData(minData) {}
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override {
+    if (event->type() == QEvent::Resize || event->type() == QEvent::Show) {
+      auto* splitter = static_cast<QSplitter*>(watched);
+      // After the splitter has laid its widgets out at the new size.
+      QTimer::singleShot(0, splitter,
+                         [splitter, minData = m_minData] { keepDataAreas(splitter, minData); });
+    }
+    return false;
+  }
+
+ private:
+  int m_minData;
+};
+}  // namespace
+
+void keepDataAreasOnResize(QSplitter* splitter, int minData) {
+  splitter->installEventFilter(new DataAreaKeeper(splitter, minData));
 }
 
 void styleLegend(QCPLegend* legend, const Theme& theme, bool compact) {

@@ -63,7 +63,8 @@ TimePlot::TimePlot(PlotId id, QWidget* parentWidget)
   m_header = new QCPLayoutGrid;
   m_plot->plotLayout()->addElement(0, 0, m_header);
   m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
-  m_title = new FastText(m_plot, plotTitle(id));
+  m_titleText = plotTitle(id);
+  m_title = new FastText(m_plot, m_titleText);
   m_header->addElement(0, 0, m_title);
   m_plot->axisRect()->insetLayout()->take(m_plot->legend);
   m_header->addElement(0, 1, m_plot->legend);
@@ -134,13 +135,14 @@ TimePlot::TimePlot(PlotId id, QWidget* parentWidget)
 TimePlot::~TimePlot() = default;
 
 void TimePlot::setTitle(const QString& title) {
+  m_titleText = title;
   m_title->setText(title);
   setLegendColumns();
   m_dirty = true;
 }
 
 QString TimePlot::title() const {
-  return m_title->text();
+  return m_titleText;
 }
 
 QCPItemStraightLine* TimePlot::makeLine() {
@@ -700,15 +702,31 @@ void TimePlot::setLegendColumns() {
   // own under it, and compact if even that takes more than two rows: a legend QCustomPlot
   // cannot fit is squashed or clipped without a word.
   QCPLegend* legend = m_plot->legend;
-  const int titleWidth = QFontMetrics(m_title->font()).horizontalAdvance(m_title->text()) + 24;
-  m_title->setMinimumSize(titleWidth - 12, 0);
   const int width = m_plot->width();
-  styleLegend(legend, m_theme, false);
-  bool below = wrapLegend(legend, width - titleWidth - 16) > (m_theme.presenter ? 1 : 2);
-  if (below && wrapLegend(legend, width - 16) > 2) {
+  // A title wider than the plot (a narrow column, presenter mode's fonts) is broken between
+  // words onto as many lines as it needs, instead of running off both edges.
+  const QFontMetrics titleMetrics(m_title->font());
+  const QStringList titleLines = wrapWords(m_titleText, titleMetrics, width - 24);
+  if (m_title->text() != titleLines.join(QLatin1Char('\n')))
+    m_title->setText(titleLines.join(QLatin1Char('\n')));
+  int titleWidth = 0;
+  for (const QString& line : titleLines)
+    titleWidth = std::max(titleWidth, titleMetrics.horizontalAdvance(line) + 24);
+  m_title->setMinimumSize(titleWidth - 12, 0);
+  // Whether the legend goes below the title, and whether it then fits in two rows.
+  const auto fit = [&]() -> std::pair<bool, bool> {
+    styleLegend(legend, m_theme, false);
+    const bool below = wrapLegend(legend, width - titleWidth - 16) > (m_theme.presenter ? 1 : 2);
+    if (!below || wrapLegend(legend, width - 16) <= 2) return {below, true};
     styleLegend(legend, m_theme, true);
-    wrapLegend(legend, width - 16);
-  }
+    return {below, wrapLegend(legend, width - 16) <= 2};
+  };
+  summariseLegend(false);
+  auto [below, fits] = fit();
+  // Even compact it takes more rows than a plot can spare (the pauses of ten writers took
+  // four in presenter mode at 1024x768): entries that can share one do. A plot not laid out
+  // yet has no width to judge by.
+  if (!fits && m_plot->isVisible() && summariseLegend(true)) std::tie(below, fits) = fit();
   const bool isBelow = m_header->elementCount() > 1 && m_header->rowCount() > 1;
   if (below != isBelow) {
     m_header->take(legend);
@@ -718,6 +736,14 @@ void TimePlot::setLegendColumns() {
     else
       m_header->addElement(0, 1, legend);
     m_header->setColumnStretchFactor(0, below ? 1 : 0.001);
+  }
+  // The dashboard keeps every plot's data area: a header of another height changes what
+  // each plot needs.
+  const auto header = std::tuple(titleLines.size(), below, legend->rowCount(),
+                                 legend->font().pointSizeF(), legend->itemCount());
+  if (header != m_headerShape) {
+    m_headerShape = header;
+    Q_EMIT headerChanged();
   }
 }
 
@@ -806,6 +832,9 @@ QSplitter* stackRunPlots(QObject* context, const RunPlotHooks& hooks) {
   splitter->setStretchFactor(0, 3);
   splitter->setStretchFactor(1, 2);
   splitter->setStretchFactor(2, 2);
+  // The dirty pages' legend of two runs takes three rows: by the stretch alone, the pauses and
+  // the bandwidth were left 30 to 40 px of data at 1024x768.
+  keepDataAreasOnResize(splitter, kRunPlotMinDataHeight);
   return splitter;
 }
 

@@ -11,6 +11,7 @@
 #include <QVector>
 #include <functional>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -150,6 +151,9 @@ class TimePlot : public QObject {
   void taskClicked(int task, double timeS);
   void userRangeChanged(double lower, double upper);
   void contextMenuRequested(QPoint globalPos);
+  /// The header (title lines, legend rows and place) took another shape: the plot needs
+  /// another height for the same data area.
+  void headerChanged();
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -178,6 +182,10 @@ class TimePlot : public QObject {
   virtual int taskAtPixel(QPoint) const { return -1; }
   void styleGraph(QCPGraph* graph, QColor colour, Qt::PenStyle style, double width, bool dots);
   void setLegendColumns();
+  /// Merges legend entries into fewer (`on`), or lists them all again (`!on`); returns
+  /// whether entries were merged. setLegendColumns() asks for it only when the full legend
+  /// takes more than two compact rows.
+  virtual bool summariseLegend(bool) { return false; }
 
   QCustomPlot* m_plot;
   Theme m_theme;
@@ -215,6 +223,9 @@ class TimePlot : public QObject {
   std::vector<bool> m_shown;
   QCPLayoutGrid* m_header = nullptr;  ///< the title, and the legend beside or under it
   QCPTextElement* m_title = nullptr;
+  QString m_titleText;  ///< the title as set; m_title shows it wrapped to the plot's width
+  /// What headerChanged() compares: title lines, legend below, rows, font size, entries.
+  std::tuple<qsizetype, bool, int, double, int> m_headerShape{};
   QCPItemStraightLine* m_cursor = nullptr;
   QCPItemText* m_readout = nullptr;
   QCPItemStraightLine* m_markerA = nullptr;
@@ -245,5 +256,7 @@ struct RunPlotHooks {
   std::function<void(TimePlot* source, double lower, double upper)> userRange;
 };
 QSplitter* stackRunPlots(QObject* context, const RunPlotHooks& hooks);
+/// The data area each of them keeps where the others can spare it (the dashboard's too).
+inline constexpr int kRunPlotMinDataHeight = 90;
 
 }  // namespace throttlelab::ui

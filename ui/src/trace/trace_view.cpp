@@ -98,7 +98,16 @@ TraceView::TraceView(QWidget* parent)
   m_cgroupChoice->setToolTip(
       tr("Draw only the balance_dirty_pages and bdi_dirty_ratelimit records of one memory "
          "cgroup, by the cgroup_ino they carry (the file is read again)"));
+  m_cgroupChoice->addItem(tr("All cgroups"), QVariant::fromValue<qulonglong>(0));
   m_cgroupChoice->setEnabled(false);
+  // Named, and never an empty box: with no trace it says what it would show.
+  auto* cgroupBox = new QWidget;  // the label wraps with its box
+  auto* cgroupLayout = new QHBoxLayout(cgroupBox);
+  cgroupLayout->setContentsMargins(0, 0, 0, 0);
+  auto* cgroupLabel = new QLabel(tr("Cgroup:"));
+  cgroupLabel->setBuddy(m_cgroupChoice);
+  cgroupLayout->addWidget(cgroupLabel);
+  cgroupLayout->addWidget(m_cgroupChoice);
   connect(m_cgroupChoice, &QComboBox::activated, this, [this](int index) {
     if (!m_trace || m_trace->recordedHere) return;
     const auto ino = m_cgroupChoice->itemData(index).toULongLong();
@@ -113,7 +122,7 @@ TraceView::TraceView(QWidget* parent)
   bar->addWidget(m_progress);
   bar->addWidget(m_cancelButton);
   bar->addGap(12);
-  bar->addWidget(m_cgroupChoice);
+  bar->addWidget(cgroupBox);
   bar->addWidget(m_takenHere);
   bar->addWidget(m_simulateButton);
   bar->addWidget(m_openButton);

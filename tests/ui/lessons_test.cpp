@@ -5,6 +5,7 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QLabel>
 #include <QTest>
@@ -260,6 +261,15 @@ TEST(Lessons, AStepsHighlightIsDrawnOnThePlotsAndInTheirExports) {
   EXPECT_EQ(dirty->emphasisedSeries(), QStringList({"setpoint", "freerun"}));
   EXPECT_TRUE(pause->emphasisedSeries().isEmpty());
   EXPECT_EQ(dashboard->highlightedPlot(), PlotId::DirtyPages);
+  // Closing the lesson's panel takes its highlight away; opening it brings it back.
+  auto* lessonDock = rig.window->findChild<QDockWidget*>(QStringLiteral("lessonDock"));
+  ASSERT_NE(lessonDock, nullptr);
+  lessonDock->close();
+  EXPECT_FALSE(dirty->highlightRange());
+  EXPECT_TRUE(dirty->emphasisedSeries().isEmpty());
+  lessonDock->toggleViewAction()->trigger();
+  EXPECT_EQ(dirty->highlightRange(), range);
+  EXPECT_EQ(dirty->emphasisedSeries(), QStringList({"setpoint", "freerun"}));
   // The emphasised curves are drawn wider than the rest, also after a change of theme
   // (presenter mode and back), which draws every series plain first.
   QCustomPlot* plot = dirty->widget();

@@ -1194,6 +1194,15 @@ void MainWindow::buildLessonsMenu(QMenu* menu) {
   });
   connect(m_lessonPanel, &LessonPanel::plotsRequested, this, &MainWindow::showPlotsByLessonNames);
   connect(m_lessonPanel, &LessonPanel::highlightRequested, m_dashboard, &Dashboard::setHighlight);
+  // A step's band and wide curves belong to the lesson: closing its panel takes them away (they
+  // stayed on the plots with nothing on screen saying why), opening it again brings them back.
+  // The view action follows close and show, not the tabs in front.
+  connect(m_lessonDock->toggleViewAction(), &QAction::toggled, this, [this](bool open) {
+    if (!m_lessonPanel->hasLesson()) return;
+    const auto& steps = m_lessonPanel->lesson().steps;
+    const auto step = static_cast<std::size_t>(m_lessonPanel->currentStep());
+    m_dashboard->setHighlight(open && step < steps.size() ? steps[step].highlight : std::nullopt);
+  });
   connect(m_lessonPanel, &LessonPanel::scenarioChanged, this,
           [this] { m_parameters->setScenario(m_controller->scenario()); });
   connect(m_lessonPanel, &LessonPanel::problem, this, [this](const QString& text) {

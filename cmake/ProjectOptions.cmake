@@ -11,10 +11,14 @@ option(THROTTLELAB_WERROR "Treat warnings as errors" OFF)
 option(THROTTLELAB_CCACHE "Compile through ccache when it is installed" ON)
 
 # A rebuild of an unchanged file costs nothing through ccache; without it nothing changes.
+# Paths under the source tree are hashed relative to it and the build directory is left out of
+# the hash, so another clone of the same commit (CI's clean clone, a git worktree) reuses the
+# objects; their debug information then names the directory they were first compiled in.
 if(THROTTLELAB_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
   find_program(THROTTLELAB_CCACHE_PROGRAM ccache)
   if(THROTTLELAB_CCACHE_PROGRAM)
-    set(CMAKE_CXX_COMPILER_LAUNCHER ${THROTTLELAB_CCACHE_PROGRAM})
+    set(CMAKE_CXX_COMPILER_LAUNCHER env CCACHE_BASEDIR=${CMAKE_SOURCE_DIR} CCACHE_NOHASHDIR=1
+                                    ${THROTTLELAB_CCACHE_PROGRAM})
   endif()
 endif()
 

@@ -227,6 +227,12 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
 }
 
 MainWindow::~MainWindow() {
+  // QWidget's destructor hides the docks after this one has run: what they signal then must
+  // not reach the MainWindow that no longer is (UBSan caught the explain dock's sizing).
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+    dock->disconnect(this);
+    dock->toggleViewAction()->disconnect(this);
+  }
   // A recording puts tracefs back before the window goes; the live run stops last.
   for (auto view :
        {CentralView::Host, CentralView::Compare, CentralView::RealKernel, CentralView::Dashboard})

@@ -21,9 +21,25 @@ BackgroundJob::~BackgroundJob() {
 }
 
 void BackgroundJob::post(std::function<void()> fn) {
-  // Queued on the owner: dropped if the owner is gone by then. The owner outlives the thread
-  // (this object joins it first), so it cannot be gone while the thread posts.
-  QMetaObject::invokeMethod(m_owner, std::move(fn), Qt::QueuedConnection);
+  // The function goes through our own mutex, so that its making on this thread is seen to
+  // happen before its running on the GUI thread (through Qt's queue alone, ThreadSanitizer
+  // reported the function's storage as a race under load). The queued call is dropped if the
+  // owner is gone by then; the owner outlives the thread (this object joins it first).
+  {
+    const std::lock_guard lock(m_postedMutex);
+    m_posted.push_back(std::move(fn));
+  }
+  QMetaObject::invokeMethod(
+      m_owner, [this] { runPosted(); }, Qt::QueuedConnection);
+}
+
+void BackgroundJob::runPosted() {
+  std::vector<std::function<void()>> ready;
+  {
+    const std::lock_guard lock(m_postedMutex);
+    ready.swap(m_posted);
+  }
+  for (auto& fn : ready) fn();
 }
 
 bool BackgroundJob::start(Work work) {

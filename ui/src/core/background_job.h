@@ -10,8 +10,10 @@
 #include <QObject>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <stop_token>
 #include <thread>
+#include <vector>
 
 namespace throttlelab::ui {
 
@@ -51,11 +53,17 @@ class BackgroundJob final {
 
  private:
   void post(std::function<void()> fn);
+  /// Runs, on the GUI thread, what the job thread posted so far.
+  void runPosted();
 
   QObject* m_owner;
   FailureHandler m_onFailure;
   std::uint64_t m_run = 0;  ///< the current run's number (GUI thread only)
   bool m_running = false;   ///< GUI thread only
+  /// What the job thread hands to the GUI thread, under a mutex ThreadSanitizer sees (Qt's
+  /// queue is not instrumented); Qt's queued call only says there is something.
+  std::mutex m_postedMutex;
+  std::vector<std::function<void()>> m_posted;
   std::jthread m_thread;
 };
 

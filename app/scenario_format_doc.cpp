@@ -40,11 +40,10 @@ int main(int argc, char** argv) {
   }
   if (generated == text.str()) return 0;
   if (check) {
-    std::cerr
-        << path.string()
-        << ": the key tables differ from the scenario schema in engine/src/format/scenario.cpp; "
-           "run scenario_format_doc "
-        << path.string() << "\n";
+    std::cerr << path.string()
+              << ": the key tables differ from the scenario key table in "
+                 "engine/include/throttlelab/engine/scenario_keys.h; run scenario_format_doc "
+              << path.string() << "\n";
     return 1;
   }
   std::ofstream out(path, std::ios::binary | std::ios::trunc);

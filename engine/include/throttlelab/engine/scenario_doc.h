@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-/// The key tables of docs/scenario-format.md, generated from the scenario schema in
-/// engine/src/format/scenario.cpp (the rows parseScenario, validateScenario, scenarioToJson and
-/// `--set` follow). app/scenario_format_doc.cpp rewrites the document; a test checks it.
+/// The key tables of docs/scenario-format.md, generated (engine/src/format/scenario_doc.cpp)
+/// from the scenario's key table, throttlelab/engine/scenario_keys.h: the rows parseScenario,
+/// validateScenario, scenarioToJson and `--set` follow. app/scenario_format_doc.cpp rewrites
+/// the document; a test checks it.
 #include <string>
 #include <string_view>
 

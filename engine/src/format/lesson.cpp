@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -10,7 +11,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "json_reader.h"
 #include "throttlelab/engine/experiments.h"
+#include "throttlelab/engine/scenario_keys.h"
 #include "throttlelab/engine/simulator.h"
 #include "throttlelab/engine/spelling.h"
 
@@ -22,7 +25,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& embeddedLesson
 
 namespace {
 
-using Json = nlohmann::json;
+using input::Json;
 
 constexpr std::size_t kMaxLessonBytes = 1024 * 1024;
 constexpr int kMaxSteps = 200;
@@ -101,6 +104,32 @@ class Where {
  private:
   std::string m_origin;
 };
+
+// What the JSON front door checks of a lesson (throttlelab/engine/json_input.h): nesting,
+// numbers and keys given twice everywhere; the keys of an inline scenario at any depth. The
+// lesson's own keys, and those of `set` (paths of --set), are this file's to check.
+constexpr JsonField kStepKeys[] = {
+    {.key = "scenario", .kind = JsonKind::Object, .children = schema::kRootFields}};
+constexpr JsonField kLessonKeys[] = {
+    {.key = "steps", .kind = JsonKind::ObjectArray, .children = kStepKeys, .open = true}};
+constexpr JsonField kLessonDocument{
+    .key = {}, .kind = JsonKind::Object, .children = kLessonKeys, .open = true};
+
+/// A problem at a JSON path of the lesson ("steps[2].runFor": step 3, key runFor).
+[[noreturn]] void failAt(const Where& where, const std::string& path, const std::string& reason) {
+  static constexpr std::string_view kSteps = "steps[";
+  if (path.rfind(kSteps, 0) == 0) {
+    const std::size_t close = path.find(']');
+    std::size_t index = 0;
+    const auto r = std::from_chars(path.data() + kSteps.size(), path.data() + close, index);
+    if (r.ec == std::errc{} && index < static_cast<std::size_t>(kMaxSteps)) {
+      std::string key = path.substr(close + 1);
+      if (!key.empty() && key.front() == '.') key.erase(0, 1);
+      where.fail(static_cast<int>(index) + 1, key, reason);
+    }
+  }
+  where.fail(0, path, reason);
+}
 
 const Json& member(const Json& object, const char* key) {
   static const Json kNull;
@@ -308,6 +337,34 @@ void checkPlaceholders(const std::string& text, const Where& where, int step,
       [&](const std::string& reason) { where.fail(step, key, reason); });
 }
 
+/// Every {metric:group} of `text` names a task group of `scenario`, the run the step measures:
+/// a group that is not there would only ever show "n/a".
+void checkPlaceholderGroups(const std::string& text, const std::optional<Scenario>& scenario,
+                            const Where& where, int step, const std::string& key) {
+  substitute(
+      text,
+      [&](const MetricDef& def, const std::string& group) {
+        if (group.empty()) return std::string();
+        const std::string placeholder = "{" + std::string(def.name) + ":" + shortened(group) + "}";
+        if (!scenario)
+          where.fail(step, key,
+                     placeholder + " names a task group, but the step has no run to measure");
+        std::vector<std::string_view> names;
+        for (const TaskSpec& t : scenario->tasks) {
+          if (t.name == group) return std::string();
+          names.push_back(t.name);
+        }
+        std::string reason =
+            placeholder + ": the scenario has no task group '" + shortened(group) + "'";
+        if (const auto near = closestName(group, names))
+          reason += " (did you mean '" + std::string(names[*near]) + "'?)";
+        std::string known;
+        for (const auto name : names) known += (known.empty() ? "" : ", ") + shortened(name);
+        where.fail(step, key, reason + "; its groups: " + (known.empty() ? "none" : known));
+      },
+      [&](const std::string& reason) { where.fail(step, key, reason); });
+}
+
 LessonStep parseStep(const Json& j, const Where& where, int step, bool first,
                      std::optional<Scenario>& current) {
   if (!j.is_object()) where.fail(step, "", "a step must be an object");
@@ -399,6 +456,9 @@ LessonStep parseStep(const Json& j, const Where& where, int step, bool first,
     checkPlaceholders(q.reveal, where, step, "question.reveal");
     s.question = q;
   }
+  checkPlaceholderGroups(s.caption, current, where, step, "caption");
+  if (s.question)
+    checkPlaceholderGroups(s.question->reveal, current, where, step, "question.reveal");
   return s;
 }
 
@@ -553,9 +613,9 @@ Lesson parseLesson(std::string_view json, std::string_view origin) {
   const Where where{std::string(origin)};
   Json doc;
   try {
-    doc = Json::parse(json);
-  } catch (const Json::parse_error& e) {
-    where.fail(0, "", std::string("not valid JSON: ") + e.what());
+    doc = input::readJson(json, kLessonDocument);
+  } catch (const JsonInputError& e) {
+    failAt(where, e.path(), e.reason());
   }
   if (!doc.is_object()) where.fail(0, "", "a lesson is a JSON object");
   checkKeys(doc, {"name", "title", "description", "steps"}, where, 0, "");

@@ -1,16 +1,20 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Script mode (cmake -DSOURCE_DIR=... -DOUT=... -P make_seeds.cmake): the fuzzers' seed corpora,
 # one directory per target under OUT, made from what the project already ships and tests with:
-# the built-in scenarios (resources/), the traces and /proc copies of tests/data/, and the few
+# the built-in scenarios and lessons (resources/), the traces and /proc copies of tests/data/, and the few
 # hand-written seeds in fuzz/seeds/. Nothing is downloaded.
 file(REMOVE_RECURSE ${OUT})
-foreach(target scenario scenario_override session trace host_proc cli)
+foreach(target scenario scenario_override lesson session session_branch trace host_proc cli)
   file(MAKE_DIRECTORY ${OUT}/${target})
   file(GLOB hand ${SOURCE_DIR}/fuzz/seeds/${target}/*)
   if(hand)
     file(COPY ${hand} DESTINATION ${OUT}/${target})
   endif()
 endforeach()
+
+# The built-in lessons as they are.
+file(GLOB lessons ${SOURCE_DIR}/resources/lessons/*.json)
+file(COPY ${lessons} DESTINATION ${OUT}/lesson)
 
 # Scenarios as they are, and each wrapped into a session with a different window state.
 file(GLOB scenarios ${SOURCE_DIR}/resources/scenarios/*.json)

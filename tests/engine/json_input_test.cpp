@@ -114,8 +114,10 @@ TEST(JsonInput, ASetValueBreakingTheNumberOrKeyRulesIsNotTakenAsText) {
   const te::ScenarioError twice = setRefusal("vm", R"({"dirty_ratio": 5, "dirty_ratio": 6})");
   EXPECT_EQ(twice.key(), "vm.dirty_ratio");
   EXPECT_TRUE(contains(twice.what(), "duplicate key")) << twice.what();
-  const te::ScenarioError deep = setRefusal("tasks[0].name", std::string(40, '[') + "]");
-  EXPECT_FALSE(contains(deep.what(), "must be a string")) << deep.what();
+  const te::ScenarioError deep =
+      setRefusal("tasks[0].name", std::string(40, '[') + std::string(40, ']'));
+  EXPECT_EQ(deep.key(), "tasks[0].name");
+  EXPECT_TRUE(contains(deep.what(), "nested deeper")) << deep.what();
   // Text that is no JSON at all is still a bare string.
   te::Scenario s;
   ASSERT_NO_THROW(s = te::parseScenario(withBody(R"("tasks": [{"name": "dd"}])"), "t.json",
@@ -161,4 +163,24 @@ TEST(JsonInput, CheckJsonGivesThePathAndTheKindOfProblem) {
   EXPECT_EQ(problem(R"({"nope": 1})"), std::pair(K::UnknownKey, std::string("nope")));
   EXPECT_EQ(problem(R"({"free": {"x": [1, 2, {"y": 3}]}})"),
             std::pair(K::Syntax, std::string("<accepted>")));
+  // A file that is no JSON is reported as that, whatever comes before its syntax error; of
+  // the other problems the first one in the text.
+  EXPECT_EQ(problem("{\"nope\": 1, \"free\": }"), std::pair(K::Syntax, std::string()));
+  EXPECT_EQ(problem("{\"nope\": 1, \"free\": {\"x\": 1e999}}"),
+            std::pair(K::UnknownKey, std::string("nope")));
+  EXPECT_EQ(problem("{\"free\": {\"x\": 1, \"x\": 2}, \"nope\": 1}"),
+            std::pair(K::DuplicateKey, std::string("free.x")));
+  EXPECT_EQ(problem("{\"free\": " + std::string(100, '[') + "}"),
+            std::pair(K::Syntax, std::string()));
+}
+
+TEST(ScenarioKeys, AControlFindsItsKeysRowByName) {
+  // What the window's Parameters panel reads a control's range, unit and meaning from.
+  const auto* ratio = te::schema::findKey(te::schema::kVmKeys, "dirty_ratio");
+  ASSERT_NE(ratio, nullptr);
+  EXPECT_EQ(ratio->range.lo, 0);
+  EXPECT_EQ(ratio->range.hi, 100);
+  EXPECT_EQ(ratio->unit, "%");
+  EXPECT_EQ(te::schema::findKey(te::schema::kVmKeys, "dirty_ratoi"), nullptr);
+  static_assert(te::schema::findKey(te::schema::kTaskKeys, "thinkMs")->range.hi == 1e9);
 }

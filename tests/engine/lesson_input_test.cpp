@@ -87,7 +87,7 @@ TEST(LessonInput, AValueNestedTooDeepIsRefusedBeforeItIsWrittenBackAsText) {
   const Refusal inSet = refusal(
       lessonWith(R"({"caption": "two", "set": {"tasks[0].name": )" + nested(100000) + "}}"));
   EXPECT_EQ(inSet.step, 2);
-  EXPECT_EQ(inSet.key, "set");
+  EXPECT_EQ(inSet.key, "set.tasks[0].name");
   EXPECT_TRUE(contains(inSet.what, "nested deeper")) << inSet.what;
 }
 

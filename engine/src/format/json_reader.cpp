@@ -2,13 +2,16 @@
 // The one JSON front door (throttlelab/engine/json_input.h): a SAX handler that builds the
 // document and, on the way, refuses what nlohmann's DOM parser would accept silently (a key
 // given twice, a number that underflows to 0) or throw about with no place named (a number too
-// large for a double), and what no format wants built (unknown keys, absurd nesting). It stops
-// at the first problem, so hostile input costs little.
+// large for a double), and what no format wants built (unknown keys, absurd nesting). After the
+// first such problem it builds nothing more and only lets the parser read on: a file that is no
+// JSON at all is reported as that (with its line), whatever it has before the syntax error, and
+// hostile input costs little.
 #include "json_reader.h"
 
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <unordered_set>
@@ -51,13 +54,18 @@ class CheckedDomBuilder {
  public:
   explicit CheckedDomBuilder(const JsonField& root) : m_rootExpect(expectOf(root)) {}
 
-  Json take() { return std::move(m_root); }
+  /// The document, or the first problem it had.
+  Json take() {
+    if (m_problem) throw *m_problem;
+    return std::move(m_root);
+  }
 
   bool null() { return addScalar(Json(nullptr)); }
   bool boolean(bool v) { return addScalar(Json(v)); }
   bool number_integer(std::int64_t v) { return addScalar(Json(v)); }
   bool number_unsigned(std::uint64_t v) { return addScalar(Json(v)); }
   bool number_float(double v, const std::string& text) {
+    if (m_problem) return true;
     // strtod gives 0 for what is too small to tell from it: the file said something else.
     if (v == 0 && nonZeroMantissa(text))
       fail(Kind::Number, here(),
@@ -74,12 +82,13 @@ class CheckedDomBuilder {
   bool end_array() { return close(); }
 
   bool key(std::string& k) {
+    if (m_problem) return true;
     Frame& f = m_frames.back();
     if (f.expect.known && f.expect.kind == JsonKind::Object && !f.expect.open &&
         !findField(f.expect.children, k))
-      fail(Kind::UnknownKey, pathWith(k), unknownKeyReason(k, f.expect.children));
+      return fail(Kind::UnknownKey, pathWith(k), unknownKeyReason(k, f.expect.children));
     if (!f.seenKeys.insert(k).second)
-      fail(Kind::DuplicateKey, pathWith(k), "duplicate key '" + printable(k) + "'");
+      return fail(Kind::DuplicateKey, pathWith(k), "duplicate key '" + printable(k) + "'");
     f.currentKey = k;
     m_objectSlot = &(*m_values.back())[k];
     return true;
@@ -87,11 +96,14 @@ class CheckedDomBuilder {
 
   template <class Exception>
   bool parse_error(std::size_t, const std::string& token, const Exception& ex) {
-    // A number too large for a double (nlohmann's out_of_range 406, "number overflow").
-    if constexpr (std::is_same_v<Exception, Json::out_of_range>)
-      fail(Kind::Number, here(),
-           "the number " + printable(token) +
-               " is out of range: a double holds at most about 1.8e308");
+    // A number too large for a double (nlohmann's out_of_range 406, "number overflow"): the
+    // parser stops there, so a problem before it is the one to report.
+    if constexpr (std::is_same_v<Exception, Json::out_of_range>) {
+      if (m_problem) throw *m_problem;
+      throw JsonInputError(Kind::Number, here(),
+                           "the number " + printable(token) +
+                               " is out of range: a double holds at most about 1.8e308");
+    }
     // nlohmann's text: "[json.exception.parse_error.101] parse error at line 3, column 5:
     // syntax error while parsing value - invalid literal; last read: '...'". Keep the position
     // and the detail, drop the library's prefixes.
@@ -107,7 +119,7 @@ class CheckedDomBuilder {
     std::string reason = "JSON syntax error";
     if (!position.empty()) reason += " at " + position;
     if (!text.empty()) reason += ": " + printable(text, 200);
-    fail(Kind::Syntax, "", reason);
+    throw JsonInputError(Kind::Syntax, "", reason);
   }
 
  private:
@@ -119,8 +131,11 @@ class CheckedDomBuilder {
     std::unordered_set<std::string> seenKeys;
   };
 
-  [[noreturn]] static void fail(Kind kind, std::string path, std::string reason) {
-    throw JsonInputError(kind, std::move(path), std::move(reason));
+  /// Keeps the first problem; from then on nothing is built or checked, and the parser reads
+  /// on only to find a syntax error. Returns true (the parser goes on).
+  bool fail(Kind kind, std::string path, std::string reason) {
+    if (!m_problem) m_problem.emplace(kind, std::move(path), std::move(reason));
+    return true;
   }
 
   /// The JSON path of the value being read: each open container's place in its parent.
@@ -137,14 +152,13 @@ class CheckedDomBuilder {
     return path;
   }
 
-  /// The path of the outermost value that the format does not describe as a container (the
-  /// key whose value nests too deep), rather than thirty-two levels of "[0]".
+  /// The path of the key whose value nests too deep ("set.tasks[0].name"), rather than
+  /// thirty-two levels of "[0]": every key on the way, and the index of an array the format
+  /// describes as one of objects.
   std::string describedPlace() const {
     std::string path;
     for (const Frame& f : m_frames) {
-      const bool described = f.expect.known && (f.isArray ? f.expect.kind == JsonKind::ObjectArray
-                                                          : f.expect.kind == JsonKind::Object);
-      if (!described) break;
+      if (f.isArray && !(f.expect.known && f.expect.kind == JsonKind::ObjectArray)) break;
       if (f.isArray) {
         path += "[" + std::to_string(f.index) + "]";
       } else {
@@ -197,15 +211,17 @@ class CheckedDomBuilder {
   }
 
   bool addScalar(Json v) {
+    if (m_problem) return true;
     *slotForNewValue() = std::move(v);
     if (!m_frames.empty() && m_frames.back().isArray) ++m_frames.back().index;
     return true;
   }
 
   bool open(Json container, bool isArray) {
+    if (m_problem) return true;
     if (m_frames.size() >= static_cast<std::size_t>(kMaxJsonDepth))
-      fail(Kind::TooDeep, describedPlace(),
-           "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+      return fail(Kind::TooDeep, describedPlace(),
+                  "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     Frame f;
     f.isArray = isArray;
     // A container where the format expects another kind of value is not looked into: its
@@ -219,6 +235,7 @@ class CheckedDomBuilder {
   }
 
   bool close() {
+    if (m_problem) return true;
     m_frames.pop_back();
     m_values.pop_back();
     if (!m_frames.empty() && m_frames.back().isArray) ++m_frames.back().index;
@@ -230,6 +247,7 @@ class CheckedDomBuilder {
   std::vector<Frame> m_frames;
   std::vector<Json*> m_values;  // open containers; their addresses are stable while open
   Json* m_objectSlot = nullptr;
+  std::optional<JsonInputError> m_problem;
 };
 
 }  // namespace

@@ -499,6 +499,15 @@ inline constexpr Key<CgroupSpec> kCgroupKeys[] = {
      .allowed = "1 or 2"},
 };
 
+/// The row of `keys` named `name`, or nullptr: what a control that edits one key looks up
+/// (`findKey(schema::kVmKeys, "dirty_ratio")->range`).
+template <class T, std::size_t N>
+constexpr const Key<T>* findKey(const Key<T> (&keys)[N], std::string_view name) {
+  for (const Key<T>& k : keys)
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
 template <class T, std::size_t N>
 constexpr std::array<JsonField, N> fieldsOf(const Key<T> (&keys)[N]) {
   std::array<JsonField, N> fields{};

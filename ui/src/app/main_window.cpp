@@ -847,11 +847,17 @@ bool MainWindow::openSession(const QString& path) {
   // no figure of it (it was exported with the branch at its own time, titled so).
   if (const auto& b = result.state->branch;
       m_scriptedMode && b && !(b->spec.atS < m_options.runForS.value_or(0))) {
-    const QString why = tr("%1: its branch at %2 s is not reached by --run-for %3 s; run for "
-                           "longer than the branch's moment, or save the session before it")
-                            .arg(path)
-                            .arg(b->spec.atS)
-                            .arg(m_options.runForS.value_or(0));
+    const QString why =
+        m_options.runForS
+            ? tr("%1: its branch at %2 s is not reached by --run-for %3 s; run for longer than "
+                 "the branch's moment, or save the session before it")
+                  .arg(path)
+                  .arg(b->spec.atS)
+                  .arg(*m_options.runForS)
+            : tr("%1: it has a branch at %2 s; give --run-for a time after it to export the "
+                 "branch")
+                  .arg(path)
+                  .arg(b->spec.atS);
     loadFailed(tr("Cannot open session"), why, QStringLiteral("--session: ") + why);
     return false;
   }

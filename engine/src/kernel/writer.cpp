@@ -118,15 +118,6 @@ void Kernel::seedInitialPages() {
     if (wbShare[i] > 0)
       submitPages(m_files[static_cast<std::size_t>(t.file)].device(), t.file, wbShare[i]);
   }
-  // Less than the scenario asked for is said, not left for the plots to show.
-  Pages seeded = 0;
-  for (const int w : writers) seeded += m_tasks[static_cast<std::size_t>(w)].seededPages;
-  if (const Pages asked = mc.initialDirtyPages + mc.initialWritebackPages; seeded < asked)
-    addRunEvent(RunEvent::Kind::Adjusted,
-                "machine.initialDirtyPages + initialWritebackPages " + std::to_string(asked) +
-                    " → " + std::to_string(seeded) +
-                    " pages: the run starts with at most half the free memory (" +
-                    std::to_string(room) + " pages) and less than each writer's file");
 }
 
 void Kernel::continueWriting(Task& t) {

@@ -153,7 +153,6 @@ EventText describeEvent(const engine::RunEvent& e, const engine::Scenario* s) {
     case Kind::Policy:
     case Kind::Reset:
     case Kind::Note:
-    case Kind::Adjusted:
       break;
   }
   return {text, text};

@@ -27,6 +27,17 @@ if(THROTTLELAB_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
   endif()
 endif()
 
+# lld links the program in about a fifth of the CPU time of GNU ld (docs/performance.md,
+# "Building"); packaging/setup-deps.sh installs it, and without it GNU ld links as before.
+option(THROTTLELAB_LLD "Link with lld when it is installed" ON)
+if(THROTTLELAB_LLD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  include(CheckLinkerFlag)
+  check_linker_flag(CXX -fuse-ld=lld THROTTLELAB_HAVE_LLD)
+  if(THROTTLELAB_HAVE_LLD)
+    add_link_options(-fuse-ld=lld)
+  endif()
+endif()
+
 if(THROTTLELAB_BUILD_APP AND NOT THROTTLELAB_BUILD_GUI)
   message(FATAL_ERROR "THROTTLELAB_BUILD_APP needs THROTTLELAB_BUILD_GUI; for an engine-only build set both OFF")
 endif()

@@ -63,10 +63,10 @@ TEST(GettingStarted, TheFirstStartShowsItInTheWindowInFrontOfTheParameters) {
   auto* scroll = qobject_cast<QScrollArea*>(dock(window).widget());
   ASSERT_NE(scroll, nullptr);
   const QRect seen = scroll->viewport()->rect();
-  for (QWidget* button :
-       std::initializer_list<QWidget*>{panel(window).firstLessonButton(), panel(window).defaultRunButton(),
-        panel(window).openTraceButton(), panel(window).presenterButton(),
-        panel(window).dismissButton()}) {
+  for (QWidget* button : std::initializer_list<QWidget*>{
+           panel(window).firstLessonButton(), panel(window).defaultRunButton(),
+           panel(window).openTraceButton(), panel(window).presenterButton(),
+           panel(window).dismissButton()}) {
     SCOPED_TRACE(button->objectName().toStdString());
     const QRect at(button->mapTo(scroll->viewport(), QPoint(0, 0)), button->size());
     EXPECT_TRUE(seen.contains(at)) << "at y " << at.y() << ", the panel shows " << seen.height();
@@ -87,8 +87,8 @@ TEST(GettingStarted, ItTakesNoMoreWidthThanTheParametersItStandsBefore) {
 TEST(GettingStarted, TheFirstLessonIsTheFirstOfTheListAndOneClickAway) {
   const auto names = engine::builtinLessonNames();
   ASSERT_FALSE(names.empty());
-  const engine::Lesson first = engine::parseLesson(*engine::builtinLessonJson(names.front()),
-                                                   names.front());
+  const engine::Lesson first =
+      engine::parseLesson(*engine::builtinLessonJson(names.front()), names.front());
   WindowRig rig({}, WindowRig::Start::First);
   MainWindow& window = *rig.window;
   showAt(window, {1280, 720});

@@ -50,10 +50,10 @@ GettingStartedPanel::GettingStartedPanel(const QString& lessonName, const QStrin
                            tr("%1 Change any control under Parameters; click a writer's curve to "
                               "see why it waits.")
                                .arg(defaultRunText));
-  m_openTrace = addChoice(layout, QStringLiteral("openTraceButton"),
-                          tr("Open a real kernel trace…"),
-                          tr("Your kernel's writeback tracepoints (ftrace, trace-cmd or perf "
-                             "script text) over their simulation."));
+  m_openTrace =
+      addChoice(layout, QStringLiteral("openTraceButton"), tr("Open a real kernel trace…"),
+                tr("Your kernel's writeback tracepoints (ftrace, trace-cmd or perf "
+                   "script text) over their simulation."));
   m_presenter = addChoice(layout, QStringLiteral("presenterButton"), tr("Presenter mode"),
                           tr("Large fonts, two or three plots for a projector "
                              "(Ctrl+Shift+P)."));
@@ -74,8 +74,7 @@ GettingStartedPanel::GettingStartedPanel(const QString& lessonName, const QStrin
           [this, lessonName] { Q_EMIT lessonRequested(lessonName); });
   connect(m_defaultRun, &QPushButton::clicked, this, &GettingStartedPanel::defaultRunRequested);
   connect(m_openTrace, &QPushButton::clicked, this, &GettingStartedPanel::openTraceRequested);
-  connect(m_presenter, &QPushButton::clicked, this,
-          &GettingStartedPanel::presenterModeRequested);
+  connect(m_presenter, &QPushButton::clicked, this, &GettingStartedPanel::presenterModeRequested);
   connect(m_dismiss, &QPushButton::clicked, this, &GettingStartedPanel::dismissed);
 }
 

@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   const double hostSeconds = hostIndex > 0 ? args.value(hostIndex + 1).toDouble() : 20;
   QTemporaryDir dir;
   SettingsStore settings(dir.filePath(QStringLiteral("settings.ini")));
+  settings.setValue(Setting::GettingStarted, QStringLiteral("dismissed"));  // not a first start
   StderrNotifier notifier;
   MainWindow window(GuiLaunchOptions{}, notifier, settings);
   window.setGeometry(0, 0, 1600, 1000);

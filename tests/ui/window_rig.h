@@ -11,9 +11,13 @@
 namespace throttlelab::ui::test {
 
 struct WindowRig {
-  explicit WindowRig(const GuiLaunchOptions& options = {})
+  /// Returning: a user who has put the Getting started panel away before (what every test of
+  /// something else sees); First: nothing stored yet, the program's first start.
+  enum class Start { Returning, First };
+
+  explicit WindowRig(const GuiLaunchOptions& options = {}, Start start = Start::Returning)
       : settings(dir.filePath(QStringLiteral("settings.ini"))),
-        window(std::make_unique<MainWindow>(options, notifier, settings)) {}
+        window(makeWindow(options, start)) {}
 
   QString path(const QString& name) const { return dir.filePath(name); }
 
@@ -21,6 +25,13 @@ struct WindowRig {
   RecordingNotifier notifier;
   SettingsStore settings;
   std::unique_ptr<MainWindow> window;
+
+ private:
+  std::unique_ptr<MainWindow> makeWindow(const GuiLaunchOptions& options, Start start) {
+    if (start == Start::Returning)
+      settings.setValue(Setting::GettingStarted, QStringLiteral("dismissed"));
+    return std::make_unique<MainWindow>(options, notifier, settings);
+  }
 };
 
 }  // namespace throttlelab::ui::test

@@ -34,6 +34,7 @@
 #include "experiment_report_model.h"
 #include "explain_panel.h"
 #include "exporter.h"
+#include "getting_started_panel.h"
 #include "host_monitor.h"
 #include "host_view.h"
 #include "input_filters.h"
@@ -105,6 +106,9 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
       m_settings(settings),
       m_scriptedMode(options.scripted()) {
   setObjectName(QStringLiteral("mainWindow"));
+  // Before anything is stored (opening a session adds a recent file): nothing stored yet is
+  // the first start.
+  const bool firstStart = !m_scriptedMode && m_settings.isEmpty();
   // Before any control is made: their tool tips are wrapped as they are set.
   qApp->installEventFilter(new ToolTipWrap(this));
   m_baseFont = font();
@@ -208,6 +212,7 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
   wire();
   makeScriptedJob();
   if (!m_scriptedMode) restoreSettings();
+  buildGettingStarted(firstStart);
   const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 1000);
   if (m_scriptedMode || m_settings.value(Setting::WindowGeometry).toByteArray().isEmpty()) {
     const QSize size = QSize(1600, 1000).boundedTo(available.size());
@@ -391,6 +396,11 @@ void MainWindow::buildMenus() {
   buildLessonsMenu(lessons);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  QAction* gettingStarted =
+      help->addAction(tr("&Getting started"), this, &MainWindow::showGettingStarted);
+  gettingStarted->setObjectName(QStringLiteral("gettingStartedAction"));
+  gettingStarted->setToolTip(
+      tr("Where to begin: the first lesson, the default run, a real kernel trace, presenter mode"));
   QAction* shortcuts =
       help->addAction(tr("Keyboard shortcuts"), this, &MainWindow::showHelpShortcuts);
   shortcuts->setShortcut(QKeySequence::HelpContents);
@@ -1158,6 +1168,111 @@ bool MainWindow::openLesson(const QString& fileOrName, int index) {
 void MainWindow::openLessonDialog() {
   const QString path = askPath(tr("Open lesson"), tr("Lessons (*.json);;All files (*)"), false);
   if (!path.isEmpty()) openLesson(path);
+}
+
+namespace {
+/// The dock's own close button (a QCloseEvent; hide() sends none) dismisses the panel.
+class CloseWatcher final : public QObject {
+ public:
+  CloseWatcher(QObject* parent, std::function<void()> closed)
+      : QObject(parent), m_closed(std::move(closed)) {}
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override {
+    if (event->type() == QEvent::Close) m_closed();
+    return QObject::eventFilter(watched, event);
+  }
+
+ private:
+  std::function<void()> m_closed;
+};
+
+constexpr auto kGettingStartedShown = "shown";
+constexpr auto kGettingStartedDismissed = "dismissed";
+}  // namespace
+
+void MainWindow::buildGettingStarted(bool firstStart) {
+  // The first lesson of --list-lessons, whichever it is.
+  QString lessonName;
+  QString lessonTitle;
+  if (const auto names = engine::builtinLessonNames(); !names.empty()) {
+    lessonName = QString::fromStdString(names.front());
+    lessonTitle = lessonName;
+    try {
+      lessonTitle = QString::fromStdString(
+          engine::parseLesson(*engine::builtinLessonJson(names.front()), names.front()).title);
+    } catch (const engine::LessonError&) {
+      // Offered by name; opening it says what is wrong.
+    }
+  }
+  QString defaultRun;
+  try {
+    // Its description's first sentence: what runs.
+    defaultRun =
+        QString::fromStdString(engine::loadScenario(engine::kDefaultScenarioName).description);
+    if (const auto end = defaultRun.indexOf(QStringLiteral(". ")); end > 0)
+      defaultRun.truncate(end + 1);
+  } catch (const engine::ScenarioError&) {
+    // The button still restarts it; loading says what is wrong.
+  }
+  m_gettingStarted = new GettingStartedPanel(lessonName, lessonTitle, defaultRun);
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(m_gettingStarted);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setFrameShape(QFrame::NoFrame);
+  m_gettingStartedDock = new QDockWidget(tr("Getting started"), this);
+  m_gettingStartedDock->setObjectName(QStringLiteral("gettingStartedDock"));
+  m_gettingStartedDock->setWidget(scroll);
+  addDockWidget(Qt::LeftDockWidgetArea, m_gettingStartedDock);
+  tabifyDockWidget(m_parameterDock, m_gettingStartedDock);
+  m_gettingStartedDock->installEventFilter(
+      new CloseWatcher(m_gettingStartedDock, [this] { dismissGettingStarted(); }));
+
+  connect(m_gettingStarted, &GettingStartedPanel::lessonRequested, this,
+          [this](const QString& name) { openLesson(name); });
+  connect(m_gettingStarted, &GettingStartedPanel::defaultRunRequested, this, [this] {
+    try {
+      runScenario(engine::loadScenario(engine::kDefaultScenarioName));
+    } catch (const engine::ScenarioError& e) {
+      m_notifier.error(tr("Cannot open scenario"), scenarioErrorText(QStringLiteral("default"), e));
+      return;
+    }
+    m_parameterDock->show();
+    m_parameterDock->raise();
+  });
+  connect(m_gettingStarted, &GettingStartedPanel::openTraceRequested, m_importTraceAction,
+          &QAction::trigger);
+  connect(m_gettingStarted, &GettingStartedPanel::presenterModeRequested, this,
+          &MainWindow::setPresenterMode);
+  connect(m_presenterAction, &QAction::toggled, m_gettingStarted,
+          &GettingStartedPanel::setPresenterMode);
+  connect(m_gettingStarted, &GettingStartedPanel::dismissed, this,
+          &MainWindow::dismissGettingStarted);
+
+  // Shown on the first start and on every start after until dismissed; never in a scripted run,
+  // which neither reads nor writes settings.
+  const bool show =
+      !m_scriptedMode &&
+      (firstStart || m_settings.value(Setting::GettingStarted).toString() == kGettingStartedShown);
+  if (!show) {
+    m_gettingStartedDock->hide();
+    return;
+  }
+  m_settings.setValue(Setting::GettingStarted, QString::fromLatin1(kGettingStartedShown));
+  showGettingStarted();
+}
+
+void MainWindow::showGettingStarted() {
+  m_gettingStartedDock->show();
+  m_gettingStartedDock->raise();
+}
+
+void MainWindow::dismissGettingStarted() {
+  m_gettingStartedDock->hide();
+  if (m_scriptedMode) return;
+  m_settings.setValue(Setting::GettingStarted, QString::fromLatin1(kGettingStartedDismissed));
+  m_settings.sync();
 }
 
 void MainWindow::showHelpShortcuts() {

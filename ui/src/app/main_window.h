@@ -25,6 +25,7 @@ class CompareView;
 class Dashboard;
 class ExperimentPanel;
 class ExplainPanel;
+class GettingStartedPanel;
 class TimelinePanel;
 class HostView;
 class LessonPanel;
@@ -54,7 +55,8 @@ class MainWindow : public QMainWindow {
   // Tests and scripts find the views, panels, menus and actions by their objectName
   // (findChild): "liveController", "dashboard", "compareView", "traceView", "hostView",
   // "parameterPanel", "runControls", "experimentPanel", "experimentsMenu", "compareAction",
-  // "importTraceAction", "realKernelAction", "watchHostAction".
+  // "importTraceAction", "realKernelAction", "watchHostAction", "gettingStartedDock",
+  // "gettingStartedAction".
 
   /// Switches the central area. Leaving the dashboard pauses the live run (and hides its task
   /// table); coming back resumes it as it was. Leaving live host mode stops polling and any
@@ -98,6 +100,12 @@ class MainWindow : public QMainWindow {
   QString exportTo(const QString& path, const ExportChoice& choice) const;
   void setPresenterMode(bool on);
   bool presenterMode() const;
+  /// Help ▸ Getting started: the panel of where to begin, in front of the Parameters. On the
+  /// first start (no settings yet) the window shows it itself, and on every start after until
+  /// it is dismissed; a scripted run never shows it.
+  void showGettingStarted();
+  /// "Don't show at start", or the panel closed: it stays away on later starts.
+  void dismissGettingStarted();
   /// Starts the --run-for/--export/--quit job given at launch, if any (ScriptedFigures): after
   /// the --open-trace import has ended, and only if every file given at launch loaded (else
   /// status 2, no export). With --quit the application exits with the job's status.
@@ -147,6 +155,8 @@ class MainWindow : public QMainWindow {
   /// The scripted job of a scripted run (nullptr otherwise), with what it needs of the window.
   void makeScriptedJob();
   void buildLessonsMenu(QMenu* menu);
+  /// The Getting started dock, tabbed with the Parameters; `firstStart`: no settings yet.
+  void buildGettingStarted(bool firstStart);
   void openLessonDialog();
   void showHelpShortcuts();
   void showPlotsByLessonNames(const QStringList& plots);
@@ -184,6 +194,8 @@ class MainWindow : public QMainWindow {
   ExperimentPanel* m_experimentPanel = nullptr;
   LessonPanel* m_lessonPanel = nullptr;
   QDockWidget* m_lessonDock = nullptr;
+  GettingStartedPanel* m_gettingStarted = nullptr;
+  QDockWidget* m_gettingStartedDock = nullptr;
   QDockWidget* m_experimentDock = nullptr;
   ExplainPanel* m_explainPanel = nullptr;
   QDockWidget* m_explainDock = nullptr;

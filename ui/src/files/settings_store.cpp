@@ -14,7 +14,7 @@ struct KeyInfo {
   QVariant (*fallback)();
 };
 
-const std::array<KeyInfo, 7> kKeys = {{
+const std::array<KeyInfo, 8> kKeys = {{
     {Setting::RecentFiles, "files/recent", [] { return QVariant(QStringList()); }},
     {Setting::LastDirectory, "files/lastDirectory", [] { return QVariant(QString()); }},
     {Setting::WindowGeometry, "window/geometry", [] { return QVariant(QByteArray()); }},
@@ -23,6 +23,7 @@ const std::array<KeyInfo, 7> kKeys = {{
     {Setting::HistoryWindow, "view/historyWindow",
      [] { return QVariant(QStringLiteral("10min")); }},
     {Setting::UnitsPages, "view/unitsPages", [] { return QVariant(false); }},
+    {Setting::GettingStarted, "start/gettingStarted", [] { return QVariant(QString()); }},
 }};
 
 const KeyInfo& info(Setting key) {
@@ -43,6 +44,10 @@ SettingsStore::~SettingsStore() = default;
 
 QString SettingsStore::keyName(Setting key) {
   return QString::fromLatin1(info(key).name);
+}
+
+bool SettingsStore::isEmpty() const {
+  return m_settings->allKeys().isEmpty();
 }
 
 QVariant SettingsStore::value(Setting key) const {

@@ -21,6 +21,7 @@ enum class Setting {
   DashboardLayout,  ///< QByteArray from Dashboard::saveLayoutState
   HistoryWindow,    ///< QString key (history_window.h)
   UnitsPages,       ///< bool
+  GettingStarted,   ///< QString: "" never shown, "shown" until dismissed, "dismissed"
 };
 
 class SettingsStore {
@@ -39,6 +40,8 @@ class SettingsStore {
   SettingsStore(const SettingsStore&) = delete;
   SettingsStore& operator=(const SettingsStore&) = delete;
 
+  /// Nothing has been stored yet: the program's first start for this user.
+  bool isEmpty() const;
   QVariant value(Setting key) const;
   void setValue(Setting key, const QVariant& value);
   /// The name a key is stored under.

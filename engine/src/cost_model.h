@@ -47,18 +47,9 @@ inline double writebackSubmitPerPageS(double writebackUsPerPage) {
 /// One pass of balance_dirty_pages(): 0.32 us for the function itself [M] (costs.md "one
 /// balance_dirty_pages() call, the function itself": perf-100.perf-children.txt self share of
 /// the cpu-clock samples over the 4,814 calls per second that throttled-100 traced). Everything
-/// under it, the context switch of its sleep included, is 8.4 us per call [M] (perf's samples,
-/// which miss a vCPU's exits); the sleep and wake-up are charged as kSleepWakeS.
+/// under it, the context switch of its sleep included, is 8.4 us per call [M]; the model
+/// charges the context switch nowhere else either, so it is not added here [D].
 inline constexpr double kThrottleCallS = 0.32e-6;
-/// A throttled writer's own side of one sleep and wake-up (the system call, arming the timer,
-/// switching away, switching back in, returning to user space): 32.6 us [M], the median of
-/// three runs' medians of tools/kernel-measure/sleep_wake.c sleeping 4 ms (one jiffy at HZ
-/// 250, the shortest pause) 2000 times as SCHED_FIFO (tests/data/kernel-6.18-costs/
-/// sleep-wake.txt: 26.7-33.2 us; 19-29 us for 1 ms sleeps, 49-52 us for 12 ms: the longer the
-/// sleep, the colder the caches it comes back to). Taken while other sessions' builds kept
-/// both CPUs busy, as ten or a hundred writers do. The waker's side (the timer interrupt and
-/// try_to_wake_up()) runs on whoever has the CPU and is not in it.
-inline constexpr double kSleepWakeS = 32.6e-6;
 
 /// A lock shared by everyone submitting writeback to one device (the bdi list lock and the
 /// request queue lock of 2.6.3x) is held this long per page submitted. Each of k concurrent

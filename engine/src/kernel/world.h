@@ -170,10 +170,6 @@ struct Flusher {
   std::int64_t blockedOffset = 0;
   SimTime lastOldFlush{};
   std::uint32_t timerGeneration = 0;
-  // 3.1+ (docs/model.md, Eq. 70): the pass over b_io under way, which the flusher finishes
-  // before it looks at the thresholds again, unless 100 ms pass once it has written something.
-  SimTime passStart{};
-  bool passWrote = false;
 };
 
 struct DeviceState {

@@ -393,7 +393,6 @@ void Kernel::callBalance(Task& t, Pages pages) {
         t.balanceBlocked = true;
       t.balancePages = out.recheck ? pages : 0;
       t.pausedS += toSeconds(out.sleep);
-      t.owedSystemS += cost::kSleepWakeS;  // going to sleep and coming back (cost_model.h)
       sleepTask(t, out.sleep, TaskState::Paused);
       return;
     case A::Writeback:

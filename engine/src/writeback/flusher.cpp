@@ -208,17 +208,9 @@ void Kernel::flusherRun(int dev) {
         return;
       }
     }
-    // 3.1+ (Eq. 70): writeback_sb_inodes() goes on through b_io, one chunk per file, and
-    // returns to wb_writeback(), which re-checks the thresholds, only when b_io is empty or,
-    // once it has written something, when 100 ms (HZ/10) have passed since the pass began.
-    // Before 3.1 wb_writeback() re-checked after every MAX_WRITEBACK_PAGES (one chunk here).
-    const bool midPass = m_era.flusher == FlusherStyle::Modern && !fl.io.empty() &&
-                         !(fl.passWrote && m_now >= fl.passStart + millis(100));
     SimTime olderThan{};
     bool kupdate = false;
-    if (midPass) {
-      // the pass goes on with the next file of b_io
-    } else if (fl.kupdateDue) {
+    if (fl.kupdateDue) {
       kupdate = true;
       olderThan = m_now - millis(m_scenario.vm.dirtyExpireCentisecs * 10.0);
     } else if (overBackgroundThresh(dev) || fl.reclaimPages > 0) {
@@ -228,10 +220,6 @@ void Kernel::flusherRun(int dev) {
       fl.backgroundRequested = false;
       fl.io.clear();
       return;
-    }
-    if (!midPass) {
-      fl.passStart = m_now;
-      fl.passWrote = false;
     }
     if (fl.io.empty()) queueIo(dev, olderThan);
     if (fl.io.empty()) {
@@ -261,9 +249,7 @@ void Kernel::flusherRun(int dev) {
     // do_writepages(): a bandwidth-only estimate update once 200 ms have passed.
     if (m_era.followDirtyLimit && jiffies() > d.bw.bwTimeStampJiffies + std::max(hz() / 5, 1))
       updateBandwidthAndRestamp(d.bw, d.written, d.dirtied, jiffies(), hz());
-    const bool done = submitChunk(dev, file, writebackChunk(dev));
-    fl.passWrote = true;
-    if (!done) {
+    if (!submitChunk(dev, file, writebackChunk(dev))) {
       pdflushBackOff(dev);
       return;
     }

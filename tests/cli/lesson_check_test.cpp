@@ -31,9 +31,9 @@ TEST_F(Executable, EveryShippedLessonsKeyedAnswersHoldInTheRun) {
     const auto lesson = throttlelab::engine::loadLesson(name);
     for (std::size_t i = 0; i < lesson.steps.size(); ++i)
       if (lesson.steps[i].question)
-        EXPECT_NE(r.out.find("step " + std::to_string(i + 1) + ": " +
-                             lesson.steps[i].question->text),
-                  std::string::npos)
+        EXPECT_NE(
+            r.out.find("step " + std::to_string(i + 1) + ": " + lesson.steps[i].question->text),
+            std::string::npos)
             << r.out;
   }
 }

@@ -52,9 +52,9 @@ TEST(LessonCondition, ComparesFiguresWithCsPrecedence) {
 }
 
 TEST(LessonCondition, NamesGroupsAndDevicesAndListsEachFigureOnce) {
-  const te::LessonCondition c =
-      te::LessonCondition::parse("pause_ms_p50:dd-host > 2*pause_ms_p50:dd-box && "
-                                 "write_mibps@sdb < write_mibps@sda && pause_ms_p50:dd-host > 0");
+  const te::LessonCondition c = te::LessonCondition::parse(
+      "pause_ms_p50:dd-host > 2*pause_ms_p50:dd-box && "
+      "write_mibps@sdb < write_mibps@sda && pause_ms_p50:dd-host > 0");
   ASSERT_EQ(c.figures().size(), 4u);
   EXPECT_EQ(c.figures()[0].metric, "pause_ms_p50");
   EXPECT_EQ(c.figures()[0].group, "dd-host");
@@ -65,9 +65,8 @@ TEST(LessonCondition, NamesGroupsAndDevicesAndListsEachFigureOnce) {
 
 TEST(LessonCondition, AFigureThatIsNotMeasuredMakesItNotHold) {
   const te::LessonCondition c = te::LessonCondition::parse("to_limit_s > 1 || dirty_mib > 0");
-  const auto r = c.evaluate([](const te::LessonFigure& f) {
-    return f.metric == "to_limit_s" ? std::nan("") : 5.0;
-  });
+  const auto r = c.evaluate(
+      [](const te::LessonFigure& f) { return f.metric == "to_limit_s" ? std::nan("") : 5.0; });
   EXPECT_FALSE(r.holds);
   EXPECT_EQ(r.unmeasured, "to_limit_s is n/a");
   ASSERT_EQ(r.values.size(), 2u);

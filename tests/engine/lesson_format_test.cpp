@@ -42,16 +42,16 @@ const te::LessonQuestion& questionOf(const te::Lesson& lesson, std::size_t step 
 }  // namespace
 
 TEST(LessonFormat, ReadsTheKernelTermsCurvesCheckAndMore) {
-  const te::Lesson lesson = te::parseLesson(
-      lessonWith(R"({"caption": "the setpoint", "runFor": 5,
+  const te::Lesson lesson =
+      te::parseLesson(lessonWith(R"({"caption": "the setpoint", "runFor": 5,
           "terms": {"setpoint": "Where the controller steers: {setpoint_mib} MiB.",
                     "freerun": "Below it nobody waits."},
           "curves": {"dirty": ["dirty+writeback", "setpoint"], "pause": ["median"]},
           "question": {"text": "Where?", "choices": ["below", "near"], "answer": 1,
                        "check": "freerun_mib < dirty_mib && dirty_mib < limit_mib",
                        "reveal": "At {dirty_mib} MiB.", "more": "Because {tasks:dd} writers."}})",
-                 R"("kernel": "Runs the 3.2+ model (ioless).",)"),
-      "t.json");
+                                 R"("kernel": "Runs the 3.2+ model (ioless).",)"),
+                      "t.json");
   EXPECT_EQ(lesson.kernel, "Runs the 3.2+ model (ioless).");
   const te::LessonStep& step = lesson.steps[1];
   ASSERT_EQ(step.terms.size(), 2u);
@@ -97,64 +97,64 @@ TEST(LessonFormat, EveryBadAdditionNamesTheFileStepAndKey) {
     std::string reason;
   };
   const std::string q = R"("text": "?", "reveal": "r")";
-  for (const Case& c : std::vector<Case>{
-           {R"({"caption": "x", "question": {)" + q +
-                R"(, "choices": ["a", "b"], "answer": 0, "check": "dirty_mib < "}})",
-            "question.check", "ends where"},
-           {R"({"caption": "x", "question": {)" + q +
-                R"(, "choices": ["a", "b"], "answer": 0, "check": "dirty_mb < 5"}})",
-            "question.check", "unknown figure 'dirty_mb'"},
-           {R"({"caption": "x", "question": {)" + q +
-                R"(, "choices": ["a", "b"], "answer": 0, "check": "pause_ms_p50:cc1 > 5"}})",
-            "question.check", "no task group 'cc1'"},
-           {R"({"caption": "x", "question": {)" + q +
-                R"(, "choices": ["a", "b"], "answer": 0, "check": "seeks_per_s@sdz > 5"}})",
-            "question.check", "no device 'sdz'"},
-           {R"({"caption": "x", "question": {)" + q +
-                R"(, "choices": ["a", "b"], "answer": 0, "check": "dirty_mib:dd > 5"}})",
-            "question.check", "not measured per task group"},
-           {R"({"caption": "x", "question": {)" + q +
-                R"(, "choices": ["a", "b"], "answer": 0, "check": "runs > 5"}})",
-            "question.check", "needs a task group"},
-           {R"({"caption": "x", "question": {)" + q +
-                R"(, "choices": ["a", "b"], "answer": 0, "check": 5}})",
-            "question.check", "must be a string"},
-           {R"({"caption": "x", "question": {)" + q +
-                R"(, "numeric": {"figure": "dirty_mib", "unit": "MiB", "expected": 5, "tolerance": 1}, "choices": ["a", "b"]}})",
-            "question.choices", "no choices"},
-           {R"({"caption": "x", "question": {)" + q +
-                R"(, "numeric": {"figure": "dirty_mib", "unit": "MiB", "expected": 5}}})",
-            "question.numeric.tolerance", "is missing"},
-           {R"({"caption": "x", "question": {)" + q +
-                R"(, "numeric": {"figure": "dirty_mib", "unit": "MiB", "expected": 5, "tolerance": "lots"}}})",
-            "question.numeric.tolerance", "not a percentage"},
-           {R"({"caption": "x", "question": {)" + q +
-                R"(, "numeric": {"figure": "dirty_mib", "unit": "MiB", "expected": 5, "tolerance": 0}}})",
-            "question.numeric.tolerance", "more than 0"},
-           {R"({"caption": "x", "question": {)" + q +
-                R"(, "numeric": {"figure": "dirty mib", "unit": "MiB", "expected": 5, "tolerance": 1}}})",
-            "question.numeric.figure", "not a figure"},
-           {R"({"caption": "x", "question": {)" + q +
-                R"(, "numeric": {"figure": "dirty_mib", "expected": 5, "tolerance": 1}}})",
-            "question.numeric.unit", "is missing"},
-           {R"({"caption": "x", "question": {)" + q +
-                R"(, "numeric": {"figure": "dirty_mib", "unit": "MiB", "expected": 5, "tolerance": 1, "guess": 3}}})",
-            "question.numeric.guess", "unknown key"},
-           {R"({"caption": "x", "question": {)" + q +
-                R"(, "choices": ["a", "b"], "answer": 0, "more": ["x"]}})",
-            "question.more", "must be a string"},
-           {R"({"caption": "x", "question": {)" + q +
-                R"(, "choices": ["a", "b"], "answer": 0, "more": "{nothing}"}})",
-            "question.more", "unknown metric"},
-           {R"({"caption": "x", "terms": ["setpoint"]})", "terms", "must be an object"},
-           {R"({"caption": "x", "terms": {"setpoint": ""}})", "terms.setpoint", "non-empty"},
-           {R"({"caption": "x", "curves": {"disk": ["seeks/s"]}})", "curves.disk",
-            "must be one of"},
-           {R"({"caption": "x", "curves": {"memory": ["min"]}})", "curves.memory[0]",
-            "did you mean 'wmark_min'"},
-           {R"({"caption": "x", "curves": {"memory": []}})", "curves.memory", "at least one"},
-           {R"({"caption": "{pause_ms_p50:nobody}"})", "caption", "no task group 'nobody'"},
-       }) {
+  for (
+      const Case& c : std::vector<Case>{
+          {R"({"caption": "x", "question": {)" + q +
+               R"(, "choices": ["a", "b"], "answer": 0, "check": "dirty_mib < "}})",
+           "question.check", "ends where"},
+          {R"({"caption": "x", "question": {)" + q +
+               R"(, "choices": ["a", "b"], "answer": 0, "check": "dirty_mb < 5"}})",
+           "question.check", "unknown figure 'dirty_mb'"},
+          {R"({"caption": "x", "question": {)" + q +
+               R"(, "choices": ["a", "b"], "answer": 0, "check": "pause_ms_p50:cc1 > 5"}})",
+           "question.check", "no task group 'cc1'"},
+          {R"({"caption": "x", "question": {)" + q +
+               R"(, "choices": ["a", "b"], "answer": 0, "check": "seeks_per_s@sdz > 5"}})",
+           "question.check", "no device 'sdz'"},
+          {R"({"caption": "x", "question": {)" + q +
+               R"(, "choices": ["a", "b"], "answer": 0, "check": "dirty_mib:dd > 5"}})",
+           "question.check", "not measured per task group"},
+          {R"({"caption": "x", "question": {)" + q +
+               R"(, "choices": ["a", "b"], "answer": 0, "check": "runs > 5"}})",
+           "question.check", "needs a task group"},
+          {R"({"caption": "x", "question": {)" + q +
+               R"(, "choices": ["a", "b"], "answer": 0, "check": 5}})",
+           "question.check", "must be a string"},
+          {R"({"caption": "x", "question": {)" + q +
+               R"(, "numeric": {"figure": "dirty_mib", "unit": "MiB", "expected": 5, "tolerance": 1}, "choices": ["a", "b"]}})",
+           "question.choices", "no choices"},
+          {R"({"caption": "x", "question": {)" + q +
+               R"(, "numeric": {"figure": "dirty_mib", "unit": "MiB", "expected": 5}}})",
+           "question.numeric.tolerance", "is missing"},
+          {R"({"caption": "x", "question": {)" + q +
+               R"(, "numeric": {"figure": "dirty_mib", "unit": "MiB", "expected": 5, "tolerance": "lots"}}})",
+           "question.numeric.tolerance", "not a percentage"},
+          {R"({"caption": "x", "question": {)" + q +
+               R"(, "numeric": {"figure": "dirty_mib", "unit": "MiB", "expected": 5, "tolerance": 0}}})",
+           "question.numeric.tolerance", "more than 0"},
+          {R"({"caption": "x", "question": {)" + q +
+               R"(, "numeric": {"figure": "dirty mib", "unit": "MiB", "expected": 5, "tolerance": 1}}})",
+           "question.numeric.figure", "not a figure"},
+          {R"({"caption": "x", "question": {)" + q +
+               R"(, "numeric": {"figure": "dirty_mib", "expected": 5, "tolerance": 1}}})",
+           "question.numeric.unit", "is missing"},
+          {R"({"caption": "x", "question": {)" + q +
+               R"(, "numeric": {"figure": "dirty_mib", "unit": "MiB", "expected": 5, "tolerance": 1, "guess": 3}}})",
+           "question.numeric.guess", "unknown key"},
+          {R"({"caption": "x", "question": {)" + q +
+               R"(, "choices": ["a", "b"], "answer": 0, "more": ["x"]}})",
+           "question.more", "must be a string"},
+          {R"({"caption": "x", "question": {)" + q +
+               R"(, "choices": ["a", "b"], "answer": 0, "more": "{nothing}"}})",
+           "question.more", "unknown metric"},
+          {R"({"caption": "x", "terms": ["setpoint"]})", "terms", "must be an object"},
+          {R"({"caption": "x", "terms": {"setpoint": ""}})", "terms.setpoint", "non-empty"},
+          {R"({"caption": "x", "curves": {"disk": ["seeks/s"]}})", "curves.disk", "must be one of"},
+          {R"({"caption": "x", "curves": {"memory": ["min"]}})", "curves.memory[0]",
+           "did you mean 'wmark_min'"},
+          {R"({"caption": "x", "curves": {"memory": []}})", "curves.memory", "at least one"},
+          {R"({"caption": "{pause_ms_p50:nobody}"})", "caption", "no task group 'nobody'"},
+      }) {
     SCOPED_TRACE(c.step);
     const std::string what = refusal(lessonWith(c.step));
     EXPECT_NE(what.find("step 2, key " + c.key + ":"), std::string::npos) << what;
@@ -167,8 +167,7 @@ TEST(LessonFormat, EveryBadAdditionNamesTheFileStepAndKey) {
 TEST(LessonFormat, CheckAndNumericAreEvaluatedAgainstTheStepsRun) {
   // Ten dd, the second step: dirty pages sit between freerun and the limit, and the pauses of
   // the group are longer than nothing.
-  const te::Lesson lesson = te::parseLesson(
-      lessonWith(R"({"caption": "x", "runFor": 20,
+  const te::Lesson lesson = te::parseLesson(lessonWith(R"({"caption": "x", "runFor": 20,
           "question": {"text": "?", "choices": ["a", "b"], "answer": 1,
                        "check": "freerun_mib < dirty_mib && dirty_mib < limit_mib && pause_ms_p50:dd > 0",
                        "reveal": "r"}},
@@ -183,7 +182,7 @@ TEST(LessonFormat, CheckAndNumericAreEvaluatedAgainstTheStepsRun) {
           "question": {"text": "?", "reveal": "r",
                        "numeric": {"figure": "tasks:dd", "unit": "writers", "expected": 12,
                                    "tolerance": "10%"}}})"),
-      "t.json");
+                                            "t.json");
   te::LessonRunner runner(lesson);
   const te::LessonMeasurement m1 = runner.measure(1);
   const te::LessonCheckResult holds = te::checkLessonQuestion(questionOf(lesson, 1), m1);
@@ -211,12 +210,12 @@ TEST(LessonFormat, CheckAndNumericAreEvaluatedAgainstTheStepsRun) {
 }
 
 TEST(LessonFormat, AStepMeasuredAfterTheOneBeforeContinuesItsRunWithTheSameFigures) {
-  const te::Lesson lesson = te::parseLesson(
-      lessonWith(R"({"caption": "more", "set": {"tasks[0].count": 20}, "runFor": 7},
+  const te::Lesson lesson =
+      te::parseLesson(lessonWith(R"({"caption": "more", "set": {"tasks[0].count": 20}, "runFor": 7},
                     {"caption": "lower", "set": {"vm.dirty_ratio": 8}, "runFor": 6},
                     {"caption": "again", "scenario": "one-dd", "runFor": 4},
                     {"caption": "on", "runFor": 3})"),
-      "t.json");
+                      "t.json");
   te::LessonRunner runner(lesson);
   for (int i = 0; i < static_cast<int>(lesson.steps.size()); ++i) {
     SCOPED_TRACE("step " + std::to_string(i + 1));
@@ -270,7 +269,8 @@ TEST(LessonFormat, EveryFigureIsInTheDocs) {
   const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_FALSE(doc.empty());
   for (const auto& [name, what] : te::lessonMetricNames())
-    EXPECT_NE(doc.find("`" + name + "`"), std::string::npos) << name << " is not in docs/lessons.md";
+    EXPECT_NE(doc.find("`" + name + "`"), std::string::npos)
+        << name << " is not in docs/lessons.md";
 }
 
 TEST(LessonFormat, FiguresOfDevicesGroupsAndCgroupsComeFromTheStep) {

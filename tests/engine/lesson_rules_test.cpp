@@ -106,7 +106,8 @@ std::vector<std::string> lessonProblems(const te::Lesson& lesson) {
     if (!step.question) continue;
     const te::LessonQuestion& q = *step.question;
     if (q.numeric) ++numeric;
-    if (!q.numeric && q.check.empty()) problems.push_back(at(i) + "a choice question without a check");
+    if (!q.numeric && q.check.empty())
+      problems.push_back(at(i) + "a choice question without a check");
     if (!q.choices.empty()) {
       std::size_t shortest = SIZE_MAX, longest = 0;
       for (const auto& c : q.choices) {
@@ -170,8 +171,8 @@ std::vector<std::string> positionProblems(const std::vector<te::Lesson>& lessons
   std::vector<std::string> out;
   for (const auto& [position, n] : keyed)
     if (static_cast<double>(n) > kMaxPositionShare * total)
-      out.push_back(std::string(1, static_cast<char>('A' + position)) + ": " +
-                    std::to_string(n) + " of " + std::to_string(total) + " choice questions");
+      out.push_back(std::string(1, static_cast<char>('A' + position)) + ": " + std::to_string(n) +
+                    " of " + std::to_string(total) + " choice questions");
   return out;
 }
 
@@ -187,9 +188,9 @@ std::string joined(const std::vector<std::string>& lines) {
 }
 
 te::Lesson lesson(const std::string& steps, const std::string& kernel = "Runs ioless.") {
-  return te::parseLesson(R"({"name": "t", "title": "T", "kernel": ")" + kernel +
-                             R"(", "steps": [)" + steps + "]}",
-                         "t.json");
+  return te::parseLesson(
+      R"({"name": "t", "title": "T", "kernel": ")" + kernel + R"(", "steps": [)" + steps + "]}",
+      "t.json");
 }
 
 const std::string kNumeric = R"({"caption": "How much?", "scenario": "one-dd", "runFor": 5,
@@ -207,17 +208,16 @@ std::string choiceStep(const std::string& choices, int answer, const std::string
 
 TEST(LessonRules, ALessonThatKeepsEveryRuleHasNoProblem) {
   // The step that uses setpoint and limit must define them: this one does not.
-  const te::Lesson undefined = lesson(
-      kNumeric + "," +
-      choiceStep(R"(["Near the setpoint now", "Far above the limit"])", 0, "",
-                 "The setpoint and the limit."));
+  const te::Lesson undefined =
+      lesson(kNumeric + "," +
+             choiceStep(R"(["Near the setpoint now", "Far above the limit"])", 0, "",
+                        "The setpoint and the limit."));
   EXPECT_TRUE(mentions(lessonProblems(undefined), "step 2: uses 'limit'"))
       << joined(lessonProblems(undefined));
   EXPECT_TRUE(mentions(lessonProblems(undefined), "step 2: uses 'setpoint'"))
       << joined(lessonProblems(undefined));
-  const te::Lesson defined = lesson(
-      kNumeric + "," +
-      R"({"caption": "The setpoint and the limit.", "runFor": 1,
+  const te::Lesson defined = lesson(kNumeric + "," +
+                                    R"({"caption": "The setpoint and the limit.", "runFor": 1,
           "terms": {"setpoint": "Where dirty pages are steered.", "limit": "The most they may be."},
           "question": {"text": "?", "choices": ["Near the setpoint now", "Far above the limit"],
                        "answer": 0, "check": "dirty_mib >= 0", "reveal": "r",
@@ -239,12 +239,12 @@ TEST(LessonRules, EachRuleCatchesTheLessonThatBreaksIt) {
   // The keyed choice twice as long as the others.
   const auto lengths = lessonProblems(lesson(
       kNumeric + "," +
-      choiceStep(R"(["About the same, give or take", "Longer, because each writer may dirty only a tenth"])",
-                 1)));
+      choiceStep(
+          R"(["About the same, give or take", "Longer, because each writer may dirty only a tenth"])",
+          1)));
   EXPECT_TRUE(mentions(lengths, "step 2: the longest choice")) << joined(lengths);
   // Short choices count as 12 characters: "Yes" beside "No, it halves" is fine.
-  EXPECT_TRUE(lessonProblems(lesson(kNumeric + "," +
-                                    choiceStep(R"(["Yes", "No, it halves"])", 1)))
+  EXPECT_TRUE(lessonProblems(lesson(kNumeric + "," + choiceStep(R"(["Yes", "No, it halves"])", 1)))
                   .empty());
   // A reveal of 61 words.
   std::string reveal;
@@ -279,7 +279,8 @@ TEST(LessonRules, EachRuleCatchesTheLessonThatBreaksIt) {
   EXPECT_EQ(words.size(), 2u) << joined(words);
   // Defined twice.
   const auto twice = lessonProblems(lesson(
-      kNumeric + R"(, {"caption": "x", "terms": {"folio": "f"}}, {"caption": "y", "terms": {"folio": "g"}})"));
+      kNumeric +
+      R"(, {"caption": "x", "terms": {"folio": "f"}}, {"caption": "y", "terms": {"folio": "g"}})"));
   EXPECT_TRUE(mentions(twice, "step 3: 'folio' is defined again (first in step 2)"))
       << joined(twice);
 }

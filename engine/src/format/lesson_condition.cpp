@@ -239,8 +239,7 @@ class ConditionParser {
 
   template <class F>
   Typed nested(F f) {
-    if (++m_depth > kMaxDepth)
-      fail("nested more than " + std::to_string(kMaxDepth) + " deep");
+    if (++m_depth > kMaxDepth) fail("nested more than " + std::to_string(kMaxDepth) + " deep");
     const Typed t = f();
     --m_depth;
     return t;
@@ -272,16 +271,15 @@ class ConditionParser {
 
   Typed number() {
     std::size_t end = m_pos;
-    while (end < m_text.size() && (std::isdigit(static_cast<unsigned char>(m_text[end])) ||
-                                   m_text[end] == '.'))
+    while (end < m_text.size() &&
+           (std::isdigit(static_cast<unsigned char>(m_text[end])) || m_text[end] == '.'))
       ++end;
     if (end < m_text.size() && (m_text[end] == 'e' || m_text[end] == 'E')) {
       std::size_t e = end + 1;
       if (e < m_text.size() && (m_text[e] == '+' || m_text[e] == '-')) ++e;
       if (e < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[e]))) {
         end = e;
-        while (end < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[end])))
-          ++end;
+        while (end < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[end]))) ++end;
       }
     }
     const std::string literal(m_text.substr(m_pos, end - m_pos));

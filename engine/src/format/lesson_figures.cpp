@@ -78,8 +78,9 @@ constexpr MetricDef kMetrics[] = {
      kWhole | kDevice},
     {"pos_ratio", "median pos_ratio of the first device (or @DEVICE) over the step",
      kWhole | kDevice},
-    {"wb_thresh_mib", "median wb_thresh, the device's share of thresh, of the first device (or "
-                      "@DEVICE), MiB",
+    {"wb_thresh_mib",
+     "median wb_thresh, the device's share of thresh, of the first device (or "
+     "@DEVICE), MiB",
      kWhole | kDevice},
     {"wb_share_pct", "median wb_thresh / thresh of the first device (or @DEVICE), percent",
      kWhole | kDevice},
@@ -95,23 +96,20 @@ constexpr MetricDef kMetrics[] = {
     {"dirtied_mibps", "pages the group's tasks dirtied during the step, per task and second, MiB/s",
      kGroup},
     {"paused_pct",
-     "share of the step the group's tasks spent asleep in balance_dirty_pages, percent",
-     kGroup},
+     "share of the step the group's tasks spent asleep in balance_dirty_pages, percent", kGroup},
     {"read_ms_p50", "median latency of the group's uncached reads since its tasks started, ms",
      kGroup},
     {"read_ms_max", "longest uncached read of the group since its tasks started, ms", kGroup},
     {"reads", "uncached reads the group's tasks finished during the step", kGroup},
-    {"journal_wait_s",
-     "seconds the group's tasks waited for the journal during the step, per task", kGroup},
-    {"cgroup_dirty_mib",
-     "median dirty + writeback pages of the memory cgroup the group's tasks are in, MiB",
+    {"journal_wait_s", "seconds the group's tasks waited for the journal during the step, per task",
      kGroup},
+    {"cgroup_dirty_mib",
+     "median dirty + writeback pages of the memory cgroup the group's tasks are in, MiB", kGroup},
     {"cgroup_limit_mib", "median limit of that memory cgroup's own dirty domain, MiB", kGroup},
     {"cgroup_thresh_mib", "median thresh of that memory cgroup's dirty domain, MiB", kGroup},
     {"cgroup_setpoint_mib", "median setpoint of that memory cgroup's dirty domain, MiB", kGroup},
     {"cgroup_freerun_mib", "median freerun of that memory cgroup's dirty domain, MiB", kGroup},
-    {"last_run_s", "mean duration of the group's last finished run (a dd, a compile), s",
-     kGroup},
+    {"last_run_s", "mean duration of the group's last finished run (a dd, a compile), s", kGroup},
     {"runs", "runs the group's tasks have finished", kGroup},
     {"tasks", "tasks in the group", kGroup},
 };
@@ -139,7 +137,8 @@ std::string metricNames() {
 
 std::string figureProblem(const LessonFigure& figure, const Scenario* scenario) {
   const MetricDef* def = findMetric(figure.metric);
-  if (!def) return "unknown figure '" + shortened(figure.metric) + "' (known: " + metricNames() + ")";
+  if (!def)
+    return "unknown figure '" + shortened(figure.metric) + "' (known: " + metricNames() + ")";
   const std::string name(def->name);
   if (!figure.group.empty() && !figure.device.empty())
     return name + " takes a task group or a device, not both";
@@ -156,8 +155,8 @@ std::string figureProblem(const LessonFigure& figure, const Scenario* scenario) 
       if (t.name == figure.group) return {};
       if (groups.find(t.name) == std::string::npos) groups += (groups.empty() ? "" : ", ") + t.name;
     }
-    return "no task group '" + shortened(figure.group) + "' in the step's scenario (its groups: " +
-           (groups.empty() ? "none" : groups) + ")";
+    return "no task group '" + shortened(figure.group) +
+           "' in the step's scenario (its groups: " + (groups.empty() ? "none" : groups) + ")";
   }
   if (!figure.device.empty()) {
     std::string devices;
@@ -165,8 +164,8 @@ std::string figureProblem(const LessonFigure& figure, const Scenario* scenario) 
       if (d.name == figure.device) return {};
       devices += (devices.empty() ? "" : ", ") + d.name;
     }
-    return "no device '" + shortened(figure.device) + "' in the step's scenario (its devices: " +
-           devices + ")";
+    return "no device '" + shortened(figure.device) +
+           "' in the step's scenario (its devices: " + devices + ")";
   }
   return {};
 }
@@ -193,9 +192,8 @@ std::string substitute(const std::string& text,
     const auto at = inner.rfind('@');
     figure.metric = inner.substr(0, std::min(colon, at));
     if (colon != std::string::npos)
-      figure.group = inner.substr(colon + 1, at == std::string::npos || at < colon
-                                                 ? std::string::npos
-                                                 : at - colon - 1);
+      figure.group = inner.substr(
+          colon + 1, at == std::string::npos || at < colon ? std::string::npos : at - colon - 1);
     if (at != std::string::npos && (colon == std::string::npos || at > colon))
       figure.device = inner.substr(at + 1);
     if (!findMetric(figure.metric))
@@ -321,13 +319,15 @@ double wholeMetric(const LessonFigure& f, const LessonMeasurement& m) {
     for (const Sample& s : ss) n += s.allocStalls;
     return n;
   }
-  if (name == "pgscan_kswapd_per_s") return mean([](const Sample& s) { return s.pgscanKswapdPerS; });
-  if (name == "pgscan_direct_per_s") return mean([](const Sample& s) { return s.pgscanDirectPerS; });
+  if (name == "pgscan_kswapd_per_s")
+    return mean([](const Sample& s) { return s.pgscanKswapdPerS; });
+  if (name == "pgscan_direct_per_s")
+    return mean([](const Sample& s) { return s.pgscanDirectPerS; });
   if (name == "kswapd_pct") {
     if (ss.empty()) return std::nan("");
-    return 100.0 * static_cast<double>(std::count_if(ss.begin(), ss.end(), [](const Sample& s) {
-             return s.kswapdActive;
-           })) /
+    return 100.0 *
+           static_cast<double>(std::count_if(ss.begin(), ss.end(),
+                                             [](const Sample& s) { return s.kswapdActive; })) /
            static_cast<double>(ss.size());
   }
   // The device's own figures: n/a in a step without samples or without that device.
@@ -361,10 +361,9 @@ double wholeMetric(const LessonFigure& f, const LessonMeasurement& m) {
     if (ss.empty() || !device(ss.front())) return std::nan("");
     return med([&](const Sample& s) {
       const DeviceSample* d = device(s);
-      return d && s.threshPages > 0
-                 ? 100.0 * static_cast<double>(d->wbThreshPages) /
-                       static_cast<double>(s.threshPages)
-                 : 0.0;
+      return d && s.threshPages > 0 ? 100.0 * static_cast<double>(d->wbThreshPages) /
+                                          static_cast<double>(s.threshPages)
+                                    : 0.0;
     });
   }
   return std::nan("");

@@ -41,6 +41,7 @@ inline const std::vector<std::string> kAllOptions{"--headless",
                                                   "--branch-set",
                                                   "--branch-csv",
                                                   "--snapshot-budget",
-                                                  "--check"};
+                                                  "--check",
+                                                  "--unanswered"};
 
 }  // namespace throttlelab::cli::test

@@ -1101,8 +1101,18 @@ void MainWindow::startScriptedJob() {
                       tr("Scripted run not done: %1").arg(m_scriptedFailures.front()));
     return;
   }
-  // --lesson: the exports show the step once it has run to its end.
-  if (m_lessonPanel->hasLesson() && !m_lessonPanel->stepSettled()) {
+  // --lesson: the exports show the step once it has run to its end; with --unanswered, its
+  // question once the run stands at the step's start.
+  const bool unanswered = m_options.lessonUnanswered && m_lessonPanel->hasLesson() &&
+                          m_lessonPanel->lesson()
+                              .steps[static_cast<std::size_t>(m_lessonPanel->currentStep())]
+                              .question.has_value();
+  if (unanswered && !m_lessonPanel->waitingForAnswer()) {
+    connect(m_lessonPanel, &LessonPanel::questionWaiting, this, &MainWindow::startScriptedJob,
+            Qt::SingleShotConnection);
+    return;
+  }
+  if (!unanswered && m_lessonPanel->hasLesson() && !m_lessonPanel->stepSettled()) {
     connect(m_lessonPanel, &LessonPanel::stepReady, this, &MainWindow::startScriptedJob,
             Qt::SingleShotConnection);
     return;
@@ -1137,9 +1147,11 @@ void MainWindow::startScriptedJob() {
   }
   ScriptedFigures::Job job;
   job.runForS = m_options.runForS.value_or(0);
-  if (m_lessonPanel->hasLesson())
-    job.runForS =
-        engine::planLessonStep(m_lessonPanel->lesson(), m_lessonPanel->currentStep()).stepToS();
+  if (m_lessonPanel->hasLesson()) {
+    const engine::LessonPlan plan =
+        engine::planLessonStep(m_lessonPanel->lesson(), m_lessonPanel->currentStep());
+    job.runForS = unanswered ? plan.stepFromS() : plan.stepToS();
+  }
   job.png = QString::fromStdString(m_options.exportPng);
   job.svg = QString::fromStdString(m_options.exportSvg);
   job.pdf = QString::fromStdString(m_options.exportPdf);
@@ -1200,6 +1212,7 @@ void MainWindow::buildLessonsMenu(QMenu* menu) {
   });
   connect(m_lessonPanel, &LessonPanel::plotsRequested, this, &MainWindow::showPlotsByLessonNames);
   connect(m_lessonPanel, &LessonPanel::highlightRequested, m_dashboard, &Dashboard::setHighlight);
+  connect(m_lessonPanel, &LessonPanel::curvesRequested, m_dashboard, &Dashboard::setFocusCurves);
   // A step's band and wide curves belong to the lesson: closing its panel takes them away (they
   // stayed on the plots with nothing on screen saying why), opening it again brings them back.
   // The view action follows close and show, not the tabs in front.
@@ -1208,6 +1221,8 @@ void MainWindow::buildLessonsMenu(QMenu* menu) {
     const auto& steps = m_lessonPanel->lesson().steps;
     const auto step = static_cast<std::size_t>(m_lessonPanel->currentStep());
     m_dashboard->setHighlight(open && step < steps.size() ? steps[step].highlight : std::nullopt);
+    const bool focus = open && step < steps.size() && !m_lessonPanel->allCurves();
+    m_dashboard->setFocusCurves(focus ? steps[step].curves : std::vector<engine::LessonCurves>{});
   });
   connect(m_lessonPanel, &LessonPanel::scenarioChanged, this,
           [this] { m_parameters->setScenario(m_controller->scenario()); });
@@ -1233,7 +1248,9 @@ bool MainWindow::openLesson(const QString& fileOrName, int index) {
   m_lessonPanel->setLesson(std::move(lesson));
   m_lessonDock->show();
   m_lessonDock->raise();
-  m_lessonPanel->goToStep(std::clamp(index, 0, last), m_scriptedMode);
+  // A scripted run shows the step answered, unless it asks for the question (--unanswered).
+  m_lessonPanel->goToStep(std::clamp(index, 0, last),
+                          m_scriptedMode && !m_options.lessonUnanswered);
   return true;
 }
 

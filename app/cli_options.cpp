@@ -40,6 +40,7 @@ constexpr std::array kOptions{
     OptionSpec{"--list-policies", false, Scope::Any},
     OptionSpec{"--lesson", true, Scope::Any},
     OptionSpec{"--step", true, Scope::Any},
+    OptionSpec{"--check", false, Scope::Headless},
     OptionSpec{"--scenario", true, Scope::Any},
     OptionSpec{"--duration", true, Scope::Any},
     OptionSpec{"--seed", true, Scope::Any},
@@ -166,6 +167,8 @@ class Parser {
       m_options.mode = Mode::ListPolicies;
       return m_options;
     }
+    if (m_options.lessonCheck && (m_options.lesson.empty() || m_options.mode != Mode::Headless))
+      return CliError{"--check belongs to --headless --lesson NAME|FILE"};
     if (!m_options.lesson.empty() || m_options.lessonStep) {
       if (auto e = lessonProblem(positional)) return *e;
     }
@@ -278,6 +281,8 @@ class Parser {
       m_listPolicies = true;
     } else if (name == "--lesson") {
       o.lesson = value;
+    } else if (name == "--check") {
+      o.lessonCheck = true;
     } else if (name == "--step") {
       int k = 0;
       const auto r = std::from_chars(value.data(), value.data() + value.size(), k);
@@ -528,7 +533,7 @@ class Parser {
       return CliError{"--lesson brings its own scenarios; it cannot be combined with a scenario"};
     for (const auto& [name, scope] : m_given) {
       if (name == "--lesson" || name == "--step" || name == "--headless" || name == "--quit" ||
-          name == "--presenter" || name.rfind("--export-", 0) == 0)
+          name == "--check" || name == "--presenter" || name.rfind("--export-", 0) == 0)
         continue;
       return CliError{std::string(name) +
                       " cannot be combined with --lesson, whose steps say "
@@ -595,6 +600,8 @@ std::string helpText() {
                                                    play a lesson in the window
   throttlelab --headless --lesson NAME|FILE [--step K]
                                                    print a lesson with its measured answers
+  throttlelab --headless --lesson NAME|FILE --check
+                                                   check every keyed answer against the run
   throttlelab --list-scenarios | --list-lessons | --list-policies | --version | --help
 
 Scenario (window and headless):
@@ -730,6 +737,10 @@ Window:
                          the lesson panel beside the plots. With --headless: print the
                          lesson's steps with each answer and the numbers the run measured.
   --step K               open the lesson at step K (1-based; the steps before it are run)
+  --check                with --headless --lesson: run the lesson and print, per question,
+                         its check (or numeric expectation), the figures it uses with their
+                         values, and "holds" or "does not hold"; exit status 0 when every
+                         keyed answer holds, 1 when one does not, 2 for a bad lesson
   --open-trace FILE      open a kernel trace in the Real kernel view, measured against
                          simulated (the window's form of --import-trace)
   --watch-host           open live host mode: this machine's dirty pages against its

@@ -35,6 +35,7 @@ struct CliOptions {
   std::optional<std::string> policy;        ///< --policy NAME
   std::string lesson;                       ///< --lesson NAME|FILE
   std::optional<int> lessonStep;            ///< --step K (1-based)
+  bool lessonCheck = false;                 ///< --check: the lesson's keyed answers
 
   // Headless outputs; "-" is standard output.
   std::string csv;       ///< --csv FILE

@@ -40,6 +40,7 @@ inline const std::vector<std::string> kAllOptions{"--headless",
                                                   "--branch-at",
                                                   "--branch-set",
                                                   "--branch-csv",
-                                                  "--snapshot-budget"};
+                                                  "--snapshot-budget",
+                                                  "--check"};
 
 }  // namespace throttlelab::cli::test

@@ -238,6 +238,20 @@ TEST(LessonFormat, AStepMeasuredAfterTheOneBeforeContinuesItsRunWithTheSameFigur
   EXPECT_FALSE(runner.continues(1));
   EXPECT_EQ(runner.measure(1).samples.size(), te::measureLessonStep(lesson, 1).samples.size());
   EXPECT_TRUE(runner.continues(2));
+  // A later step continues over the steps between (run on, unmeasured, with their changes),
+  // as --check measures only the question steps; not over a step that starts a scenario.
+  te::LessonRunner skipping(lesson);
+  skipping.measure(0);
+  EXPECT_TRUE(skipping.continues(2));
+  EXPECT_FALSE(skipping.continues(4));
+  const te::LessonMeasurement skipped = skipping.measure(2);
+  const te::LessonMeasurement replayed = te::measureLessonStep(lesson, 2);
+  EXPECT_EQ(skipped.fromS, replayed.fromS);
+  ASSERT_EQ(skipped.samples.size(), replayed.samples.size());
+  for (std::size_t k = 0; k < skipped.samples.size(); ++k)
+    EXPECT_EQ(skipped.samples[k].dirtyPages, replayed.samples[k].dirtyPages);
+  EXPECT_EQ(skipped.atEnd.events, replayed.atEnd.events);
+  EXPECT_EQ(skipped.scenario.vm.dirtyRatio, replayed.scenario.vm.dirtyRatio);
 }
 
 TEST(LessonFormat, AMeasurementReportsProgressAndStopsWhenAsked) {

@@ -102,7 +102,8 @@ TEST(LessonPanel, ANumericQuestionTakesANumberAndShowsTheMeasuredValueBesideIt) 
   EXPECT_TRUE(reveal.contains(QStringLiteral("Measured: "))) << reveal.toStdString();
   EXPECT_TRUE(reveal.contains(QStringLiteral("Your prediction: 2.50 MiB"))) << reveal.toStdString();
   EXPECT_TRUE(reveal.contains(QStringLiteral("not within it"))) << reveal.toStdString();
-  EXPECT_TRUE(reveal.contains(QStringLiteral("Dirty pages had a median of"))) << reveal.toStdString();
+  EXPECT_TRUE(reveal.contains(QStringLiteral("Dirty pages had a median of")))
+      << reveal.toStdString();
   EXPECT_FALSE(reveal.contains('{')) << reveal.toStdString();
   EXPECT_FALSE(number->isEnabled());
   // The measured figure is the one the engine measures for the step.
@@ -310,8 +311,8 @@ TEST(LessonPanel, TheQuestionAndEveryChoiceAreInViewAt1280x720InPresenterMode) {
         ASSERT_NE(text, nullptr);
         EXPECT_TRUE(wholly(text, panel)) << "choice " << c << " is cut or scrolled away";
         EXPECT_GE(text->height(), text->heightForWidth(text->width())) << "choice " << c;
-        EXPECT_TRUE(
-            wholly(panel->findChild<QRadioButton*>(QStringLiteral("lessonChoice%1").arg(c)), panel));
+        EXPECT_TRUE(wholly(panel->findChild<QRadioButton*>(QStringLiteral("lessonChoice%1").arg(c)),
+                           panel));
       }
       if (step.question->numeric) {
         EXPECT_TRUE(wholly(panel->findChild<QLineEdit*>(QStringLiteral("lessonNumber")), panel));

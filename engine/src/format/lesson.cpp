@@ -587,10 +587,14 @@ LessonRunner::LessonRunner(LessonRunner&&) noexcept = default;
 LessonRunner& LessonRunner::operator=(LessonRunner&&) noexcept = default;
 
 bool LessonRunner::continues(int index) const {
-  if (!m_run || !m_run->sim || index != m_run->step + 1 || index <= 0 ||
+  if (!m_run || !m_run->sim || index <= m_run->step || index <= 0 ||
       index >= static_cast<int>(m_lesson.steps.size()))
     return false;
-  return !m_lesson.steps[static_cast<std::size_t>(index)].scenario;
+  // Every step from the one measured last up to `index` changes the running scenario (none
+  // starts one), so the run goes on through them: --check measures only the question steps.
+  for (int i = m_run->step + 1; i <= index; ++i)
+    if (m_lesson.steps[static_cast<std::size_t>(i)].scenario) return false;
+  return true;
 }
 
 LessonMeasurement LessonRunner::measure(int index, const Progress& progress,
@@ -603,10 +607,14 @@ LessonMeasurement LessonRunner::measure(int index, const Progress& progress,
   std::vector<LessonSegment> todo;
   const bool continuing = continues(index);
   if (continuing) {
-    Scenario next = step.set.empty()
-                        ? m_run->scenario
-                        : applied(m_run->scenario, step.set, Where{m_lesson.name}, index + 1);
-    todo.push_back({index, std::move(next), m_run->toS, m_run->toS + step.runForS});
+    Scenario next = m_run->scenario;
+    double fromS = m_run->toS;
+    for (int i = m_run->step + 1; i <= index; ++i) {
+      const LessonStep& s = m_lesson.steps[static_cast<std::size_t>(i)];
+      if (!s.set.empty()) next = applied(next, s.set, Where{m_lesson.name}, i + 1);
+      todo.push_back({i, next, fromS, fromS + s.runForS});
+      fromS += s.runForS;
+    }
   } else {
     LessonPlan plan = planLessonStep(m_lesson, index);
     if (plan.segments.empty()) {

@@ -165,10 +165,11 @@ struct LessonMeasurement {
 /// same step shows the same numbers).
 LessonMeasurement measureLessonStep(const Lesson& lesson, int index);
 
-/// Measures a lesson's steps one after the other as the window plays them: a step that comes
-/// right after the one measured last, and starts no scenario, continues that step's run; any
-/// other replays its run from the step that started it. The figures are the same either way
-/// (the engine is deterministic), but a lesson of N steps costs one run, not N.
+/// Measures a lesson's steps one after the other as the window plays them: a step later than
+/// the one measured last continues that run when neither it nor any step between starts a
+/// scenario (the steps between run on unmeasured, as --check skips the steps without a
+/// question); any other replays its run from the step that started it. The figures are the same
+/// either way (the engine is deterministic), but a lesson of N steps costs one run, not N.
 class LessonRunner {
  public:
   explicit LessonRunner(Lesson lesson);

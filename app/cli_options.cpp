@@ -40,6 +40,7 @@ constexpr std::array kOptions{
     OptionSpec{"--list-policies", false, Scope::Any},
     OptionSpec{"--lesson", true, Scope::Any},
     OptionSpec{"--step", true, Scope::Any},
+    OptionSpec{"--check", false, Scope::Headless},
     OptionSpec{"--scenario", true, Scope::Any},
     OptionSpec{"--duration", true, Scope::Any},
     OptionSpec{"--seed", true, Scope::Any},
@@ -71,6 +72,7 @@ constexpr std::array kOptions{
     OptionSpec{"--session", true, Scope::Window},
     OptionSpec{"--quit", false, Scope::Window},
     OptionSpec{"--presenter", false, Scope::Window},
+    OptionSpec{"--unanswered", false, Scope::Window},
     OptionSpec{"--open-trace", true, Scope::Window},
     OptionSpec{"--watch-host", false, Scope::Window},
     OptionSpec{"--watch-cgroup", true, Scope::Window},
@@ -166,6 +168,10 @@ class Parser {
       m_options.mode = Mode::ListPolicies;
       return m_options;
     }
+    if (m_options.lessonCheck && (m_options.lesson.empty() || m_options.mode != Mode::Headless))
+      return CliError{"--check belongs to --headless --lesson NAME|FILE"};
+    if (m_options.lessonUnanswered && m_options.lesson.empty())
+      return CliError{"--unanswered belongs to --lesson NAME|FILE (with an export)"};
     if (!m_options.lesson.empty() || m_options.lessonStep) {
       if (auto e = lessonProblem(positional)) return *e;
     }
@@ -278,6 +284,10 @@ class Parser {
       m_listPolicies = true;
     } else if (name == "--lesson") {
       o.lesson = value;
+    } else if (name == "--unanswered") {
+      o.lessonUnanswered = true;
+    } else if (name == "--check") {
+      o.lessonCheck = true;
     } else if (name == "--step") {
       int k = 0;
       const auto r = std::from_chars(value.data(), value.data() + value.size(), k);
@@ -528,7 +538,8 @@ class Parser {
       return CliError{"--lesson brings its own scenarios; it cannot be combined with a scenario"};
     for (const auto& [name, scope] : m_given) {
       if (name == "--lesson" || name == "--step" || name == "--headless" || name == "--quit" ||
-          name == "--presenter" || name.rfind("--export-", 0) == 0)
+          name == "--check" || name == "--unanswered" || name == "--presenter" ||
+          name.rfind("--export-", 0) == 0)
         continue;
       return CliError{std::string(name) +
                       " cannot be combined with --lesson, whose steps say "
@@ -547,9 +558,10 @@ class Parser {
 }  // namespace
 
 bool CliOptions::hasWindowOnlyOptions() const {
-  return runForS || !lesson.empty() || !exportPng.empty() || !exportSvg.empty() ||
-         !exportPdf.empty() || !exportCsv.empty() || !session.empty() || quit || presenter ||
-         !openTrace.empty() || watchHost || !watchCgroup.empty() || snapshotBudgetMiB;
+  return runForS || !lesson.empty() || lessonUnanswered || !exportPng.empty() ||
+         !exportSvg.empty() || !exportPdf.empty() || !exportCsv.empty() || !session.empty() ||
+         quit || presenter || !openTrace.empty() || watchHost || !watchCgroup.empty() ||
+         snapshotBudgetMiB;
 }
 
 std::vector<engine::Override> CliOptions::allOverrides() const {
@@ -591,10 +603,13 @@ std::string helpText() {
               [--simulate [--this-host] [--report FILE]]
                                                    read a kernel trace, convert it, simulate it
   throttlelab --record-trace FILE --duration S     record this machine's kernel (root)
-  throttlelab --lesson NAME|FILE [--step K] [--presenter] [--export-png FILE --quit]
+  throttlelab --lesson NAME|FILE [--step K] [--presenter] [--unanswered]
+              [--export-png FILE --quit]
                                                    play a lesson in the window
   throttlelab --headless --lesson NAME|FILE [--step K]
                                                    print a lesson with its measured answers
+  throttlelab --headless --lesson NAME|FILE --check
+                                                   check every keyed answer against the run
   throttlelab --list-scenarios | --list-lessons | --list-policies | --version | --help
 
 Scenario (window and headless):
@@ -731,6 +746,13 @@ Window:
                          the lesson panel beside the plots. With --headless: print the
                          lesson's steps with each answer and the numbers the run measured.
   --step K               open the lesson at step K (1-based; the steps before it are run)
+  --unanswered           with --lesson and an export: the figure shows the step's question
+                         as the class sees it before answering (the run at the step's
+                         start), instead of the step run and its answer revealed
+  --check                with --headless --lesson: run the lesson and print, per question,
+                         its check (or numeric expectation), the figures it uses with their
+                         values, and "holds" or "does not hold"; exit status 0 when every
+                         keyed answer holds, 1 when one does not, 2 for a bad lesson
   --open-trace FILE      open a kernel trace in the Real kernel view, measured against
                          simulated (the window's form of --import-trace)
   --watch-host           open live host mode: this machine's dirty pages against its

@@ -35,6 +35,8 @@ struct CliOptions {
   std::optional<std::string> policy;        ///< --policy NAME
   std::string lesson;                       ///< --lesson NAME|FILE
   std::optional<int> lessonStep;            ///< --step K (1-based)
+  bool lessonUnanswered = false;            ///< --unanswered: export the question, not the answer
+  bool lessonCheck = false;                 ///< --check: the lesson's keyed answers
 
   // Headless outputs; "-" is standard output.
   std::string csv;       ///< --csv FILE

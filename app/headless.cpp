@@ -672,6 +672,34 @@ void listPolicies(std::ostream& out) {
     out << p.name << " (" << p.kernels << ")\n  " << p.summary << "\n  " << p.details << "\n\n";
 }
 
+namespace {
+
+/// Prints what --check found for a step's question; true if it holds.
+bool printLessonCheck(int index, const te::LessonQuestion& q, const te::LessonMeasurement& m,
+                      std::ostream& out) {
+  const te::LessonCheckResult r = te::checkLessonQuestion(q, m);
+  out << "step " << index + 1 << ": " << q.text << "\n";
+  if (q.numeric) {
+    out << "  numeric: " << q.numeric->figure.text() << ", " << q.numeric->unit << "\n";
+  } else {
+    out << "  keyed: " << static_cast<char>('A' + q.answer) << ") "
+        << q.choices[static_cast<std::size_t>(q.answer)] << "\n";
+  }
+  if (!r.checked) {
+    out << "  no check: not verified\n";
+    return true;
+  }
+  for (const auto& c : r.conditions) out << "  check: " << c << "\n";
+  for (const auto& [name, value] : r.figures)
+    out << "    " << name << " = " << te::formatLessonNumber(value) << "\n";
+  out << "  " << (r.holds ? "holds" : "does not hold");
+  if (!r.holds && !r.unmeasured.empty()) out << " (" << r.unmeasured << ")";
+  out << "\n";
+  return r.holds;
+}
+
+}  // namespace
+
 int runLessonText(const CliOptions& options, std::ostream& out, std::ostream& err) {
   te::Lesson lesson;
   try {
@@ -686,22 +714,50 @@ int runLessonText(const CliOptions& options, std::ostream& out, std::ostream& er
         << " has " << count << " steps\n";
     return kExitBadInput;
   }
+  // One runner for the whole lesson: each step continues the run of the step before, as the
+  // window plays it, instead of replaying the run from its start.
+  te::LessonRunner runner(lesson);
+  int questions = 0, failed = 0, unchecked = 0;
   try {
-    out << lesson.title << "\n\n" << lesson.description << "\n";
+    if (options.lessonCheck)
+      out << lesson.name << ": " << lesson.title << "\n";
+    else
+      out << lesson.title << "\n"
+          << (lesson.kernel.empty() ? "" : lesson.kernel + "\n") << "\n"
+          << lesson.description << "\n";
     for (int i = 0; i < count; ++i) {
       if (options.lessonStep && i + 1 != *options.lessonStep) continue;
       const te::LessonStep& step = lesson.steps[static_cast<std::size_t>(i)];
-      const te::LessonMeasurement m = te::measureLessonStep(lesson, i);
+      if (options.lessonCheck && !step.question) continue;
+      const te::LessonMeasurement m = runner.measure(i);
+      if (options.lessonCheck) {
+        ++questions;
+        const te::LessonQuestion& q = *step.question;
+        if (q.check.empty() && !q.numeric) ++unchecked;
+        if (!printLessonCheck(i, q, m, out)) ++failed;
+        continue;
+      }
       out << "\n## Step " << i + 1 << " of " << count;
       if (!step.scenarioRef.empty()) out << " (" << step.scenarioRef << ")";
       out << "\n\n" << te::fillLessonText(step.caption, m) << "\n";
+      for (const te::LessonTerm& t : step.terms)
+        out << "\n  " << t.term << ": " << te::fillLessonText(t.definition, m);
+      if (!step.terms.empty()) out << "\n";
       if (step.question) {
         const te::LessonQuestion& q = *step.question;
         out << "\nQ: " << q.text << "\n";
         for (std::size_t c = 0; c < q.choices.size(); ++c)
           out << "  " << static_cast<char>('A' + c) << ") " << q.choices[c]
               << (static_cast<int>(c) == q.answer ? "   <- answer" : "") << "\n";
+        if (q.numeric) {
+          const double measured = te::lessonFigureValue(q.numeric->figure, m);
+          out << "  (a number, in " << q.numeric->unit << ")   <- measured "
+              << te::formatLessonNumber(measured) << " " << q.numeric->unit << "; a guess within "
+              << te::formatLessonNumber(q.numeric->toleranceValue()) << " " << q.numeric->unit
+              << " of it is right\n";
+        }
         out << "\n" << te::fillLessonText(q.reveal, m) << "\n";
+        if (!q.more.empty()) out << "\nMore: " << te::fillLessonText(q.more, m) << "\n";
       }
     }
   } catch (const te::ScenarioError& e) {
@@ -711,7 +767,15 @@ int runLessonText(const CliOptions& options, std::ostream& out, std::ostream& er
     err << "throttlelab: --lesson " << lesson.name << ": " << e.what() << '\n';
     return kExitBadInput;
   }
-  return kExitOk;
+  if (!options.lessonCheck) return kExitOk;
+  const int checked = questions - unchecked;
+  out << "\n"
+      << checked - failed << " of " << checked << (checked == 1 ? " check holds" : " checks hold");
+  if (unchecked > 0)
+    out << "; " << unchecked << (unchecked == 1 ? " question has" : " questions have")
+        << " no check (not verified)";
+  out << "\n";
+  return failed > 0 ? kExitCheckFailed : kExitOk;
 }
 
 }  // namespace throttlelab::cli

@@ -16,6 +16,8 @@ inline constexpr int kExitWriteFailed = 1;
 inline constexpr int kExitInternalError = 1;
 /// Bad input: options, files that are read, output paths that cannot be outputs.
 inline constexpr int kExitBadInput = 2;
+/// --check: a lesson's keyed answer does not hold in the run.
+inline constexpr int kExitCheckFailed = 1;
 
 /// The scenario of `options` with its overrides; on bad input prints the reason to `err` and
 /// returns nullopt.
@@ -43,6 +45,8 @@ void listPolicies(std::ostream& out);
 /// --headless --lesson NAME|FILE [--step K]: the lesson as text, every question with its
 /// answer and the reveal filled in with the numbers its step's run measured. A lesson that
 /// does not load is bad input (2), with the message naming the step and the key.
+/// With --check: per question, its check with the figures it uses and whether it holds;
+/// kExitCheckFailed (1) when one does not.
 int runLessonText(const CliOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace throttlelab::cli

@@ -59,6 +59,7 @@ throttlelab::ui::GuiLaunchOptions toGuiOptions(const cli::CliOptions& o) {
   g.watchCgroup = o.watchCgroup;
   g.lesson = o.lesson;
   g.lessonStep = o.lessonStep.value_or(1);
+  g.lessonUnanswered = o.lessonUnanswered;
   g.branchAtS = o.branchAtS;
   g.branchOverrides = o.branchOverrides;
   return g;

@@ -40,6 +40,8 @@ inline const std::vector<std::string> kAllOptions{"--headless",
                                                   "--branch-at",
                                                   "--branch-set",
                                                   "--branch-csv",
-                                                  "--snapshot-budget"};
+                                                  "--snapshot-budget",
+                                                  "--check",
+                                                  "--unanswered"};
 
 }  // namespace throttlelab::cli::test

@@ -10,8 +10,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <utility>
 
 #include "json_reader.h"
+#include "lesson_figures.h"
+#include "throttlelab/engine/compare.h"
 #include "throttlelab/engine/experiments.h"
 #include "throttlelab/engine/scenario_keys.h"
 #include "throttlelab/engine/simulator.h"
@@ -30,6 +33,9 @@ using input::Json;
 constexpr std::size_t kMaxLessonBytes = 1024 * 1024;
 constexpr int kMaxSteps = 200;
 constexpr double kMaxRunForS = 3600;
+/// A measurement runs in pieces of this many simulated seconds, to report progress and to stop
+/// when asked.
+constexpr double kProgressStepS = 0.25;
 // The window's plots by the names lessons use (docs/lessons.md); "device" is the disk's
 // requests (seeks, request size, queue depth).
 const std::vector<std::string_view> kPlots = {"dirty",     "curve",  "pause",
@@ -250,129 +256,105 @@ double number(const Json& v, const Where& where, int step, const std::string& ke
   return d;
 }
 
-struct MetricDef {
-  std::string_view name;
-  std::string_view what;
-  bool group;  ///< only with :group
-};
-constexpr MetricDef kMetrics[] = {
-    {"dirty_mib", "median dirty + writeback over the step, MiB", false},
-    {"setpoint_mib", "median setpoint over the step, MiB", false},
-    {"freerun_mib", "median freerun over the step, MiB", false},
-    {"limit_mib", "median limit over the step, MiB", false},
-    {"thresh_mib", "median thresh over the step, MiB", false},
-    {"free_mib", "median free memory over the step, MiB", false},
-    {"write_mibps",
-     "pages written back per second over the step, MiB/s; with :group a task's "
-     "mean rate since it started",
-     false},
-    {"pause_ms_p50",
-     "median over the step's 100 ms intervals of their median pause, ms; with "
-     ":group the median of the group's tasks' median pauses",
-     false},
-    {"pause_ms_max", "longest pause of the step, ms; with :group the group's longest", false},
-    {"over_limit_pct",
-     "share of the step's samples with dirty + writeback above the limit, percent", false},
-    {"to_limit_s",
-     "seconds from the step's start until dirty + writeback were first at or under the limit "
-     "(0 if they were at once; n/a if never)",
-     false},
-    {"throttled_tasks", "median number of tasks asleep in balance_dirty_pages", false},
-    {"system_pct", "mean %system over the step", false},
-    {"user_pct", "mean %user over the step", false},
-    {"swap_out_mibps", "mean swap-out rate over the step, MiB/s", false},
-    {"seeks_per_s", "mean seeks per second of the first device over the step", false},
-    {"request_kib", "mean request size of the first device over the step, KiB", false},
-    {"queue_depth", "median requests queued on the first device over the step", false},
-    {"alloc_stall_ms_max", "longest allocation stall of the step, ms; with :group the group's",
-     false},
-    {"oom_kills", "OOM kills during the step; with :group the group's tasks killed so far", false},
-    {"last_run_s", "mean duration of the group's last finished run (a dd, a compile), s", true},
-    {"runs", "runs the group's tasks have finished", true},
-    {"tasks", "tasks in the group", true},
-};
-
-const MetricDef* findMetric(std::string_view name) {
-  for (const auto& m : kMetrics)
-    if (m.name == name) return &m;
-  return nullptr;
-}
-
-/// Calls `f(metric, group)` for every placeholder; `bad(reason)` for a malformed one.
-template <class F, class Bad>
-std::string substitute(const std::string& text, F f, Bad bad) {
-  std::string out;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const std::size_t open = text.find('{', i);
-    if (open == std::string::npos) {
-      out += text.substr(i);
-      break;
-    }
-    out += text.substr(i, open - i);
-    const std::size_t close = text.find('}', open);
-    if (close == std::string::npos) bad("a '{' without its '}'");
-    const std::string inner = text.substr(open + 1, close - open - 1);
-    const auto colon = inner.find(':');
-    const std::string metric = inner.substr(0, colon);
-    const std::string group = colon == std::string::npos ? "" : inner.substr(colon + 1);
-    const MetricDef* def = findMetric(metric);
-    if (!def) {
-      std::string names;
-      for (const auto& m : kMetrics) names += (names.empty() ? "" : ", ") + std::string(m.name);
-      bad("unknown metric {" + shortened(metric) + "} (known: " + names + ")");
-    }
-    if (def->group && group.empty())
-      bad("{" + metric + "} needs a task group: {" + metric + ":NAME}");
-    out += f(*def, group);
-    i = close + 1;
-  }
-  return out;
-}
-
 void checkPlaceholders(const std::string& text, const Where& where, int step,
-                       const std::string& key) {
-  substitute(
-      text, [](const MetricDef&, const std::string&) { return std::string(); },
-      [&](const std::string& reason) { where.fail(step, key, reason); });
-}
-
-/// Every {metric:group} of `text` names a task group of `scenario`, the run the step measures:
-/// a group that is not there would only ever show "n/a".
-void checkPlaceholderGroups(const std::string& text, const std::optional<Scenario>& scenario,
-                            const Where& where, int step, const std::string& key) {
-  substitute(
+                       const std::string& key, const std::optional<Scenario>& scenario) {
+  lesson_detail::substitute(
       text,
-      [&](const MetricDef& def, const std::string& group) {
-        if (group.empty()) return std::string();
-        const std::string placeholder = "{" + std::string(def.name) + ":" + shortened(group) + "}";
-        if (!scenario)
-          where.fail(step, key,
-                     placeholder + " names a task group, but the step has no run to measure");
-        std::vector<std::string_view> names;
-        for (const TaskSpec& t : scenario->tasks) {
-          if (t.name == group) return std::string();
-          names.push_back(t.name);
-        }
-        std::string reason =
-            placeholder + ": the scenario has no task group '" + shortened(group) + "'";
-        if (const auto near = closestName(group, names))
-          reason += " (did you mean '" + std::string(names[*near]) + "'?)";
-        std::string known;
-        for (const auto name : names) known += (known.empty() ? "" : ", ") + shortened(name);
-        where.fail(step, key, reason + "; its groups: " + (known.empty() ? "none" : known));
+      [&](const LessonFigure& f) {
+        if (const std::string problem =
+                lesson_detail::figureProblem(f, scenario ? &*scenario : nullptr);
+            !problem.empty())
+          where.fail(step, key, "{" + shortened(f.text()) + "}: " + problem);
+        return std::string();
       },
       [&](const std::string& reason) { where.fail(step, key, reason); });
+}
+
+/// `question.check`: a condition whose figures the step's run measures.
+void checkCondition(const std::string& text, const Where& where, int step,
+                    const std::optional<Scenario>& scenario) {
+  try {
+    const LessonCondition c = LessonCondition::parse(text);
+    for (const LessonFigure& f : c.figures())
+      if (const std::string problem =
+              lesson_detail::figureProblem(f, scenario ? &*scenario : nullptr);
+          !problem.empty())
+        where.fail(step, "question.check", problem);
+  } catch (const LessonConditionError& e) {
+    where.fail(step, "question.check", std::string("'") + shortened(text) + "' " + e.what());
+  }
+}
+
+LessonNumeric parseNumeric(const Json& v, const Where& where, int step,
+                           const std::optional<Scenario>& scenario) {
+  if (!v.is_object())
+    where.fail(step, "question.numeric",
+               "must be an object: {\"figure\": ..., \"unit\": ..., \"expected\": ..., "
+               "\"tolerance\": ...}");
+  checkKeys(v, {"figure", "unit", "expected", "tolerance"}, where, step, "question.numeric.");
+  LessonNumeric n;
+  const std::string figure = stringAt(v, "figure", where, step, "question.numeric.figure", true);
+  try {
+    n.figure = parseLessonFigure(figure);
+  } catch (const LessonConditionError& e) {
+    where.fail(step, "question.numeric.figure", e.what());
+  }
+  if (const std::string problem =
+          lesson_detail::figureProblem(n.figure, scenario ? &*scenario : nullptr);
+      !problem.empty())
+    where.fail(step, "question.numeric.figure", problem);
+  n.unit = stringAt(v, "unit", where, step, "question.numeric.unit", true);
+  const Json& e = member(v, "expected");
+  if (e.is_null()) where.fail(step, "question.numeric.expected", "is missing (a number is needed)");
+  n.expected = number(e, where, step, "question.numeric.expected", -1e12, 1e12);
+  const Json& t = member(v, "tolerance");
+  const std::string tkey = "question.numeric.tolerance";
+  if (t.is_null()) where.fail(step, tkey, "is missing (a number, or a percentage such as \"15%\")");
+  if (t.is_string()) {
+    const std::string text = t.get<std::string>();
+    char* end = nullptr;
+    const double pct = std::strtod(text.c_str(), &end);
+    if (text.empty() || end == text.c_str() || std::string(end) != "%" || !std::isfinite(pct) ||
+        pct <= 0 || pct > 100)
+      where.fail(step, tkey,
+                 "'" + shortened(text) +
+                     "' is not a percentage of expected between 0 and 100 "
+                     "(such as \"15%\")");
+    n.tolerance = pct;
+    n.tolerancePercent = true;
+  } else {
+    n.tolerance = number(t, where, step, tkey, 0, 1e12);
+    if (n.tolerance <= 0) where.fail(step, tkey, "must be more than 0");
+  }
+  return n;
+}
+
+/// A list of `plot`'s curves by their legend names.
+std::vector<std::string> curveList(const Json& c, const std::string& plot, const Where& where,
+                                   int step, const std::string& key) {
+  if (!c.is_array()) where.fail(step, key, "must be a list of curve names");
+  const auto& known = lessonCurveNames(plot);
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    const std::string k = key + "[" + std::to_string(i) + "]";
+    if (!c[i].is_string()) where.fail(step, k, "must be a string");
+    const std::string curve = c[i].get<std::string>();
+    if (std::find(known.begin(), known.end(), curve) == known.end())
+      where.fail(step, k, unknownCurve(curve, plot));
+    out.push_back(curve);
+  }
+  return out;
 }
 
 LessonStep parseStep(const Json& j, const Where& where, int step, bool first,
                      std::optional<Scenario>& current) {
   if (!j.is_object()) where.fail(step, "", "a step must be an object");
-  checkKeys(j, {"caption", "scenario", "set", "runFor", "highlight", "question", "view", "plots"},
+  checkKeys(j,
+            {"caption", "scenario", "set", "runFor", "highlight", "question", "view", "plots",
+             "terms", "curves"},
             where, step, "");
   LessonStep s;
   s.caption = stringAt(j, "caption", where, step, "caption", true);
-  checkPlaceholders(s.caption, where, step, "caption");
   if (const Json& v = member(j, "view"); !v.is_null()) {
     if (v == "simulation")
       s.view = LessonView::Simulation;
@@ -394,6 +376,8 @@ LessonStep parseStep(const Json& j, const Where& where, int step, bool first,
       s.set.push_back({key, value.is_string() ? value.get<std::string>() : value.dump()});
     current = applied(*current, s.set, where, step);
   }
+  // Placeholders name the figures of the run as it stands after the step's changes.
+  checkPlaceholders(s.caption, where, step, "caption", current);
   if (const Json& v = member(j, "runFor"); !v.is_null()) {
     s.runForS = number(v, where, step, "runFor", 0, kMaxRunForS);
     if (!current && s.runForS > 0) where.fail(step, "runFor", "there is no scenario to run");
@@ -413,18 +397,8 @@ LessonStep parseStep(const Json& j, const Where& where, int step, bool first,
     LessonHighlight h;
     h.plot = stringAt(v, "plot", where, step, "highlight.plot", true);
     if (!isPlotName(h.plot)) where.fail(step, "highlight.plot", plotNames());
-    if (const Json& c = member(v, "curves"); !c.is_null()) {
-      if (!c.is_array()) where.fail(step, "highlight.curves", "must be a list of curve names");
-      const auto& known = lessonCurveNames(h.plot);
-      for (std::size_t i = 0; i < c.size(); ++i) {
-        const std::string key = "highlight.curves[" + std::to_string(i) + "]";
-        if (!c[i].is_string()) where.fail(step, key, "must be a string");
-        const std::string curve = c[i].get<std::string>();
-        if (std::find(known.begin(), known.end(), curve) == known.end())
-          where.fail(step, key, unknownCurve(curve, h.plot));
-        h.curves.push_back(curve);
-      }
-    }
+    if (const Json& c = member(v, "curves"); !c.is_null())
+      h.curves = curveList(c, h.plot, where, step, "highlight.curves");
     if (const Json& f = member(v, "fromS"); !f.is_null())
       h.fromS = number(f, where, step, "highlight.fromS", 0, 1e7);
     if (const Json& t = member(v, "toS"); !t.is_null())
@@ -433,32 +407,70 @@ LessonStep parseStep(const Json& j, const Where& where, int step, bool first,
       where.fail(step, "highlight.toS", "must not be before highlight.fromS");
     s.highlight = h;
   }
+  if (const Json& v = member(j, "curves"); !v.is_null()) {
+    if (!v.is_object())
+      where.fail(step, "curves", "must be an object: plot name -> list of its curves' names");
+    for (const auto& [plot, list] : v.items()) {
+      if (!isPlotName(plot)) where.fail(step, "curves." + shortened(plot), plotNames());
+      if (list.is_array() && list.empty())
+        where.fail(step, "curves." + plot, "must name at least one of the plot's curves");
+      s.curves.push_back({plot, curveList(list, plot, where, step, "curves." + plot)});
+    }
+  }
+  if (const Json& v = member(j, "terms"); !v.is_null()) {
+    if (!v.is_object())
+      where.fail(step, "terms", "must be an object: term -> its definition (one or two sentences)");
+    for (const auto& [term, definition] : v.items()) {
+      const std::string key = "terms." + shortened(term);
+      if (term.empty() || term.size() > 40) where.fail(step, key, "a term is 1 to 40 characters");
+      if (!definition.is_string() || definition.get<std::string>().empty())
+        where.fail(step, key, "must be the term's definition, a non-empty string");
+      s.terms.push_back({term, definition.get<std::string>()});
+      checkPlaceholders(s.terms.back().definition, where, step, key, current);
+    }
+  }
   if (const Json& v = member(j, "question"); !v.is_null()) {
     if (!v.is_object()) where.fail(step, "question", "must be an object");
-    checkKeys(v, {"text", "choices", "answer", "reveal"}, where, step, "question.");
+    checkKeys(v, {"text", "choices", "answer", "reveal", "more", "check", "numeric"}, where, step,
+              "question.");
     LessonQuestion q;
     q.text = stringAt(v, "text", where, step, "question.text", true);
     const Json& c = member(v, "choices");
-    if (!c.is_array() || c.size() < 2)
-      where.fail(step, "question.choices", "must be a list of at least two strings");
-    for (std::size_t i = 0; i < c.size(); ++i) {
-      if (!c[i].is_string())
-        where.fail(step, "question.choices[" + std::to_string(i) + "]", "must be a string");
-      q.choices.push_back(c[i].get<std::string>());
-    }
     const Json& a = member(v, "answer");
-    if (!a.is_number_integer() || a.get<long long>() < 0 ||
-        a.get<long long>() >= static_cast<long long>(q.choices.size()))
-      where.fail(step, "question.answer",
-                 "must be the index of a choice, 0 to " + std::to_string(q.choices.size() - 1));
-    q.answer = a.get<int>();
+    if (const Json& n = member(v, "numeric"); !n.is_null()) {
+      if (!c.is_null() || !a.is_null())
+        where.fail(step, c.is_null() ? "question.answer" : "question.choices",
+                   "a numeric question has no choices and no answer: the student types a "
+                   "number, which question.numeric checks");
+      q.numeric = parseNumeric(n, where, step, current);
+    } else {
+      if (!c.is_array() || c.size() < 2)
+        where.fail(step, "question.choices",
+                   "must be a list of at least two strings (or give question.numeric instead)");
+      if (c.size() > 26) where.fail(step, "question.choices", "more than 26 choices (A to Z)");
+      for (std::size_t i = 0; i < c.size(); ++i) {
+        if (!c[i].is_string())
+          where.fail(step, "question.choices[" + std::to_string(i) + "]", "must be a string");
+        q.choices.push_back(c[i].get<std::string>());
+      }
+      if (!a.is_number_integer() || a.get<long long>() < 0 ||
+          a.get<long long>() >= static_cast<long long>(q.choices.size()))
+        where.fail(step, "question.answer",
+                   "must be the index of a choice, 0 to " + std::to_string(q.choices.size() - 1));
+      q.answer = a.get<int>();
+    }
     q.reveal = stringAt(v, "reveal", where, step, "question.reveal", true);
-    checkPlaceholders(q.reveal, where, step, "question.reveal");
+    checkPlaceholders(q.reveal, where, step, "question.reveal", current);
+    q.more = stringAt(v, "more", where, step, "question.more", false);
+    checkPlaceholders(q.more, where, step, "question.more", current);
+    q.check = stringAt(v, "check", where, step, "question.check", false);
+    if (const Json& ck = member(v, "check"); !ck.is_null())
+      checkCondition(q.check, where, step, current);
+    if ((!q.check.empty() || q.numeric) && !current)
+      where.fail(step, q.numeric ? "question.numeric" : "question.check",
+                 "the step has no run whose figures it could check");
     s.question = q;
   }
-  checkPlaceholderGroups(s.caption, current, where, step, "caption");
-  if (s.question)
-    checkPlaceholderGroups(s.question->reveal, current, where, step, "question.reveal");
   return s;
 }
 
@@ -479,133 +491,22 @@ std::string readFile(const std::filesystem::path& path, const std::string& shown
 /// Collects the samples of a range of a run.
 class RangeSink final : public RecordSink {
  public:
-  RangeSink(double fromS, std::vector<Sample>& out) : m_from(atSeconds(fromS)), m_out(out) {}
+  /// From now on, collects the samples after `fromS`.
+  void start(double fromS) {
+    m_from = atSeconds(fromS);
+    m_out.clear();
+  }
   void onSample(const Sample& s) override {
     // The sample at the step's first moment was taken before its changes applied: it is the
     // previous step's last.
     if (s.time > m_from) m_out.push_back(s);
   }
+  std::vector<Sample> take() { return std::exchange(m_out, {}); }
 
  private:
-  SimTime m_from;
-  std::vector<Sample>& m_out;
+  SimTime m_from{};
+  std::vector<Sample> m_out;
 };
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-std::string formatNumber(double v) {
-  if (!std::isfinite(v)) return "n/a";
-  char buf[64];
-  const double a = std::fabs(v);
-  if (a >= 100 || v == std::floor(v))
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-  else if (a >= 10)
-    std::snprintf(buf, sizeof buf, "%.1f", v);
-  else
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-  return buf;
-}
-
-double windowMetric(std::string_view name, const LessonMeasurement& m) {
-  const auto& ss = m.samples;
-  auto med = [&](auto get) {
-    std::vector<double> v;
-    for (const Sample& s : ss) v.push_back(static_cast<double>(get(s)));
-    return median(std::move(v));
-  };
-  auto mean = [&](auto get) {
-    double sum = 0;
-    for (const Sample& s : ss) sum += static_cast<double>(get(s));
-    return ss.empty() ? 0.0 : sum / static_cast<double>(ss.size());
-  };
-  auto mib = [](Pages p) { return static_cast<double>(p) / kPagesPerMiB; };
-  auto device = [](const Sample& s) -> const DeviceSample* {
-    return s.devices.empty() ? nullptr : &s.devices.front();
-  };
-  if (name == "dirty_mib")
-    return med([&](const Sample& s) { return mib(s.dirtyPages + s.writebackPages); });
-  if (name == "setpoint_mib") return med([&](const Sample& s) { return mib(s.setpointPages); });
-  if (name == "freerun_mib") return med([&](const Sample& s) { return mib(s.freerunPages); });
-  if (name == "limit_mib") return med([&](const Sample& s) { return mib(s.limitPages); });
-  if (name == "thresh_mib") return med([&](const Sample& s) { return mib(s.threshPages); });
-  if (name == "free_mib") return med([&](const Sample& s) { return mib(s.freePages); });
-  if (name == "throttled_tasks") return med([](const Sample& s) { return s.throttledTasks; });
-  const auto overLimit = [](const Sample& s) {
-    return s.dirtyPages + s.writebackPages > s.limitPages;
-  };
-  if (name == "over_limit_pct") {
-    if (ss.empty()) return std::nan("");
-    const auto over = std::count_if(ss.begin(), ss.end(), overLimit);
-    return 100.0 * static_cast<double>(over) / static_cast<double>(ss.size());
-  }
-  if (name == "to_limit_s") {
-    const auto under = std::find_if_not(ss.begin(), ss.end(), overLimit);
-    if (under == ss.end()) return std::nan("");
-    return std::max(0.0, toSeconds(under->time) - m.fromS);
-  }
-  if (name == "system_pct") return mean([](const Sample& s) { return s.systemPct; });
-  if (name == "user_pct") return mean([](const Sample& s) { return s.userPct; });
-  if (name == "swap_out_mibps") return mean([](const Sample& s) { return s.swapOutKBps / 1024; });
-  if (name == "seeks_per_s")
-    return mean([&](const Sample& s) { return device(s) ? device(s)->seeksPerS : 0.0; });
-  if (name == "request_kib")
-    return mean([&](const Sample& s) { return device(s) ? device(s)->avgRequestKiB : 0.0; });
-  if (name == "queue_depth")
-    return med([&](const Sample& s) { return device(s) ? device(s)->queueDepth : 0; });
-  if (name == "write_mibps") {
-    if (ss.size() < 2) return 0;
-    const double span = toSeconds(ss.back().time - ss.front().time);
-    return span > 0 ? mib(ss.back().writtenPages - ss.front().writtenPages) / span : 0;
-  }
-  if (name == "pause_ms_p50") {
-    std::vector<double> v;
-    for (const Sample& s : ss)
-      if (s.pauses > 0) v.push_back(s.pauseMsP50);
-    return median(std::move(v));
-  }
-  if (name == "pause_ms_max") {
-    double mx = 0;
-    for (const Sample& s : ss) mx = std::max(mx, s.pauseMsMax);
-    return mx;
-  }
-  if (name == "alloc_stall_ms_max") {
-    double mx = 0;
-    for (const Sample& s : ss) mx = std::max(mx, s.allocStallMsMax);
-    return mx;
-  }
-  if (name == "oom_kills")
-    return ss.empty() ? 0 : static_cast<double>(ss.back().oomKills - ss.front().oomKills);
-  return std::nan("");
-}
-
-double groupMetric(std::string_view name, const std::string& group, const LessonMeasurement& m) {
-  std::vector<const TaskStats*> tasks;
-  for (const TaskStats& t : m.atEnd.tasks)
-    if (t.info.name == group) tasks.push_back(&t);
-  if (name == "tasks") return static_cast<double>(tasks.size());
-  if (tasks.empty()) return std::nan("");
-  double mx = 0, sum = 0, n = 0;
-  std::vector<double> v;
-  for (const TaskStats* t : tasks) {
-    if (name == "pause_ms_p50") v.push_back(t->pauseMsP50);
-    if (name == "pause_ms_max") mx = std::max(mx, t->pauseMsMax);
-    if (name == "alloc_stall_ms_max") mx = std::max(mx, t->allocMsMax);
-    if (name == "write_mibps") sum += t->avgWriteKBps / 1024, ++n;
-    if (name == "oom_kills") sum += t->oomKilled ? 1 : 0;
-    if (name == "runs") sum += static_cast<double>(t->runsCompleted);
-    if (name == "last_run_s" && t->runsCompleted > 0) sum += t->lastRunS, ++n;
-  }
-  if (name == "pause_ms_p50") return median(std::move(v));
-  if (name == "pause_ms_max" || name == "alloc_stall_ms_max") return mx;
-  if (name == "write_mibps" || name == "last_run_s") return n > 0 ? sum / n : std::nan("");
-  if (name == "oom_kills" || name == "runs") return sum;
-  return std::nan("");
-}
 
 }  // namespace
 
@@ -618,11 +519,12 @@ Lesson parseLesson(std::string_view json, std::string_view origin) {
     failAt(where, e.path(), e.reason());
   }
   if (!doc.is_object()) where.fail(0, "", "a lesson is a JSON object");
-  checkKeys(doc, {"name", "title", "description", "steps"}, where, 0, "");
+  checkKeys(doc, {"name", "title", "description", "kernel", "steps"}, where, 0, "");
   Lesson lesson;
   lesson.name = stringAt(doc, "name", where, 0, "name", true);
   lesson.title = stringAt(doc, "title", where, 0, "title", true);
   lesson.description = stringAt(doc, "description", where, 0, "description", false);
+  lesson.kernel = stringAt(doc, "kernel", where, 0, "kernel", false);
   const Json& steps = member(doc, "steps");
   if (!steps.is_array() || steps.empty())
     where.fail(0, "steps", "must be a list of at least one step");
@@ -676,6 +578,10 @@ Lesson loadLesson(std::string_view fileOrName) {
       shown + ": no such file, and no built-in lesson of that name (built-in: " + names + ")");
 }
 
+double LessonNumeric::toleranceValue() const {
+  return tolerancePercent ? std::fabs(expected) * tolerance / 100 : tolerance;
+}
+
 LessonPlan planLessonStep(const Lesson& lesson, int index) {
   LessonPlan plan;
   if (index < 0 || index >= static_cast<int>(lesson.steps.size())) return plan;
@@ -696,40 +602,106 @@ LessonPlan planLessonStep(const Lesson& lesson, int index) {
   return plan;
 }
 
-LessonMeasurement measureLessonStep(const Lesson& lesson, int index) {
+struct LessonRunner::Run {
+  std::unique_ptr<Simulator> sim;
+  RangeSink sink;
+  int step = -1;  ///< the step whose end the simulator stands at
+  Scenario scenario;
+  double toS = 0;
+};
+
+LessonRunner::LessonRunner(Lesson lesson) : m_lesson(std::move(lesson)) {}
+LessonRunner::~LessonRunner() = default;
+LessonRunner::LessonRunner(LessonRunner&&) noexcept = default;
+LessonRunner& LessonRunner::operator=(LessonRunner&&) noexcept = default;
+
+bool LessonRunner::continues(int index) const {
+  if (!m_run || !m_run->sim || index <= m_run->step || index <= 0 ||
+      index >= static_cast<int>(m_lesson.steps.size()))
+    return false;
+  // Every step from the one measured last up to `index` changes the running scenario (none
+  // starts one), so the run goes on through them: --check measures only the question steps.
+  for (int i = m_run->step + 1; i <= index; ++i)
+    if (m_lesson.steps[static_cast<std::size_t>(i)].scenario) return false;
+  return true;
+}
+
+LessonMeasurement LessonRunner::measure(int index, const Progress& progress,
+                                        const std::stop_token& stop) {
   LessonMeasurement m;
-  const LessonPlan plan = planLessonStep(lesson, index);
-  if (plan.segments.empty()) return m;
-  m.fromS = plan.stepFromS();
-  m.toS = plan.stepToS();
-  Scenario first = plan.segments.front().scenario;
-  first.durationS = std::max(first.durationS, m.toS + 1);
-  Simulator sim(first);
-  RangeSink sink(m.fromS, m.samples);
-  sim.setSink(&sink);
-  for (std::size_t i = 0; i < plan.segments.size(); ++i) {
-    const LessonSegment& seg = plan.segments[i];
-    if (i > 0) sim.reconfigure(seg.scenario);
-    sim.runUntil(atSeconds(seg.toS));
+  if (index < 0 || index >= static_cast<int>(m_lesson.steps.size())) return m;
+  const LessonStep& step = m_lesson.steps[static_cast<std::size_t>(index)];
+  // The segments still to run: the step alone when the run stands at the previous step's end,
+  // else the run from the step that started it.
+  std::vector<LessonSegment> todo;
+  const bool continuing = continues(index);
+  if (continuing) {
+    Scenario next = m_run->scenario;
+    double fromS = m_run->toS;
+    for (int i = m_run->step + 1; i <= index; ++i) {
+      const LessonStep& s = m_lesson.steps[static_cast<std::size_t>(i)];
+      if (!s.set.empty()) next = applied(next, s.set, Where{m_lesson.name}, i + 1);
+      todo.push_back({i, next, fromS, fromS + s.runForS});
+      fromS += s.runForS;
+    }
+  } else {
+    LessonPlan plan = planLessonStep(m_lesson, index);
+    if (plan.segments.empty()) {
+      m_run.reset();
+      return m;
+    }
+    // The run's length up to the last step that continues it, so that one simulator serves
+    // every step of the run (durationS changes no behaviour: it is where run() stops).
+    double runEndS = plan.stepToS();
+    for (std::size_t i = static_cast<std::size_t>(index) + 1;
+         i < m_lesson.steps.size() && !m_lesson.steps[i].scenario; ++i)
+      runEndS += m_lesson.steps[i].runForS;
+    Scenario first = plan.segments.front().scenario;
+    first.durationS = std::max(first.durationS, runEndS + 1);
+    m_run = std::make_unique<Run>();
+    m_run->sim = std::make_unique<Simulator>(first);
+    m_run->sim->setSink(&m_run->sink);
+    todo = std::move(plan.segments);
   }
-  m.atEnd = sim.summary();
+  Run& run = *m_run;
+  m.fromS = todo.back().fromS;
+  m.toS = todo.back().toS;
+  run.sink.start(m.fromS);
+  const double startS = toSeconds(run.sim->now());
+  const double totalS = m.toS - startS;
+  // A cancelled or failed measurement leaves no run to continue from.
+  run.step = -1;
+  for (std::size_t i = 0; i < todo.size(); ++i) {
+    const LessonSegment& seg = todo[i];
+    // A replay starts with the scenario of the step that started the run; every later
+    // segment is a change to the running scenario.
+    if (i > 0 || continuing) run.sim->reconfigure(seg.scenario);
+    if (i + 1 == todo.size()) m.atStart = run.sim->taskStats();
+    // In pieces of a quarter of a simulated second, to say how far it is and to stop when
+    // asked.
+    for (double t = toSeconds(run.sim->now()); t < seg.toS;) {
+      if (stop.stop_requested()) {
+        m_run.reset();
+        throw RunCancelled();
+      }
+      t = std::min(seg.toS, t + kProgressStepS);
+      run.sim->runUntil(atSeconds(t));
+      if (progress) progress(t - startS, totalS);
+    }
+    run.sim->runUntil(atSeconds(seg.toS));
+  }
+  run.step = index;
+  run.scenario = todo.back().scenario;
+  run.toS = m.toS;
+  m.samples = run.sink.take();
+  m.atEnd = run.sim->summary();
+  for (const DeviceConfig& d : run.sim->scenario().devices) m.devices.push_back(d.name);
+  m.scenario = run.sim->scenario();
   return m;
 }
 
-std::vector<std::pair<std::string, std::string>> lessonMetricNames() {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& d : kMetrics) out.emplace_back(std::string(d.name), std::string(d.what));
-  return out;
-}
-
-std::string fillLessonText(const std::string& text, const LessonMeasurement& m) {
-  return substitute(
-      text,
-      [&](const MetricDef& def, const std::string& group) {
-        return formatNumber(group.empty() ? windowMetric(def.name, m)
-                                          : groupMetric(def.name, group, m));
-      },
-      [](const std::string& reason) { throw LessonError(0, "question.reveal", reason); });
+LessonMeasurement measureLessonStep(const Lesson& lesson, int index) {
+  return LessonRunner(lesson).measure(index);
 }
 
 }  // namespace throttlelab::engine

@@ -1128,6 +1128,7 @@ void MainWindow::buildLessonsMenu(QMenu* menu) {
   });
   connect(m_lessonPanel, &LessonPanel::plotsRequested, this, &MainWindow::showPlotsByLessonNames);
   connect(m_lessonPanel, &LessonPanel::highlightRequested, m_dashboard, &Dashboard::setHighlight);
+  connect(m_lessonPanel, &LessonPanel::curvesRequested, m_dashboard, &Dashboard::setFocusCurves);
   // A step's band and wide curves belong to the lesson: closing its panel takes them away (they
   // stayed on the plots with nothing on screen saying why), opening it again brings them back.
   // The view action follows close and show, not the tabs in front.
@@ -1136,6 +1137,8 @@ void MainWindow::buildLessonsMenu(QMenu* menu) {
     const auto& steps = m_lessonPanel->lesson().steps;
     const auto step = static_cast<std::size_t>(m_lessonPanel->currentStep());
     m_dashboard->setHighlight(open && step < steps.size() ? steps[step].highlight : std::nullopt);
+    const bool focus = open && step < steps.size() && !m_lessonPanel->allCurves();
+    m_dashboard->setFocusCurves(focus ? steps[step].curves : std::vector<engine::LessonCurves>{});
   });
   connect(m_lessonPanel, &LessonPanel::scenarioChanged, this,
           [this] { m_parameters->setScenario(m_controller->scenario()); });
@@ -1161,7 +1164,9 @@ bool MainWindow::openLesson(const QString& fileOrName, int index) {
   m_lessonPanel->setLesson(std::move(lesson));
   m_lessonDock->show();
   m_lessonDock->raise();
-  m_lessonPanel->goToStep(std::clamp(index, 0, last), m_scriptedMode);
+  // A scripted run shows the step answered, unless it asks for the question (--unanswered).
+  m_lessonPanel->goToStep(std::clamp(index, 0, last),
+                          m_scriptedMode && !m_options.lessonUnanswered);
   return true;
 }
 

@@ -30,6 +30,13 @@ void ScriptedFigures::importEnded() {
   }
 }
 
+bool ScriptedFigures::unanswered() const {
+  if (!m_options.lessonUnanswered || !m_window.lessons.hasLesson()) return false;
+  const auto& steps = m_window.lessons.lesson().steps;
+  const auto step = static_cast<std::size_t>(m_window.lessons.currentStep());
+  return step < steps.size() && steps[step].question.has_value();
+}
+
 void ScriptedFigures::start() {
   if (m_running || m_exitCode) return;
   // --open-trace: the trace is part of what was asked; wait for it to load (or fail).
@@ -41,8 +48,15 @@ void ScriptedFigures::start() {
     finish(kExitBadInput, tr("Scripted run not done: %1").arg(m_failures.front()));
     return;
   }
-  // --lesson: the exports show the step once it has run to its end.
-  if (m_window.lessons.hasLesson() && !m_window.lessons.stepSettled()) {
+  // --lesson: the exports show the step once it has run to its end; with --unanswered, its
+  // question once the run stands at the step's start.
+  const bool unanswered = this->unanswered();
+  if (unanswered && !m_window.lessons.waitingForAnswer()) {
+    connect(&m_window.lessons, &LessonPanel::questionWaiting, this, &ScriptedFigures::start,
+            Qt::SingleShotConnection);
+    return;
+  }
+  if (!unanswered && m_window.lessons.hasLesson() && !m_window.lessons.stepSettled()) {
     connect(&m_window.lessons, &LessonPanel::stepReady, this, &ScriptedFigures::start,
             Qt::SingleShotConnection);
     return;
@@ -81,9 +95,11 @@ void ScriptedFigures::start() {
 void ScriptedFigures::runAndExport(LiveController& run) {
   m_running = true;
   double runForS = m_options.runForS.value_or(0);
-  if (m_window.lessons.hasLesson())
-    runForS =
-        engine::planLessonStep(m_window.lessons.lesson(), m_window.lessons.currentStep()).stepToS();
+  if (m_window.lessons.hasLesson()) {
+    const engine::LessonPlan plan =
+        engine::planLessonStep(m_window.lessons.lesson(), m_window.lessons.currentStep());
+    runForS = unanswered() ? plan.stepFromS() : plan.stepToS();
+  }
   connect(&run, &LiveController::runForFinished, this, [this, &run] {
     // Let pending layout and paint events run so the exported plots are laid out.
     QTimer::singleShot(0, this, [this, &run] { exportAll(run); });

@@ -91,6 +91,9 @@ class ScriptedFigures : public QObject {
   void exportAll(LiveController& run);
   void finish(int code, const QString& status);
 
+  /// --lesson with --unanswered on a step with a question: the figure shows the question.
+  bool unanswered() const;
+
   GuiLaunchOptions m_options;
   Window m_window;
   QStringList m_failures;

@@ -425,6 +425,19 @@ void Dashboard::setHighlight(const std::optional<engine::LessonHighlight>& highl
   if (isVisible()) refresh(false, true);
 }
 
+void Dashboard::setFocusCurves(const std::vector<engine::LessonCurves>& focus) {
+  const auto curvesOf = [&](PlotId id) {
+    QStringList out;
+    for (const engine::LessonCurves& c : focus)
+      if (plotFromLessonName(QString::fromStdString(c.plot)) == id)
+        for (const std::string& name : c.curves) out << QString::fromStdString(name);
+    return out;
+  };
+  for (TimePlot* plot : m_timePlots) plot->setFocusCurves(curvesOf(plot->id()));
+  m_curve->setFocusCurves(curvesOf(PlotId::ThrottleCurve));
+  if (isVisible()) refresh(false, true);
+}
+
 void Dashboard::drawHighlight() {
   std::optional<std::pair<double, double>> range;
   QStringList curves;

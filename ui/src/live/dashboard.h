@@ -81,6 +81,9 @@ class Dashboard : public QWidget {
   /// away for room, and in presenter mode among the two or three shown. nullopt clears it.
   void setHighlight(const std::optional<engine::LessonHighlight>& highlight);
   std::optional<PlotId> highlightedPlot() const { return m_highlightPlot; }
+  /// A lesson step's `curves` (docs/lessons.md): on each plot named only its curves named are
+  /// drawn; the other plots, and an empty list, draw every curve.
+  void setFocusCurves(const std::vector<engine::LessonCurves>& focus);
   void setPresenterMode(bool on);
   bool presenterMode() const { return m_presenter; }
   void setUnitsPages(bool pages);

@@ -181,9 +181,11 @@ void ThrottleCurvePlot::placeMarker(QCPItemStraightLine* line, QCPItemText* labe
   line->point1->setCoords(x, 0);
   line->point2->setCoords(x, 1);
   label->position->setCoords(x, 0.0);  // its row: layoutMarkerLabels()
-  // A line left or right of the x axis's range is not drawn, nor its label.
+  // A line left or right of the x axis's range is not drawn, nor its label; nor one a
+  // lesson's step leaves out (the limit line is "limit" to it, whatever its label says).
   const QCPRange range = m_plot->xAxis->range();
-  const bool shown = pages > 0 && x >= range.lower && x <= range.upper;
+  const QString name = line == m_limitLine ? QStringLiteral("limit") : label->text();
+  const bool shown = pages > 0 && x >= range.lower && x <= range.upper && focused(name);
   line->setVisible(shown);
   label->setVisible(shown);
 }
@@ -576,6 +578,39 @@ void ThrottleCurvePlot::applyTheme(const Theme& theme) {
   styleHighlight();
   fitToWidth();
   m_dirty = true;
+}
+
+bool ThrottleCurvePlot::focused(const QString& name) const {
+  return m_focus.isEmpty() || m_focus.contains(name);
+}
+
+void ThrottleCurvePlot::setFocusCurves(const QStringList& names) {
+  if (names == m_focus) return;
+  m_focus = names;
+  for (QCPGraph* g : {m_global, m_device, m_trail, m_point}) {
+    const bool shown = focused(g->name());
+    g->setVisible(shown);
+    if (shown)
+      g->addToLegend();
+    else
+      g->removeFromLegend();
+  }
+  redrawCurve();
+  m_dirty = true;
+}
+
+QStringList ThrottleCurvePlot::visibleCurves() const {
+  QStringList out;
+  for (QCPGraph* g : {m_global, m_device, m_trail, m_point})
+    if (g->visible()) out << g->name();
+  const std::pair<QCPItemStraightLine*, QString> lines[] = {
+      {m_bgLine, QStringLiteral("bg_thresh")},
+      {m_freerunLine, QStringLiteral("freerun")},
+      {m_setpointLine, QStringLiteral("setpoint")},
+      {m_limitLine, QStringLiteral("limit")}};
+  for (const auto& [line, name] : lines)
+    if (line->visible()) out << name;
+  return out;
 }
 
 void ThrottleCurvePlot::setHighlightedCurves(const QStringList& names) {

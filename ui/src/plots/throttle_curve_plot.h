@@ -63,11 +63,17 @@ class ThrottleCurvePlot : public QObject {
   void setHighlightedCurves(const QStringList& names);
   /// What is drawn emphasised now (for tests).
   QStringList emphasisedCurves() const;
+  /// A lesson step's `curves` on this plot: only these curves and lines (legend names, and
+  /// bg_thresh, freerun, setpoint, limit) are drawn; none draws them all.
+  void setFocusCurves(const QStringList& names);
+  /// The curves and lines drawn now (for tests; a line off the axis's range is not).
+  QStringList visibleCurves() const;
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
+  bool focused(const QString& name) const;
   /// What the formula needs of one sample.
   struct Moment {
     double timeS = 0;
@@ -129,6 +135,7 @@ class ThrottleCurvePlot : public QObject {
   QSize m_explainSize;             ///< the formula's size at the last whole replot
   QString m_explainSource;         ///< the formula before fitExplain() wrapped it
   QStringList m_highlighted;
+  QStringList m_focus;  ///< setFocusCurves(); empty: every curve
 };
 
 }  // namespace throttlelab::ui

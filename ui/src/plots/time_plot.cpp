@@ -167,6 +167,7 @@ int TimePlot::addSeries(SeriesSpec spec) {
   m_specs.push_back(std::move(spec));
   m_graphs.push_back(graph);
   m_shown.push_back(true);
+  applySeriesVisibility(m_graphs.size() - 1);
   return static_cast<int>(m_graphs.size()) - 1;
 }
 
@@ -174,12 +175,37 @@ void TimePlot::setSeriesShown(int i, bool shown) {
   const auto idx = static_cast<std::size_t>(i);
   if (m_shown[idx] == shown) return;
   m_shown[idx] = shown;
-  m_graphs[idx]->setVisible(shown);
-  if (shown)
-    m_graphs[idx]->addToLegend();
+  applySeriesVisibility(idx);
+}
+
+bool TimePlot::seriesVisible(std::size_t i) const {
+  return m_shown[i] && (m_focus.isEmpty() || m_focus.contains(m_specs[i].name));
+}
+
+void TimePlot::applySeriesVisibility(std::size_t i) {
+  const bool visible = seriesVisible(i);
+  if (m_graphs[i]->visible() == visible) return;
+  m_graphs[i]->setVisible(visible);
+  if (visible)
+    m_graphs[i]->addToLegend();
   else
-    m_graphs[idx]->removeFromLegend();
+    m_graphs[i]->removeFromLegend();
   m_dirty = true;
+}
+
+void TimePlot::setFocusCurves(const QStringList& curves) {
+  if (curves == m_focus) return;
+  m_focus = curves;
+  for (std::size_t i = 0; i < m_specs.size(); ++i) applySeriesVisibility(i);
+  setLegendColumns();
+  m_dirty = true;
+}
+
+QStringList TimePlot::visibleSeries() const {
+  QStringList out;
+  for (std::size_t i = 0; i < m_specs.size(); ++i)
+    if (seriesVisible(i)) out << m_specs[i].name;
+  return out;
 }
 
 void TimePlot::setSeriesName(int i, const QString& name) {
@@ -303,7 +329,8 @@ void TimePlot::autoscaleAxis(QCPAxis* axis, const QCPRange& keys) {
   for (int i = 0; i < m_plot->graphCount(); ++i) {
     QCPGraph* g = m_plot->graph(i);
     const auto series = std::find(m_graphs.begin(), m_graphs.end(), g);
-    if (series != m_graphs.end() && !m_shown[static_cast<std::size_t>(series - m_graphs.begin())])
+    if (series != m_graphs.end() &&
+        !seriesVisible(static_cast<std::size_t>(series - m_graphs.begin())))
       continue;
     if (!g->visible() || g->valueAxis() != axis) continue;
     bool found = false;
@@ -342,7 +369,7 @@ void TimePlot::setCursor(std::optional<double> timeS, const engine::Sample* near
   QStringList lines;
   lines << QStringLiteral("t = %1 s").arg(engine::toSeconds(nearest->time), 0, 'f', 1);
   for (std::size_t i = 0; i < m_specs.size(); ++i) {
-    if (!m_shown[i]) continue;
+    if (!seriesVisible(i)) continue;
     const auto& spec = m_specs[i];
     lines << QStringLiteral("%1: %2 %3")
                  .arg(spec.name, formatValue(spec.value(*nearest, m_units)), unitOf(spec));
@@ -385,7 +412,7 @@ void TimePlot::setCursor(std::optional<double> timeS,
   for (std::size_t i = 0; i < m_specs.size(); ++i) {
     const auto& spec = m_specs[i];
     const engine::Sample* sample = at(spec.source);
-    if (!m_shown[i] || !sample) continue;
+    if (!seriesVisible(i) || !sample) continue;
     lines << QStringLiteral("%1: %2 %3")
                  .arg(spec.name, formatValue(spec.value(*sample, m_units)), unitOf(spec));
   }
@@ -619,7 +646,7 @@ QStringList TimePlot::eventsNear(double timeS) const {
 QStringList TimePlot::deltaLines(const engine::Sample& a, const engine::Sample& b) const {
   QStringList out;
   for (std::size_t i = 0; i < m_specs.size(); ++i) {
-    if (!m_shown[i]) continue;
+    if (!seriesVisible(i)) continue;
     const auto& spec = m_specs[i];
     const double va = spec.value(a, m_units);
     const double vb = spec.value(b, m_units);

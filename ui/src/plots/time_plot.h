@@ -120,6 +120,13 @@ class TimePlot : public QObject {
   std::optional<std::pair<double, double>> highlightRange() const { return m_highlightRange; }
   /// The series drawn emphasised (for tests): the highlighted names this plot has.
   QStringList emphasisedSeries() const;
+  /// A lesson step's `curves` on this plot (docs/lessons.md): only the series named (legend
+  /// names) are drawn, in the legend and the readouts; empty draws every series. A series the
+  /// plot itself hides (setSeriesShown) stays hidden. Per-task curves are not series.
+  void setFocusCurves(const QStringList& curves);
+  QStringList focusCurves() const { return m_focus; }
+  /// The names of the series drawn now (for tests).
+  QStringList visibleSeries() const;
   /// The whole texts of the marks within a few pixels of `timeS` ("40.0 s: dd ×1 → ×10").
   QStringList eventsNear(double timeS) const;
   /// "name: a → b (Δ d unit)" for every series, for the marker readout.
@@ -216,11 +223,15 @@ class TimePlot : public QObject {
   template <typename Samples>
   void fillGraphs(const Samples& samples, std::optional<int> source, bool replace);
   QCPItemStraightLine* makeLine();
+  /// Shown by the plot and not left out by a lesson's focus.
+  bool seriesVisible(std::size_t i) const;
+  void applySeriesVisibility(std::size_t i);
 
   PlotId m_id;
   std::vector<SeriesSpec> m_specs;
   std::vector<QCPGraph*> m_graphs;
   std::vector<bool> m_shown;
+  QStringList m_focus;                ///< setFocusCurves(); empty: every series
   QCPLayoutGrid* m_header = nullptr;  ///< the title, and the legend beside or under it
   QCPTextElement* m_title = nullptr;
   QString m_titleText;  ///< the title as set; m_title shows it wrapped to the plot's width

@@ -31,8 +31,10 @@ struct GuiLaunchOptions {
   std::string watchCgroup;                   ///< --watch-cgroup PATH: and watches this cgroup
   std::string lesson;                        ///< --lesson NAME|FILE (loaded once already)
   int lessonStep = 1;                        ///< --step K, 1-based
-  int explainPid = 0;                        ///< --explain PID@SECONDS: 0 if not given; the
-  double explainS = 0;                       ///< PNG export is then the whole window
+  /// --unanswered: a scripted run exports the step's question before its answer.
+  bool lessonUnanswered = false;
+  int explainPid = 0;   ///< --explain PID@SECONDS: 0 if not given; the
+  double explainS = 0;  ///< PNG export is then the whole window
   /// --branch-at S with --run-for: the run goes to --run-for, branches at S with the
   /// --branch-set changes, and the exports show both futures (the compare view) at --run-for.
   std::optional<double> branchAtS;

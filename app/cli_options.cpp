@@ -773,8 +773,10 @@ Options take their value as "--opt value" or "--opt=value".
 Exit status: 0 on success; 2 on bad input (options, files that are read, output paths
 that cannot be written; the message on standard error names the problem, nothing is
 written); 1 when an output could not be written (a full disk, or standard output
-failed, for example closed or full: every mode checks that what it printed arrived),
-when a scripted window run could not export, or on an internal error.
+failed, for example closed or full: every mode checks that what it printed arrived;
+a mode that prints there refuses to start when it is closed), when a scripted window
+run could not export, or on an internal error. A closed standard input or error is
+never taken by a file the program opens (--import-trace - refuses a closed input).
 )";
   // The default the window's snapshot store takes (SnapshotStoreOptions::budgetFor()), from
   // the engine's constant rather than a second copy of it that can go stale.

@@ -769,6 +769,12 @@ Other:
   --version              print "throttlelab VERSION"
   --help                 print this help
 
+Progress: long work (a headless run or branch, --compare, --experiment, --simulate, a
+headless lesson) that is expected to take more than about two seconds prints one line on
+standard error while it runs, when standard error is a terminal: the simulated seconds done
+of the whole, the speed against real time and an estimate of the time left. Nothing is
+printed into a file or a pipe. THROTTLELAB_PROGRESS_DELAY=S sets the two seconds (0: always).
+
 Options take their value as "--opt value" or "--opt=value".
 Exit status: 0 on success; 2 on bad input (options, files that are read, output paths
 that cannot be written; the message on standard error names the problem, nothing is

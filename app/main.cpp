@@ -148,6 +148,7 @@ int main(int argc, char** argv) {
                  "file name, or redirect it\n";
     return cli::kExitBadInput;
   }
+  options.progressOnTerminal = !closed.error && ::isatty(STDERR_FILENO) == 1;
   if (options.mode != cli::Mode::Gui) return finish(runMode(options));
   // A lesson that does not load: its message (the step and the key) and status 2, before any
   // window opens or anything else is read or written.

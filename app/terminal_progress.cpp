@@ -14,8 +14,7 @@ namespace throttlelab::cli {
 namespace {
 
 double steadySeconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 /// The terminal's width in columns (standard error's), 0 if unknown.
@@ -48,8 +47,8 @@ double TerminalProgress::defaultDelayS() {
   return 2.0;
 }
 
-TerminalProgress::TerminalProgress(std::ostream& err, bool enabled, double totalS,
-                                   std::string what, double delayS, Clock clock)
+TerminalProgress::TerminalProgress(std::ostream& err, bool enabled, double totalS, std::string what,
+                                   double delayS, Clock clock)
     : m_err(err),
       m_enabled(enabled),
       m_what(std::move(what)),
@@ -71,8 +70,8 @@ void TerminalProgress::update(double doneS) {
   m_lastDrawS = now;
   m_shown = true;
   // Carriage return, the line, and "erase to the end of the line" for a shorter one.
-  m_err << '\r' << fitted("throttlelab: " + m_what + m_meter.line(), terminalColumns())
-        << "\x1b[K" << std::flush;
+  m_err << '\r' << fitted("throttlelab: " + m_what + m_meter.line(), terminalColumns()) << "\x1b[K"
+        << std::flush;
 }
 
 engine::SimulatedProgress TerminalProgress::callback() {

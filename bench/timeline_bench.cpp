@@ -39,6 +39,22 @@ double msSince(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
+/// Main's (79f1ca1) TimelinePanel::refresh matching, kept here to be timed beside ours: for
+/// every event of the timeline, the first unused equal note (every event with every note).
+std::size_t mainsMatching(const std::vector<engine::RunEvent>& events,
+                          const std::vector<engine::RunEvent>& notes) {
+  std::vector<bool> used(notes.size(), false);
+  std::size_t matched = 0;
+  for (const auto& e : events)
+    for (std::size_t i = 0; i < notes.size(); ++i)
+      if (!used[i] && notes[i] == e) {
+        used[i] = true;
+        ++matched;
+        break;
+      }
+  return matched;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
@@ -53,17 +69,16 @@ QByteArray sessionWithNotes(int count, int bytes) {
     events.append(QJsonObject{{"timeS", i * 0.001}, {"kind", "note"}, {"text", text}});
   }
   const engine::Scenario scenario = engine::loadScenario("default");
-  QJsonObject root{
-      {"schemaVersion", 1},
-      {"kind", "throttlelab-session"},
-      {"scenario",
-       QJsonDocument::fromJson(QByteArray::fromStdString(engine::scenarioToJson(scenario)))
-           .object()},
-      {"window", QJsonObject{{"historyWindow", "10min"},
-                             {"speed", "1"},
-                             {"running", false},
-                             {"visiblePlots", QJsonArray{}},
-                             {"events", events}}}};
+  QJsonObject root{{"schemaVersion", 1},
+                   {"kind", "throttlelab-session"},
+                   {"scenario", QJsonDocument::fromJson(
+                                    QByteArray::fromStdString(engine::scenarioToJson(scenario)))
+                                    .object()},
+                   {"window", QJsonObject{{"historyWindow", "10min"},
+                                          {"speed", "1"},
+                                          {"running", false},
+                                          {"visiblePlots", QJsonArray{}},
+                                          {"events", events}}}};
   return QJsonDocument(root).toJson(QJsonDocument::Compact);
 }
 
@@ -85,8 +100,8 @@ int main(int argc, char** argv) {
                         {"5,000 notes", 5000, 0},
                         {"50,000 notes", 50000, 0},
                         {"one 20 MB note", 1, 20 << 20}};
-  std::printf("%-16s %8s %10s %10s %11s %10s %10s %9s\n", "session", "file MB", "read ms",
-              "notes ms", "rebuild ms", "drawn ms", "plots ms", "peak +MB");
+  std::printf("%-16s %8s %10s %10s %11s %10s %10s %9s %12s\n", "session", "file MB", "read ms",
+              "notes ms", "rebuild ms", "drawn ms", "plots ms", "peak +MB", "main match ms");
   for (const Case& c : cases) {
     const QString path = dir.filePath(QStringLiteral("s.json"));
     {
@@ -95,7 +110,7 @@ int main(int argc, char** argv) {
       f.write(sessionWithNotes(c.notes, c.bytes));
     }
     const double fileMB = static_cast<double>(QFile(path).size()) / 1e6;
-    std::vector<double> read, notes, rebuild, drawn, plots, peak;
+    std::vector<double> read, notes, rebuild, drawn, plots, peak, mainMatch;
     QString refused;
     for (int r = 0; r < runs; ++r) {
       const double before = static_cast<double>(test::procStatusKiB("VmHWM", 0));
@@ -129,15 +144,20 @@ int main(int argc, char** argv) {
       dashboard.grab();
       plots.push_back(msSince(t));
       peak.push_back((static_cast<double>(test::procStatusKiB("VmHWM", 0)) - before) / 1024);
+      // Main's matching of the same timeline (its refresh did this on every rebuild).
+      t = Clock::now();
+      const std::size_t matched = mainsMatching(live.timeline(), live.userEvents());
+      mainMatch.push_back(msSince(t));
+      if (matched != live.userEvents().size()) std::printf("  main matched %zu\n", matched);
     }
     if (!refused.isEmpty()) {
       std::printf("%-16s %8.1f %10.1f   refused: %s\n", c.name, fileMB, median(read),
                   refused.left(100).toUtf8().constData());
       continue;
     }
-    std::printf("%-16s %8.1f %10.1f %10.1f %11.1f %10.1f %10.1f %9.0f\n", c.name, fileMB,
+    std::printf("%-16s %8.1f %10.1f %10.1f %11.1f %10.1f %10.1f %9.0f %12.1f\n", c.name, fileMB,
                 median(read), median(notes), median(rebuild), median(drawn), median(plots),
-                *std::max_element(peak.begin(), peak.end()));
+                *std::max_element(peak.begin(), peak.end()), median(mainMatch));
     std::fflush(stdout);
   }
   return 0;

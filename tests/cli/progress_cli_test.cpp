@@ -32,7 +32,7 @@ class Progress : public Executable {
   /// Runs the executable with standard error on a pseudo-terminal (`terminal`) or a pipe,
   /// standard output to a file; `env` is added to the environment.
   TermRun start(const std::vector<std::string>& args, bool terminal,
-            const std::vector<std::string>& env = {"THROTTLELAB_PROGRESS_DELAY=0"}) {
+                const std::vector<std::string>& env = {"THROTTLELAB_PROGRESS_DELAY=0"}) {
     const std::string exe = executablePath();
     const std::string dir = m_dir.string();
     const std::string outPath = (m_dir / ".stdout").string();
@@ -116,10 +116,10 @@ TEST_F(Progress, ARun) {
 }
 
 TEST_F(Progress, ABranchedRun) {
-  expectProgressOnTheTerminalOnly({"--headless", "--scenario", "ten-dd", "--duration", "30",
-                                   "--branch-at", "10", "--branch-set", "vm.dirty_ratio=5",
-                                   "--branch-csv", "b.csv", "--report", "-"},
-                                  "--branch-at: ");
+  expectProgressOnTheTerminalOnly(
+      {"--headless", "--scenario", "ten-dd", "--duration", "30", "--branch-at", "10",
+       "--branch-set", "vm.dirty_ratio=5", "--branch-csv", "b.csv", "--report", "-"},
+      "--branch-at: ");
 }
 
 TEST_F(Progress, AComparison) {

@@ -4,7 +4,7 @@
 /// counted in simulated seconds: every run the work makes, added up. The engine's long calls
 /// report it through a SimulatedProgress; ProgressMeter turns it into a rate and an estimate
 /// of what is left, and into the one line that the command line prints on a terminal and the
-/// window's progress dialog shows (app/terminal_progress.h, ui/src/core/work_progress.h).
+/// window's progress dialog shows (app/terminal_progress.h, ui/src/live/work_progress.h).
 #include <functional>
 #include <optional>
 #include <string>

@@ -19,18 +19,22 @@ TEST(WorkProgress, LongWorkShowsADialogWhoseCancelStopsIt) {
   window.show();
   QElapsedTimer clock;
   clock.start();
-  WorkProgress progress(&window, [&] {
-    return std::pair{static_cast<double>(clock.elapsed()) / 1000 * 360, 3600.0};
-  }, 0.2);
+  WorkProgress progress(
+      &window,
+      [&] {
+        return std::pair{static_cast<double>(clock.elapsed()) / 1000 * 360, 3600.0};
+      },
+      0.2);
   progress.showDialog(&window, QStringLiteral("Opening the session"));
   int updates = 0, cancels = 0;
   QObject::connect(&progress, &WorkProgress::updated, [&] { ++updates; });
   QObject::connect(&progress, &WorkProgress::cancelled, [&] { ++cancels; });
-  ASSERT_TRUE(QTest::qWaitFor([&] { return progress.dialog() && progress.dialog()->isVisible(); },
-                              5000));
+  ASSERT_TRUE(
+      QTest::qWaitFor([&] { return progress.dialog() && progress.dialog()->isVisible(); }, 5000));
   EXPECT_TRUE(progress.isShown());
   EXPECT_GT(updates, 0);
-  EXPECT_TRUE(progress.text().contains(QStringLiteral("of 3600 s"))) << progress.text().toStdString();
+  EXPECT_TRUE(progress.text().contains(QStringLiteral("of 3600 s")))
+      << progress.text().toStdString();
   EXPECT_TRUE(progress.dialog()->labelText().contains(QStringLiteral("Opening the session")));
   EXPECT_GT(progress.dialog()->value(), 0);
   EXPECT_LT(progress.dialog()->value(), progress.dialog()->maximum());
@@ -53,9 +57,12 @@ TEST(WorkProgress, ShortWorkShowsNothing) {
   QWidget window;
   QElapsedTimer clock;
   clock.start();
-  WorkProgress progress(&window, [&] {
-    return std::pair{static_cast<double>(clock.elapsed()) / 1000 * 50, 10.0};  // 0.2 s in all
-  }, 0.5);
+  WorkProgress progress(
+      &window,
+      [&] {
+        return std::pair{static_cast<double>(clock.elapsed()) / 1000 * 50, 10.0};  // 0.2 s in all
+      },
+      0.5);
   progress.showDialog(&window, QStringLiteral("Quick"));
   int cancels = 0;
   QObject::connect(&progress, &WorkProgress::cancelled, [&] { ++cancels; });
@@ -71,10 +78,13 @@ TEST(WorkProgress, ShortWorkShowsNothing) {
 // and cancel() (the panel's button) says cancelled().
 TEST(WorkProgress, APanelCanShowItInItsOwnWidgets) {
   double done = 0;
-  WorkProgress progress(nullptr, [&] {
-    done += 10;
-    return std::pair{done, 100000.0};
-  }, 0.1);
+  WorkProgress progress(
+      nullptr,
+      [&] {
+        done += 10;
+        return std::pair{done, 100000.0};
+      },
+      0.1);
   double fraction = -1;
   QString line;
   QObject::connect(&progress, &WorkProgress::updated, [&](double f, const QString& l) {

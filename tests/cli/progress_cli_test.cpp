@@ -152,3 +152,24 @@ TEST_F(Progress, OnlyLongWorkShowsALineByDefault) {
 }
 
 }  // namespace
+
+namespace {
+
+// The bounds of docs/long-work.md: an hour of 100,000 writers is accepted (it would run, with
+// its progress); beyond the bounds the run is refused at once, exit 2, the message giving the
+// bound.
+TEST_F(Progress, BeyondTheBoundsIsRefusedWithTheBound) {
+  const TermRun longRun = start({"--headless", "--set", "durationS=2e7", "--summary"}, false, {});
+  EXPECT_EQ(longRun.status, 2) << longRun.err;
+  EXPECT_TRUE(contains(longRun.err, "durationS")) << longRun.err;
+  EXPECT_TRUE(contains(longRun.err, "at most 1e+07")) << longRun.err;
+  const TermRun many =
+      start({"--headless", "--scenario", "one-dd", "--set", "tasks[0].count=100001", "--summary"},
+            false, {});
+  EXPECT_EQ(many.status, 2) << many.err;
+  EXPECT_TRUE(contains(many.err, "count")) << many.err;
+  EXPECT_TRUE(contains(many.err, "100000")) << many.err;
+  EXPECT_EQ(many.out, "");
+}
+
+}  // namespace

@@ -792,12 +792,20 @@ Other:
   --version              print "throttlelab VERSION"
   --help                 print this help
 
+Progress: long work (a headless run or branch, --compare, --experiment, --simulate, a
+headless lesson) that is expected to take more than about two seconds prints one line on
+standard error while it runs, when standard error is a terminal: the simulated seconds done
+of the whole, the speed against real time and an estimate of the time left. Nothing is
+printed into a file or a pipe. THROTTLELAB_PROGRESS_DELAY=S sets the two seconds (0: always).
+
 Options take their value as "--opt value" or "--opt=value".
 Exit status: 0 on success; 2 on bad input (options, files that are read, output paths
 that cannot be written; the message on standard error names the problem, nothing is
 written); 1 when an output could not be written (a full disk, or standard output
-failed, for example closed or full: every mode checks that what it printed arrived),
-when a scripted window run could not export, or on an internal error.
+failed, for example closed or full: every mode checks that what it printed arrived;
+a mode that prints there refuses to start when it is closed), when a scripted window
+run could not export, or on an internal error. A closed standard input or error is
+never taken by a file the program opens (--import-trace - refuses a closed input).
 )";
   // The default the window's snapshot store takes (SnapshotStoreOptions::budgetFor()), from
   // the engine's constant rather than a second copy of it that can go stale.

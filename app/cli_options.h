@@ -82,6 +82,10 @@ struct CliOptions {
   bool watchHost = false;   ///< --watch-host: live host mode
   std::string watchCgroup;  ///< --watch-cgroup PATH: live host mode watching this cgroup
 
+  /// Not an option: main() sets it when standard error is a terminal, where long work reports
+  /// its progress (terminal_progress.h).
+  bool progressOnTerminal = false;
+
   /// Qt's own single-dash options (-platform offscreen, -style Fusion, ...), passed through.
   std::vector<std::string> qtArguments;
 

@@ -14,11 +14,13 @@
 
 #include "output_file.h"
 #include "reports.h"
+#include "terminal_progress.h"
 #include "throttlelab/engine/compare.h"
 #include "throttlelab/engine/events.h"
 #include "throttlelab/engine/explain.h"
 #include "throttlelab/engine/lesson.h"
 #include "throttlelab/engine/output.h"
+#include "throttlelab/engine/progress.h"
 #include "throttlelab/engine/simulator.h"
 #include "throttlelab/host/output_target.h"
 #include "throttlelab/traceio/trace_import.h"
@@ -526,15 +528,25 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
     // A branch that changes the policy says in each row which one it ran under.
     const bool branchPolicyChanges = branched && branched->policy != scenario.policy;
     if (branchPolicyChanges) branchSink.setPolicyColumn(scenario.policy);
+    // Simulated seconds of every run together: the run, and the branch from its moment on.
+    const double totalS =
+        scenario.durationS + (branched ? branched->durationS - *options.branchAtS : 0.0);
+    TerminalProgress progress(err, options.progressOnTerminal, totalS,
+                              branched ? "--branch-at: " : "");
+    double doneBeforeS = 0;  // the runs before the one in progress
+    const auto runTo = [&](te::Simulator& sim, te::SimTime until) {
+      te::runInSlices(sim, until, [&] { progress.update(doneBeforeS + te::toSeconds(sim.now())); });
+    };
     if (!branched) {
       simulator.setSink(&sink, outputOptions);
       if (!options.explain.empty()) {
-        simulator.runUntil(te::atSeconds(options.explainS));
+        runTo(simulator, te::atSeconds(options.explainS));
         const auto& tasks = simulator.tasks();
         const auto it = std::find_if(tasks.begin(), tasks.end(), [&](const te::TaskInfo& t) {
           return t.pid == options.explainPid;
         });
         if (it == tasks.end()) {
+          progress.finish();
           std::string pids;
           for (const auto& t : tasks) pids += (pids.empty() ? "" : ", ") + std::to_string(t.pid);
           err << "throttlelab: --explain " << options.explain << ": no task has pid "
@@ -544,24 +556,27 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
         }
         explained = te::formatExplain(simulator.lastExplain(it->index), it->name, options.explainS);
       }
-      simulator.run();
+      runTo(simulator, te::atSeconds(scenario.durationS));
       simulator.setSink(nullptr);
     } else {
       // The branch shares the run's rows up to the branch time, then goes on from a snapshot
       // of that moment with the changes.
       TeeSink both(sink, branchSink);
       simulator.setSink(&both, outputOptions);
-      simulator.runUntil(te::atSeconds(*options.branchAtS));
+      runTo(simulator, te::atSeconds(*options.branchAtS));
       branch.emplace(simulator.snapshot());
       branch->reconfigure(*branched);
       if (branchPolicyChanges) branchSink.setPolicyColumn(branched->policy);
       simulator.setSink(&sink, outputOptions);
-      simulator.run();
+      runTo(simulator, te::atSeconds(scenario.durationS));
       simulator.setSink(nullptr);
       branch->setSink(&branchSink);
-      branch->runUntil(te::atSeconds(branched->durationS));
+      // The branch's own clock starts at the branch time, which the run has counted.
+      doneBeforeS = scenario.durationS - *options.branchAtS;
+      runTo(*branch, te::atSeconds(branched->durationS));
       branch->setSink(nullptr);
     }
+    progress.finish();
     const std::vector<std::string> cgroupNames = te::csvCgroupNames(scenario);
     const auto writeCsv = [&](OutputFile* file, RowSpool& rows, bool tasksCsv,
                               const te::Simulator& run, te::Provenance origin,

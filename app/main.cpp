@@ -14,6 +14,7 @@
 #include "headless.h"
 #include "output_file.h"
 #include "reports.h"
+#include "standard_streams.h"
 #include "throttlelab/engine/lesson.h"
 #include "throttlelab/host/cgroup_sampler.h"
 #include "throttlelab/host/trace_recorder.h"
@@ -26,6 +27,11 @@ namespace cli = throttlelab::cli;
 bool isSet(const char* name) {
   const char* value = std::getenv(name);
   return value && *value;
+}
+
+/// Whether the window can open: a display, or a Qt platform (offscreen) named.
+bool hasDisplay() {
+  return isSet("DISPLAY") || isSet("WAYLAND_DISPLAY") || isSet("QT_QPA_PLATFORM");
 }
 
 throttlelab::ui::GuiLaunchOptions toGuiOptions(const cli::CliOptions& o) {
@@ -102,6 +108,8 @@ int runMode(cli::CliOptions& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before anything is opened: a closed standard descriptor would be taken by the first file.
+  const cli::ClosedStandardStreams closed = cli::reserveStandardStreams();
   std::ios::sync_with_stdio(false);
   // Our own buffer behind std::cout, so that a failed write is noticed and its errno known.
   cli::FdStreamBuf standardOutput(STDOUT_FILENO);
@@ -128,6 +136,20 @@ int main(int argc, char** argv) {
     return finish(cli::kExitBadInput);
   }
   cli::CliOptions options = std::get<cli::CliOptions>(parsed);
+  // Every mode but the window prints on standard output; closed, nothing it printed would
+  // arrive. Refused before anything is read or written.
+  const bool windowShown = options.mode == cli::Mode::Gui && hasDisplay();
+  if (closed.output && !windowShown) {
+    std::cerr << "throttlelab: standard output is closed, so nothing was run; redirect it to a "
+                 "file, or to /dev/null to discard what is printed there\n";
+    return cli::kExitWriteFailed;
+  }
+  if (closed.input && options.importTrace == "-") {
+    std::cerr << "throttlelab: --import-trace -: standard input is closed; give the trace's "
+                 "file name, or redirect it\n";
+    return cli::kExitBadInput;
+  }
+  options.progressOnTerminal = !closed.error && ::isatty(STDERR_FILENO) == 1;
   if (options.mode != cli::Mode::Gui) return finish(runMode(options));
   // A lesson that does not load: its message (the step and the key) and status 2, before any
   // window opens or anything else is read or written.
@@ -154,7 +176,7 @@ int main(int argc, char** argv) {
     }
   }
 
-  if (!isSet("DISPLAY") && !isSet("WAYLAND_DISPLAY") && !isSet("QT_QPA_PLATFORM")) {
+  if (!hasDisplay()) {
     if (options.hasWindowOnlyOptions() || !options.qtArguments.empty()) {
       // Exports and sessions need the window; a headless summary would silently drop them.
       std::cerr << "throttlelab: no display found (DISPLAY and WAYLAND_DISPLAY are unset), and "

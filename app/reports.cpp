@@ -12,9 +12,11 @@
 
 #include "headless.h"
 #include "output_file.h"
+#include "terminal_progress.h"
 #include "throttlelab/engine/compare.h"
 #include "throttlelab/engine/experiments.h"
 #include "throttlelab/engine/number_text.h"
+#include "throttlelab/engine/progress.h"
 #include "throttlelab/engine/simulator.h"
 #include "throttlelab/host/output_target.h"
 #include "throttlelab/host/trace_host_facts.h"
@@ -118,7 +120,10 @@ int runCompare(const CliOptions& options, std::ostream& out, std::ostream& err) 
     te::CompareOptions compare;
     compare.policies = options.comparePolicies;
     compare.seeds = options.seeds.value_or(1);
+    TerminalProgress progress(err, options.progressOnTerminal, 0, "--compare: ");
+    compare.simulated = progress.callback();
     const te::CompareResult result = te::comparePolicies(scenario, compare);
+    progress.finish();
     const std::string text = *format == ReportFormat::Json ? te::compareReportJson(result)
                                                            : te::compareReportMarkdown(result);
     return commitReport(file, text, err) ? kExitOk : kExitWriteFailed;
@@ -253,7 +258,10 @@ int runTraceSimulation(const CliOptions& options, const traceio::TraceStats::Res
     te::OutputOptions outputs;
     outputs.traces = true;
     simulator.setSink(&feed, outputs);
-    simulator.run();
+    TerminalProgress progress(err, options.progressOnTerminal, scenario.durationS, "--simulate: ");
+    te::runInSlices(simulator, te::atSeconds(scenario.durationS),
+                    [&] { progress.update(te::toSeconds(simulator.now())); });
+    progress.finish();
     simulator.setSink(nullptr);
 
     const auto rows = traceio::compare(measured, feed.stats.result());
@@ -313,7 +321,11 @@ int runExperimentCommand(const CliOptions& options, std::ostream& out, std::ostr
   return reportExitStatus(err, [&] {
     te::ExperimentRunOptions run;
     run.seeds = options.seeds.value_or(3);
+    TerminalProgress progress(err, options.progressOnTerminal, 0,
+                              "--experiment " + options.experiment + ": ");
+    run.simulated = progress.callback();
     const te::ExperimentResult result = te::runExperiment(*experiment, run);
+    progress.finish();
     if (file) {
       const std::string text = *format == ReportFormat::Json
                                    ? te::experimentReportJson(result)

@@ -108,6 +108,14 @@ class Executable : public throttlelab::test::TestDirFixture {
     return r;
   }
 
+  /// runShell() with the redirections `shell` itself gives (`>&-`, `2>.stderr`): nothing is
+  /// added, so what it does not redirect is the test's own descriptor. `env`: VAR=VALUE ...
+  Result runRedirected(const std::string& shell, const std::string& env = {}) {
+    const std::string command = "cd " + shellQuote(m_dir.string()) + " && " + env + " timeout 60 " +
+                                shellQuote(executablePath()) + " " + shell;
+    return outcome(std::system(command.c_str()));
+  }
+
   /// Writes `text` to `name` in the test directory.
   void write(const std::string& name, const std::string& text) {
     std::ofstream(m_dir / name, std::ios::binary) << text;

@@ -2,7 +2,8 @@
 // The executable's outputs never damage what is not theirs: a device or a FIFO is written in
 // place, a symbolic link's target is replaced, an output that names an input or another
 // output is refused, signals remove the temporary files (and the next run those SIGKILL left),
-// and a failed write to standard output is an error. The window's scripted mode stops at its
+// a failed write to standard output is an error, and a closed standard output is refused
+// before a file can take its descriptor. The window's scripted mode stops at its
 // --run-for time and refuses to export what did not load.
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -328,6 +329,96 @@ TEST_F(Executable, AFailedWriteToStandardOutputIsAnError) {
     EXPECT_TRUE(contains(r.err, "standard output")) << shown << ": " << r.err;
     EXPECT_TRUE(contains(r.err, "No space left on device")) << shown << ": " << r.err;
   }
+  EXPECT_EQ(filesHere(), std::set<std::string>{});
+}
+
+// Standard output closed (`>&-`): descriptor 1 is the lowest free number, so the first file
+// the program opened took it, and what was printed went into that file: `--csv - >&-` exited
+// 0 with the CSV in the program's own temporary file. Every mode that prints there, and every
+// output that can be "-", now fails with status 1 before anything is opened.
+TEST_F(Executable, AClosedStandardOutputIsAnErrorBeforeAnythingIsOpened) {
+  const std::string trace = (kDataDir / "real-trace-excerpt.txt").string();
+  const std::vector<std::string> run{"--headless", "--scenario", "one-dd", "--duration", "2"};
+  const auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = run;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  const std::vector<std::vector<std::string>> modes{
+      {"--help"},
+      {"--list-scenarios"},
+      with({"--csv", "-"}),
+      with({"--task-csv", "-"}),
+      with({"--trace-out", "-"}),
+      with({"--summary", "--csv", "c.csv"}),
+      with({"--explain", "1000@1"}),
+      with({"--branch-at", "1", "--branch-set", "vm.dirty_ratio=5", "--branch-csv", "-"}),
+      with({"--branch-at", "1", "--branch-set", "vm.dirty_ratio=5", "--branch-csv", "b.csv",
+            "--report", "-"}),
+      with({"--compare", "ioless,none", "--report", "-"}),
+      {"--experiment", "morton2003", "--quick", "--seeds", "1", "--report", "-"},
+      {"--import-trace", trace, "--csv", "-"},
+      {"--import-trace", trace, "--task-csv", "-"},
+      {"--import-trace", trace, "--simulate", "--report", "-"},
+      {"--headless", "--lesson", "one-to-a-thousand", "--step", "1"},
+  };
+  for (const auto& args : modes) {
+    std::string shown;
+    for (const auto& a : args) shown += " " + shellQuote(a);
+    const Result r = runRedirected(shown + " >&- 2>.stderr");
+    EXPECT_EQ(r.status, 1) << shown << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, "throttlelab: standard output is closed"))
+        << shown << ": " << r.err;
+    EXPECT_EQ(filesHere(), std::set<std::string>{}) << shown;
+  }
+}
+
+// The window prints nothing on standard output: it opens without it, and its exports never
+// take the free descriptor (what a stray write there would then reach).
+TEST_F(Executable, TheWindowRunsWithStandardOutputClosed) {
+  const Result r =
+      runRedirected("--scenario one-dd --run-for 1 --export-csv w.csv --quit >&- 2>.stderr",
+                    "QT_QPA_PLATFORM=offscreen");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(csvRows(readFile(m_dir / "w.csv")).empty());
+}
+
+TEST_F(Executable, AClosedStandardInputIsNoTrace) {
+  const Result r = runRedirected("--import-trace - --csv c.csv <&- >.stdout 2>.stderr");
+  expectBadInput(r, {"--import-trace -", "standard input is closed"});
+  EXPECT_EQ(filesHere(), std::set<std::string>{});
+}
+
+// Standard error closed (`2>&-`): an output file took descriptor 2, and every message written
+// while the run went on would have been written into it.
+TEST_F(Executable, AClosedStandardErrorIsNeverAnOutputFile) {
+  const std::string exe = executablePath();
+  const std::string dir = m_dir.string();
+  std::vector<std::string> argvStrings{exe,          "--headless", "--scenario", "hundred-dd",
+                                       "--duration", "100000",     "--csv",      "c.csv"};
+  std::vector<char*> argv;
+  for (auto& a : argvStrings) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int o = ::open("/dev/null", O_WRONLY);
+    if (o < 0 || ::dup2(o, 1) < 0 || ::chdir(dir.c_str()) != 0) ::_exit(127);
+    ::close(o);
+    ::close(2);
+    ::execv(exe.c_str(), argv.data());
+    ::_exit(127);
+  }
+  ASSERT_GT(pid, 0);
+  Reaper reaper{pid};
+  const fs::path temp = m_dir / ("c.csv.tmp-" + std::to_string(pid));
+  ASSERT_TRUE(eventually([&] { return fs::exists(temp); }));
+  std::error_code ec;
+  const fs::path err = fs::read_symlink("/proc/" + std::to_string(pid) + "/fd/2", ec);
+  ASSERT_FALSE(ec) << ec.message();
+  EXPECT_EQ(err, fs::path("/dev/null"));
+  ASSERT_EQ(::kill(pid, SIGTERM), 0);
+  wait(pid);
+  reaper.reaped = true;
   EXPECT_EQ(filesHere(), std::set<std::string>{});
 }
 

@@ -183,6 +183,45 @@ TEST(Branch, ASessionKeepsTheBranchAndReopensIt) {
   EXPECT_EQ(rowsOf(compare.run(1), kBranchAtS), rowsOf(b.compare.run(1), kBranchAtS));
 }
 
+// Opening a session whose branch is far into its run can be cancelled: the run stops where it
+// has got, paused, and restored() says so (the window's progress dialog calls cancelRestore()).
+TEST(Branch, ReopeningALongBranchCanBeCancelled) {
+  Branched b;
+  ASSERT_TRUE(b.error.isEmpty()) << b.error.toStdString();
+  SessionState saved = b.window.captureSession();
+  ASSERT_TRUE(saved.branch.has_value());
+  saved.branch->originalS = 1e6;  // far more than this test would wait for
+  saved.branch->branchS = 1e6;
+  test::WindowRig other(scripted());
+  auto& branch = part<BranchController>(*other.window, "branchController");
+  auto& live = part<LiveController>(*other.window, "liveController");
+  bool restored = false;
+  QString error;
+  QObject::connect(&branch, &BranchController::restored, [&](const QString& e) {
+    restored = true;
+    error = e;
+  });
+  other.window->applySession(saved);
+  ASSERT_TRUE(test::waitFor([&] {
+    live.frame();
+    const auto p = branch.restoreProgress();
+    return p && p->first > 1.0;
+  }));
+  const auto p = branch.restoreProgress();
+  ASSERT_TRUE(p.has_value());
+  EXPECT_GT(p->second, 1e6);  // the run to the branch, and the branch's own
+  EXPECT_FALSE(restored);
+  branch.cancelRestore();
+  EXPECT_TRUE(restored);
+  EXPECT_TRUE(error.startsWith(QStringLiteral("cancelled"))) << error.toStdString();
+  EXPECT_FALSE(branch.restoreProgress().has_value());
+  EXPECT_FALSE(live.isRunningFor());
+  EXPECT_FALSE(live.isRunning());
+  EXPECT_FALSE(branch.branch().has_value());
+  test::settle(live);
+  EXPECT_LT(live.status().simTimeS, 1e6);
+}
+
 TEST(Branch, ExportsNameBothRuns) {
   Branched b;
   ASSERT_TRUE(b.error.isEmpty()) << b.error.toStdString();

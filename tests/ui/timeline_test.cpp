@@ -349,6 +349,111 @@ TEST(Timeline, EventsReadAsWords) {
             QStringLiteral("policy ioless → perbdi-2.6.24"));
 }
 
+// A session's note of any length (a 20 MB one took 46 s and 984 MiB to open): the list, the
+// plots' labels and tooltips show its first 1,000 characters and how long it is; the note
+// itself stays whole (sessions and CSVs keep it), its time can be edited and it can be
+// deleted, and its text is not replaced by the part the list shows.
+TEST(Timeline, AHugeNoteIsShownInPartAndKeptWhole) {
+  LiveController::Options options;
+  options.startRunning = false;
+  LiveController c(options);
+  TimelinePanel panel(c, [] { return 0.0; });
+  const std::string huge = "start " + std::string(200'000, 'x') + "é end";
+  c.setNotes(
+      {{2.0, engine::RunEvent::Kind::Note, "short"}, {3.0, engine::RunEvent::Kind::Note, huge}});
+  QTableWidget& table = *panel.table();
+  int hugeRow = -1, shortRow = -1;
+  for (int r = 0; r < table.rowCount(); ++r) {
+    if (table.item(r, 2)->text().startsWith("start x")) hugeRow = r;
+    if (table.item(r, 2)->text() == "short") shortRow = r;
+  }
+  ASSERT_GE(hugeRow, 0);
+  ASSERT_GE(shortRow, 0);
+  const QString shown = table.item(hugeRow, 2)->text();
+  EXPECT_LE(shown.size(), 1100);
+  EXPECT_TRUE(shown.endsWith("… (200,011 characters in all)")) << shown.right(60).toStdString();
+  EXPECT_FALSE(table.item(hugeRow, 2)->flags() & Qt::ItemIsEditable);
+  EXPECT_TRUE(table.item(hugeRow, 0)->flags() & Qt::ItemIsEditable);
+  EXPECT_TRUE(table.item(shortRow, 2)->flags() & Qt::ItemIsEditable);
+  // The plots' marks, their hover text and tooltips: the same part.
+  const EventText words = describeEvent(c.userEvents()[1], &c.scenario());
+  EXPECT_LE(words.label.size(), 1100);
+  EXPECT_LE(words.full.size(), 1100);
+
+  // A new time: the note moves, whole.
+  table.item(hugeRow, 0)->setText(QStringLiteral("4.500"));
+  QCoreApplication::processEvents();
+  ASSERT_EQ(c.userEvents().size(), 2u);
+  EXPECT_DOUBLE_EQ(c.userEvents()[1].timeS, 4.5);
+  EXPECT_EQ(c.userEvents()[1].text, huge);
+  // Kept whole in the session.
+  SessionState state;
+  state.scenario = c.scenario();
+  state.events = c.timeline();
+  const auto back = SessionFile::fromJson(QJsonDocument(SessionFile::toJson(state)).toJson(),
+                                          QStringLiteral("memory"));
+  ASSERT_TRUE(back.state) << back.error.toStdString();
+  EXPECT_TRUE(std::any_of(back.state->events.begin(), back.state->events.end(),
+                          [&](const engine::RunEvent& e) { return e.text == huge; }));
+}
+
+// Text of up to 1,000 characters (of any script) is shown whole; one more is cut, at a
+// character, never inside one.
+TEST(Timeline, TheShownPartEndsAtACharacter) {
+  std::string thousand;
+  for (int i = 0; i < 1000; ++i) thousand += i % 2 ? "é" : "😀";  // 2 and 4 bytes in UTF-8
+  EXPECT_TRUE(shownWhole(thousand));
+  EXPECT_EQ(shownEventText(thousand), QString::fromStdString(thousand));
+  const QString cut = shownEventText(thousand + "x");
+  EXPECT_TRUE(cut.startsWith(QString::fromStdString(thousand) + "…")) << cut.toStdString();
+  EXPECT_TRUE(cut.endsWith("(1,001 characters in all)"));
+  const QString odd = shownEventText("a" + thousand);
+  EXPECT_FALSE(odd.contains(QChar::ReplacementCharacter));
+  EXPECT_TRUE(
+      odd.startsWith(QString::fromStdString("a" + thousand.substr(0, thousand.size() - 2)) + "…"));
+}
+
+// Each row of the list is its own note, when two are alike too (same time, same text): the
+// list says which, without comparing every event with every note.
+TEST(Timeline, EveryRowOfTheListIsItsOwnNote) {
+  LiveController::Options options;
+  options.startRunning = false;
+  LiveController c(options);
+  TimelinePanel panel(c, [] { return 0.0; });
+  std::vector<engine::RunEvent> notes;
+  for (int i = 0; i < 2000; ++i)
+    notes.push_back(
+        {static_cast<double>(i % 10), engine::RunEvent::Kind::Note, "n" + std::to_string(i % 7)});
+  c.setNotes(notes);
+  QTableWidget& table = *panel.table();
+  ASSERT_EQ(table.rowCount(), 2000);
+  std::vector<int> seen;
+  double last = -1;
+  for (int r = 0; r < table.rowCount(); ++r) {
+    const int note = table.item(r, 0)->data(Qt::UserRole + 1).toInt();
+    ASSERT_GE(note, 0);
+    ASSERT_LT(note, 2000);
+    seen.push_back(note);
+    const auto& e = c.userEvents()[static_cast<std::size_t>(note)];
+    EXPECT_EQ(table.item(r, 2)->text().toStdString(), e.text);
+    EXPECT_EQ(table.item(r, 0)->text(), QString::number(e.timeS, 'f', 3));
+    EXPECT_GE(e.timeS, last) << "in time order";
+    last = e.timeS;
+  }
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(std::adjacent_find(seen.begin(), seen.end()), seen.end()) << "no note twice";
+  // Deleting the second of two alike deletes that one: its neighbours keep their places.
+  int row = -1;
+  for (int r = 0; r < table.rowCount() && row < 0; ++r)
+    if (table.item(r, 0)->data(Qt::UserRole + 1).toInt() == 70) row = r;  // like note 0
+  ASSERT_GE(row, 0);
+  table.setCurrentCell(row, 0);
+  panel.deleteSelected();
+  ASSERT_EQ(c.userEvents().size(), 1999u);
+  EXPECT_EQ(c.userEvents()[69].text, notes[69].text);
+  EXPECT_EQ(c.userEvents()[70].text, notes[71].text);
+}
+
 // In the window the labels go above the top plot of each column and the marks through all of
 // them, in presenter mode too (the pause plot's labels piled up there).
 TEST(Timeline, OnlyTheTopPlotOfAColumnLabelsTheMarks) {

@@ -159,7 +159,8 @@ std::optional<Experiment> makeExperiment(std::string_view name, bool quick) {
   return std::nullopt;
 }
 
-CaseRun runCase(const ExperimentCase& c, std::uint64_t seed, std::uint64_t phaseIndex) {
+CaseRun runCase(const ExperimentCase& c, std::uint64_t seed, std::uint64_t phaseIndex,
+                const std::function<void(double runS)>& afterSlice) {
   Scenario s = c.scenario;
   s.seed = seed;
   if (c.startSpreadS > 0) {
@@ -184,12 +185,14 @@ CaseRun runCase(const ExperimentCase& c, std::uint64_t seed, std::uint64_t phase
   run.seed = seed;
   run.cpus = s.machine.cpus;
   bool stopped = false;
+  std::function<void()> slice;
+  if (afterSlice) slice = [&] { afterSlice(toSeconds(sim.now())); };
   if (windowStart > 0) {
-    stopped = detail::runSliced(sim, windowStart, done);
+    stopped = detail::runSliced(sim, windowStart, done, slice);
     // A run that ended before its window measures the whole run instead.
     if (!stopped) run.atWindowStart = sim.summary();
   }
-  if (!stopped) stopped = detail::runSliced(sim, s.durationS, done);
+  if (!stopped) stopped = detail::runSliced(sim, s.durationS, done, slice);
   sim.setSink(nullptr);
   run.stoppedEarly = stopped;
   run.atEnd = sim.summary();
@@ -211,6 +214,14 @@ ExperimentResult runExperiment(const Experiment& e, const ExperimentRunOptions& 
   result.quick = e.quick;
   const std::size_t total = e.cases.size() * static_cast<std::size_t>(options.seeds);
   std::size_t done = 0;
+  // Every run of every case, seed and phase, in simulated seconds.
+  double totalS = 0;
+  for (const ExperimentCase& c : e.cases)
+    totalS += c.scenario.durationS * options.seeds *
+              (c.startSpreadS > 0 ? std::max(1, c.phasesPerSeed) : 1);
+  detail::ProgressTally tally(options.simulated, totalS);
+  std::function<void(double)> slice;
+  if (options.simulated) slice = [&](double runS) { tally.at(runS); };
   for (const ExperimentCase& c : e.cases) {
     std::vector<std::vector<double>> values(c.metrics.size());
     for (int i = 0; i < options.seeds; ++i) {
@@ -223,7 +234,8 @@ ExperimentResult runExperiment(const Experiment& e, const ExperimentRunOptions& 
             phases == 1 ? 0
                         : static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(phases) +
                               static_cast<std::uint64_t>(p) + 1;
-        const CaseRun run = runCase(c, seed, phase);
+        const CaseRun run = runCase(c, seed, phase, slice);
+        tally.endRun(c.scenario.durationS);
         for (std::size_t m = 0; m < c.metrics.size(); ++m)
           sums[m] += c.metrics[m].measure ? c.metrics[m].measure(run) : kNaN;
       }

@@ -117,13 +117,17 @@ CompareResult comparePolicies(const Scenario& scenario, const CompareOptions& op
   result.seeds = options.seeds;
   const std::size_t total = options.policies.size() * static_cast<std::size_t>(options.seeds);
   const bool finiteJobs = detail::hasTasks(scenario);
+  detail::ProgressTally tally(options.simulated, static_cast<double>(total) * scenario.durationS);
   for (const auto& policy : options.policies) {
     for (int i = 0; i < options.seeds; ++i) {
       Scenario s = scenario;
       s.policy = policy;
       s.seed = scenario.seed + static_cast<std::uint64_t>(i);  // wraps like the kernel's u64
       Simulator sim(s);
-      detail::runSliced(sim, s.durationS, [&] { return finiteJobs && sim.allTasksExited(); });
+      detail::runSliced(
+          sim, s.durationS, [&] { return finiteJobs && sim.allTasksExited(); },
+          [&] { tally.at(toSeconds(sim.now())); });
+      tally.endRun(s.durationS);
       const Summary summary = sim.summary();
       CompareRun run;
       run.policy = policy;

@@ -10,6 +10,7 @@
 #include "live_controller.h"
 #include "run_controls.h"
 #include "task_table.h"
+#include "work_progress.h"
 
 namespace throttlelab::ui {
 
@@ -27,6 +28,8 @@ SessionState WindowSession::capture() const {
 
 void WindowSession::apply(const SessionState& s) const {
   const Parts& p = m_parts;
+  // A branch still being restored belongs to the session this one replaces.
+  p.branch.cancelRestore();
   // A scripted run stays paused until its job runs it to --run-for: a session saved running
   // at speed "max" would otherwise be minutes of simulated time past it by then.
   p.controller.applySession(s, p.scripted);
@@ -39,8 +42,26 @@ void WindowSession::apply(const SessionState& s) const {
   p.unitsPagesAction.setChecked(s.unitsPages);
   p.dashboard.setFollowLive(s.followLive);
   p.taskTable.applySession(s);
-  // The branch comes back once the run has been run to it again.
-  if (s.branch) p.branch.restore(*s.branch, s.running && !p.scripted);
+  // The branch comes back once the run has been run to it again: with a progress dialog
+  // that can cancel it, when that takes more than a moment (not in a scripted run, which
+  // waits for it).
+  if (!s.branch) return;
+  p.branch.restore(*s.branch, s.running && !p.scripted);
+  if (p.scripted) return;
+  BranchController& branch = p.branch;
+  auto* progress = new WorkProgress(&p.window, [&branch] {
+    return branch.restoreProgress().value_or(std::pair{0.0, 0.0});
+  });
+  progress->showDialog(&p.window,
+                       QObject::tr("Opening the session: running it again to its branch"));
+  QObject::connect(progress, &WorkProgress::cancelled, &branch, &BranchController::cancelRestore);
+  QObject::connect(
+      &branch, &BranchController::restored, progress,
+      [progress] {
+        progress->finish();
+        progress->deleteLater();
+      },
+      Qt::SingleShotConnection);
 }
 
 void restoreGeometryOnScreen(QWidget& window, const QByteArray& geometry) {

@@ -3,6 +3,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <algorithm>
 
 #include "compare_plot.h"
 #include "compare_view.h"
@@ -80,28 +81,82 @@ std::optional<SessionBranch> BranchController::capture() const {
 }
 
 void BranchController::restore(const SessionBranch& kept, bool running) {
+  if (m_restoring) endRestore(tr("another session was opened"));
   // The session's run has just been loaded, paused: run it to where the original was, branch,
   // then run the branch to where it was.
+  m_restoring = Restoring{.kept = kept, .running = running};
   m_live.runFor(kept.originalS);
-  connect(
-      &m_live, &LiveController::runForFinished, this,
-      [this, kept, running] {
-        const QString error = branchHere(kept.spec.atS, kept.spec.changes, false);
-        if (!error.isEmpty()) {
-          Q_EMIT restored(error);
-          return;
-        }
-        LiveController& branchRun = m_compare.run(1);
-        branchRun.runFor(kept.branchS);
-        connect(
-            &branchRun, &LiveController::runForFinished, this,
-            [this, running] {
-              if (running) m_compare.setRunning(true);
-              Q_EMIT restored({});
-            },
-            Qt::SingleShotConnection);
+  m_restoreStep = connect(&m_live, &LiveController::runForFinished, this,
+                          &BranchController::restoreBranch, Qt::SingleShotConnection);
+  m_restoreStopped = connect(&m_live, &LiveController::runningChanged, this,
+                             &BranchController::checkRestoreStopped, Qt::QueuedConnection);
+}
+
+void BranchController::restoreBranch() {
+  QObject::disconnect(m_restoreStopped);
+  const SessionBranch kept = m_restoring->kept;
+  const QString error = branchHere(kept.spec.atS, kept.spec.changes, false);
+  if (!error.isEmpty()) {
+    endRestore(error);
+    return;
+  }
+  m_restoring->branched = true;
+  LiveController& branchRun = m_compare.run(1);
+  branchRun.runFor(kept.branchS);
+  m_restoreStep = connect(
+      &branchRun, &LiveController::runForFinished, this,
+      [this] {
+        if (m_restoring->running) m_compare.setRunning(true);
+        endRestore({});
       },
       Qt::SingleShotConnection);
+  m_restoreStopped = connect(&branchRun, &LiveController::runningChanged, this,
+                             &BranchController::checkRestoreStopped, Qt::QueuedConnection);
+}
+
+LiveController& BranchController::restoringRun() const {
+  return m_restoring && m_restoring->branched ? m_compare.run(1) : m_live;
+}
+
+void BranchController::checkRestoreStopped() {
+  // Queued: a run that reached its time said so (runForFinished) in the same frame, and the
+  // restore has moved on; one still short of it, and no longer running to it, was stopped.
+  if (!m_restoring || restoringRun().isRunningFor()) return;
+  cancelRestore();
+}
+
+std::optional<std::pair<double, double>> BranchController::restoreProgress() const {
+  if (!m_restoring) return std::nullopt;
+  const SessionBranch& kept = m_restoring->kept;
+  const double total = kept.originalS + (kept.branchS - kept.spec.atS);
+  if (!m_restoring->branched)
+    return std::pair{std::min(m_live.status().simTimeS, kept.originalS), total};
+  const double branchDone = std::clamp(m_compare.run(1).status().simTimeS - kept.spec.atS, 0.0,
+                                       kept.branchS - kept.spec.atS);
+  return std::pair{kept.originalS + branchDone, total};
+}
+
+void BranchController::cancelRestore() {
+  if (!m_restoring) return;
+  LiveController& run = restoringRun();
+  const QString where = m_restoring->branched
+                            ? tr("the branch stopped at %1 s of %2 s")
+                            : tr("the run stopped at %1 s of %2 s, before the branch");
+  const double target =
+      m_restoring->branched ? m_restoring->kept.branchS : m_restoring->kept.originalS;
+  // Stop first: a run paused where it is says nothing more (no runForFinished).
+  QObject::disconnect(m_restoreStep);
+  QObject::disconnect(m_restoreStopped);
+  run.setRunning(false);
+  endRestore(tr("cancelled: ") + where.arg(QString::number(run.status().simTimeS, 'f', 1),
+                                           QString::number(target, 'f', 1)));
+}
+
+void BranchController::endRestore(const QString& error) {
+  QObject::disconnect(m_restoreStep);
+  QObject::disconnect(m_restoreStopped);
+  m_restoring.reset();
+  Q_EMIT restored(error);
 }
 
 QString BranchController::branchCsvPath(const QString& path) {

@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QString>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "branch_spec.h"
@@ -41,7 +42,14 @@ class BranchController final : public QObject {
   std::optional<SessionBranch> capture() const;
   /// Re-opens a session's branch: runs the (just loaded) live run to the branch's original
   /// time, branches, and runs the branch to where it was; then both go on if `running`.
+  /// restored() says when it is done. A restore still under way is cancelled first.
   void restore(const SessionBranch& branch, bool running);
+  /// While restore() is under way: simulated seconds done, of the whole it runs (the run to
+  /// originalS, then the branch from atS to branchS), for a progress report.
+  std::optional<std::pair<double, double>> restoreProgress() const;
+  /// Stops restore() where it has got: the run, or the branch if it has been made, stays
+  /// paused there, and restored() says where it stopped. Nothing if no restore is under way.
+  void cancelRestore();
 
   /// The compare view with the branch, exported: figures title both runs; a CSV is two files,
   /// the original's at `path` and the branch's beside it (branchCsvPath) with "# branch_of",
@@ -56,10 +64,26 @@ class BranchController final : public QObject {
   void restored(const QString& error);
 
  private:
+  /// The restore under way: what it restores, and how far it has got.
+  struct Restoring {
+    SessionBranch kept;
+    bool running = false;
+    bool branched = false;  ///< the branch has been made; its own run is under way
+  };
+  void restoreBranch();
+  void endRestore(const QString& error);
+  /// The run that restore() is waiting for stopped short of its time (paused by the user,
+  /// reloaded): the restore ends there.
+  void checkRestoreStopped();
+  LiveController& restoringRun() const;
+
   LiveController& m_live;
   CompareView& m_compare;
-  engine::Scenario m_base;  ///< the run's scenario at the branch point
-  BranchSpec m_spec;        ///< the branch shown (as given: the user's keys)
+  std::optional<Restoring> m_restoring;
+  QMetaObject::Connection m_restoreStep;     ///< the run reaching its time
+  QMetaObject::Connection m_restoreStopped;  ///< the run stopping before it
+  engine::Scenario m_base;                   ///< the run's scenario at the branch point
+  BranchSpec m_spec;                         ///< the branch shown (as given: the user's keys)
 };
 
 }  // namespace throttlelab::ui

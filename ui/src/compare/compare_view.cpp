@@ -432,10 +432,14 @@ void CompareView::updateEvents() {
   // branch's change, a policy change, an OOM kill) says which.
   const auto a = m_runs[0]->timeline();
   const auto b = m_runs[1]->timeline();
+  // Both lists are in time order: only the events within a microsecond are compared (every
+  // event with every other is quadratic, and a run of many task groups has many).
   const auto in = [](const std::vector<engine::RunEvent>& list, const engine::RunEvent& e) {
-    return std::any_of(list.begin(), list.end(), [&](const engine::RunEvent& x) {
-      return x.kind == e.kind && x.text == e.text && std::abs(x.timeS - e.timeS) < 1e-6;
-    });
+    auto x = std::lower_bound(list.begin(), list.end(), e.timeS - 1e-6,
+                              [](const engine::RunEvent& ev, double t) { return ev.timeS <= t; });
+    for (; x != list.end() && x->timeS < e.timeS + 1e-6; ++x)
+      if (x->kind == e.kind && x->text == e.text) return true;
+    return false;
   };
   std::vector<EventMark> marks;
   const auto add = [&](const engine::RunEvent& e, const engine::Scenario& names,

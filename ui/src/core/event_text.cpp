@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "event_text.h"
 
+#include <QLocale>
 #include <QRegularExpression>
 #include <QStringList>
+#include <algorithm>
 
 namespace throttlelab::ui {
 
@@ -129,8 +131,37 @@ QString describeKey(const QString& key, const engine::Scenario* s) {
   return key;
 }
 
+namespace {
+/// Unicode code points in UTF-8 `text` (a byte that does not continue a sequence starts one).
+std::size_t codePoints(const std::string& text) {
+  std::size_t n = 0;
+  for (const char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+}  // namespace
+
+bool shownWhole(const std::string& text) {
+  // Four bytes at most per character: a text this short has no more characters than shown.
+  if (text.size() <= static_cast<std::size_t>(kShownEventChars)) return true;
+  return codePoints(text) <= static_cast<std::size_t>(kShownEventChars);
+}
+
+QString shownEventText(const std::string& text) {
+  if (shownWhole(text)) return QString::fromStdString(text);
+  // Decode no more than the characters shown can take (four bytes each), then cut at a
+  // character: never half of a surrogate pair.
+  const auto bytes = std::min<std::size_t>(text.size(), 4 * kShownEventChars);
+  QString head = QString::fromUtf8(text.data(), static_cast<qsizetype>(bytes));
+  qsizetype cut = 0;
+  for (int chars = 0; cut < head.size() && chars < kShownEventChars; ++chars)
+    cut += head.at(cut).isHighSurrogate() && cut + 1 < head.size() ? 2 : 1;
+  head.truncate(cut);
+  return QStringLiteral("%1… (%2 characters in all)")
+      .arg(head, QLocale(QLocale::English).toString(static_cast<qulonglong>(codePoints(text))));
+}
+
 EventText describeEvent(const engine::RunEvent& e, const engine::Scenario* s) {
-  const QString text = QString::fromStdString(e.text);
+  const QString text = shownEventText(e.text);
   switch (e.kind) {
     case Kind::TaskStart:
     case Kind::TaskStop: {

@@ -193,11 +193,23 @@ void LiveController::stop() {
 }
 
 std::vector<engine::RunEvent> LiveController::timeline() const {
-  std::vector<engine::RunEvent> all = m_engineEvents;
-  all.insert(all.end(), m_userEvents.begin(), m_userEvents.end());
-  std::stable_sort(
-      all.begin(), all.end(),
-      [](const engine::RunEvent& a, const engine::RunEvent& b) { return a.timeS < b.timeS; });
+  std::vector<engine::RunEvent> all;
+  const auto entries = timelineEntries();
+  all.reserve(entries.size());
+  for (const auto& e : entries) all.push_back(*e.event);
+  return all;
+}
+
+std::vector<LiveController::TimelineEntry> LiveController::timelineEntries() const {
+  std::vector<TimelineEntry> all;
+  all.reserve(m_engineEvents.size() + m_userEvents.size());
+  for (const auto& e : m_engineEvents) all.push_back({&e, -1});
+  for (std::size_t i = 0; i < m_userEvents.size(); ++i)
+    all.push_back({&m_userEvents[i], static_cast<int>(i)});
+  // Stable: at one time, the engine's events come first, then the user's in the order added.
+  std::stable_sort(all.begin(), all.end(), [](const TimelineEntry& a, const TimelineEntry& b) {
+    return a.event->timeS < b.event->timeS;
+  });
   return all;
 }
 

@@ -84,7 +84,10 @@ class LiveController : public QObject {
   void setSpeed(double factor);
   double speed() const { return m_speed; }
   /// Runs as fast as possible until this simulated time, then pauses and emits runForFinished.
+  /// Pausing (setRunning(false)) ends it there, without runForFinished.
   void runFor(double simS);
+  /// Whether a runFor() is under way.
+  bool isRunningFor() const { return m_runForSeq != 0; }
 
   void setSelectedTask(int task);
   int selectedTask() const { return m_selected; }
@@ -104,6 +107,14 @@ class LiveController : public QObject {
   // --- the timeline (docs/model.md, Outputs): the engine's events, resets and notes ---
   /// Every event of the run, in time order.
   std::vector<engine::RunEvent> timeline() const;
+  /// One event of timeline(), and where it comes from.
+  struct TimelineEntry {
+    const engine::RunEvent* event;  ///< valid until the timeline changes
+    int userIndex;                  ///< its index in userEvents(), -1 for the engine's events
+  };
+  /// timeline() as entries, in the same order: each knows whether it is one of the user's
+  /// notes, so that nothing has to be matched again (one sort, n log n for n events).
+  std::vector<TimelineEntry> timelineEntries() const;
   /// The user's notes (and the reset that started this run), in the order added.
   const std::vector<engine::RunEvent>& userEvents() const { return m_userEvents; }
   /// Adds a note at `timeS`; returns its index in userEvents().

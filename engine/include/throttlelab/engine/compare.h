@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "throttlelab/engine/progress.h"
 #include "throttlelab/engine/records.h"
 #include "throttlelab/engine/scenario.h"
 
@@ -46,7 +47,9 @@ struct CompareOptions {
   std::vector<std::string> policies;  ///< two or more names from Simulator::policyNames()
   int seeds = 1;                      ///< runs the seeds scenario.seed .. seed + seeds - 1
   ProgressCallback progress;          ///< optional
-  std::stop_token stop;               ///< a stop request ends the call (RunCancelled)
+  /// Optional: simulated seconds of all the runs together, after every simulated second.
+  SimulatedProgress simulated;
+  std::stop_token stop;  ///< a stop request ends the call (RunCancelled)
 };
 
 /// One policy × seed.

@@ -161,7 +161,9 @@ std::optional<Experiment> makeExperiment(std::string_view name, bool quick = fal
 struct ExperimentRunOptions {
   int seeds = 3;              ///< seeds scenario.seed .. seed + seeds - 1 for every case
   ProgressCallback progress;  ///< after each case × seed
-  std::stop_token stop;       ///< a stop request ends the run (RunCancelled)
+  /// Optional: simulated seconds of all the runs together, after every simulated second.
+  SimulatedProgress simulated;
+  std::stop_token stop;  ///< a stop request ends the run (RunCancelled)
 };
 
 /// Runs every case for every seed, sequentially, then computes the rows and the verdicts.
@@ -170,7 +172,9 @@ ExperimentResult runExperiment(const Experiment& experiment, const ExperimentRun
 
 /// Runs one scenario as a case would (exposed for the tests and the window). `phase` picks
 /// the start offset of the spread group (0 = the one the seed itself gives).
-CaseRun runCase(const ExperimentCase& c, std::uint64_t seed, std::uint64_t phase = 0);
+/// `afterSlice` (optional) is called after every simulated second (a progress report).
+CaseRun runCase(const ExperimentCase& c, std::uint64_t seed, std::uint64_t phase = 0,
+                const std::function<void(double runS)>& afterSlice = {});
 
 /// The report as Markdown: the mail, the machine with sources, the tables laid out like the
 /// mail's with its value beside the simulated one, every row with min–max and notes, and the

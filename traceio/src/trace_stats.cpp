@@ -577,10 +577,10 @@ engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& ho
     if (!t.bdi.empty() && std::find(bdis.begin(), bdis.end(), t.bdi) == bdis.end())
       bdis.push_back(t.bdi);
   std::sort(bdis.begin(), bdis.end());
-  constexpr std::size_t kMaxDevices = 64;
-  if (bdis.size() > kMaxDevices) {
-    n.push_back("only the first 64 of " + std::to_string(bdis.size()) + " devices are simulated");
-    bdis.resize(kMaxDevices);
+  if (bdis.size() > engine::kMaxDevices) {
+    n.push_back("only the first " + std::to_string(engine::kMaxDevices) + " of " +
+                std::to_string(bdis.size()) + " devices are simulated");
+    bdis.resize(engine::kMaxDevices);
   }
   // A comm or bdi in a trace may hold any byte but NUL; a scenario's names must be UTF-8
   // without control characters (validateScenario). Printable ASCII is kept, anything else

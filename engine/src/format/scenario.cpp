@@ -47,7 +47,6 @@ constexpr std::int64_t kTiB = std::int64_t{1} << 40;
 constexpr std::array<int, 4> kValidHz{100, 250, 300, 1000};
 constexpr std::int64_t kMaxTotalTasks = 100'000;
 constexpr std::size_t kMaxTaskGroups = 100'000;
-constexpr std::size_t kMaxDevices = 64;
 constexpr std::size_t kMaxCgroups = 64;
 constexpr std::int64_t kMaxFileMiB = std::int64_t{1} << 30;  // 1 PiB
 // Page-allocator generations (MachineConfig::allocator), oldest first.

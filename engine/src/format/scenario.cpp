@@ -21,8 +21,8 @@
 #include <unordered_set>
 #include <variant>
 
-#include "fs/file_system.h"
-#include "policies/policy.h"
+#include "file_system.h"
+#include "policy.h"
 #include "stall_timeline.h"
 #include "throttlelab/engine/enum_names.h"
 

@@ -718,7 +718,8 @@ Window:
   --run-for, --quit and the exports make a scripted run: it stays paused (whatever the
   session says) until it has run to --run-for S (0 without it), waits for --open-trace
   to load, and exports only if every file given loaded; otherwise it prints why and,
-  with --quit, exits with status 2 without exporting.
+  with --quit, exits with status 2 without exporting. It writes nothing but its named
+  outputs: no recent file, no setting of the window (~/.config/ThrottleLab).
   --presenter            large fonts and thick lines for a projector
   --snapshot-budget MIB  the memory the run's snapshots for Branch here may take (default
                          @SNAPSHOT_MIB@ MiB, or 1/32 of this machine's memory if that is less); fewer

@@ -2,8 +2,6 @@
 #include "reports.h"
 
 #include <algorithm>
-#include <array>
-#include <charconv>
 #include <cmath>
 #include <exception>
 #include <fstream>
@@ -16,6 +14,7 @@
 #include "output_file.h"
 #include "throttlelab/engine/compare.h"
 #include "throttlelab/engine/experiments.h"
+#include "throttlelab/engine/number_text.h"
 #include "throttlelab/engine/simulator.h"
 #include "throttlelab/host/output_target.h"
 #include "throttlelab/host/trace_host_facts.h"
@@ -131,14 +130,10 @@ int runCompare(const CliOptions& options, std::ostream& out, std::ostream& err) 
 
 namespace {
 
+/// A figure of the comparison: "-" where there is none (a trace without pauses has no pause
+/// median), as for a missing off %.
 std::string number(double v, int decimals) {
-  if (!std::isfinite(v)) return "-";
-  std::array<char, 64> buf{};
-  const auto r =
-      std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::fixed, decimals);
-  std::string s(buf.data(), r.ptr);
-  if (s.find_first_not_of("-0.") == std::string::npos && s.front() == '-') s.erase(0, 1);
-  return s;
+  return std::isfinite(v) ? te::fixed(v, decimals) : "-";
 }
 
 /// Enough decimals for a ratio, none for page counts and rates.

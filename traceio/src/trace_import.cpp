@@ -20,6 +20,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "throttlelab/engine/number_text.h"
 #include "throttlelab/engine/statistics.h"
 #include "throttlelab/engine/tracepoints.h"
 
@@ -1274,19 +1275,12 @@ ImportResult importTrace(const std::string& path, ImportSink& sink, const Import
 
 namespace {
 
-std::string seconds(double v, int decimals) {
-  std::array<char, 32> text{};
-  const auto r =
-      std::to_chars(text.data(), text.data() + text.size(), v, std::chars_format::fixed, decimals);
-  return std::string(text.data(), r.ptr);
-}
-
 /// What was done about time order and gaps, in sentences (empty when there was nothing).
 std::string describeTimeline(const ImportStats& s) {
   std::string out;
   if (s.segments > 1) {
     const std::int64_t back = s.segments - 1;
-    out += " Time went back by more than " + seconds(ImportStats::kReorderWindowS * 1000, 0) +
+    out += " Time went back by more than " + te::fixed(ImportStats::kReorderWindowS * 1000, 0) +
            " ms " + number(back) + (back == 1 ? " time" : " times") + " (at line" +
            (back == 1 ? " " : "s ");
     for (std::size_t i = 0; i < s.segmentLines.size() && i < 3; ++i)
@@ -1302,7 +1296,7 @@ std::string describeTimeline(const ImportStats& s) {
   }
   if (s.reordered > 0)
     out += " " + number(s.reordered) + (s.reordered == 1 ? " event" : " events") +
-           " out of time order by less than " + seconds(ImportStats::kReorderWindowS * 1000, 0) +
+           " out of time order by less than " + te::fixed(ImportStats::kReorderWindowS * 1000, 0) +
            " ms (CPUs' buffers interleaving) were put in order.";
   if (s.lateEvents > 0)
     out += " " + number(s.lateEvents) + (s.lateEvents == 1 ? " event" : " events") +
@@ -1310,8 +1304,8 @@ std::string describeTimeline(const ImportStats& s) {
            " later ones and were counted at the time of the one before.";
   if (s.gapsSkipped > 0)
     out += " " + number(s.gapsSkipped) + (s.gapsSkipped == 1 ? " gap" : " gaps") +
-           " without events longer than " + seconds(TraceConverter::kMaxFillS, 0) + " s (" +
-           seconds(s.gapsSkippedS, 1) + " s in all) " + (s.gapsSkipped == 1 ? "has" : "have") +
+           " without events longer than " + te::fixed(TraceConverter::kMaxFillS, 0) + " s (" +
+           te::fixed(s.gapsSkippedS, 1) + " s in all) " + (s.gapsSkipped == 1 ? "has" : "have") +
            " no rows; shorter ones repeat the last values.";
   return out;
 }
@@ -1325,10 +1319,7 @@ std::string describe(const ImportStats& s) {
                     number(s.bdiDirtyRatelimit) + " bdi_dirty_ratelimit, " +
                     number(s.globalDirtyState) + " global_dirty_state)";
   if (s.events > 0) {
-    std::array<char, 32> span{};
-    const auto r = std::to_chars(span.data(), span.data() + span.size(), s.lastTimeS - s.firstTimeS,
-                                 std::chars_format::fixed, 3);
-    out += " over " + std::string(span.data(), r.ptr) + " s";
+    out += " over " + te::fixed(s.lastTimeS - s.firstTimeS, 3) + " s";
     out += ", from " + std::to_string(s.tasks) + (s.tasks == 1 ? " pid" : " pids") + " on " +
            std::to_string(s.devices.size()) + (s.devices.size() == 1 ? " device" : " devices");
     if (!s.devices.empty()) {

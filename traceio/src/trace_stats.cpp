@@ -14,11 +14,13 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "throttlelab/engine/number_text.h"
 #include "throttlelab/engine/statistics.h"
 
 namespace throttlelab::traceio {
 
 namespace te = throttlelab::engine;
+using te::fixed;
 
 namespace {
 
@@ -94,13 +96,6 @@ bool consistentWithHz(std::int64_t ms, int hz) {
   return j * 1000 / hz == ms;
 }
 
-std::string fixed(double v, int decimals) {
-  std::array<char, 64> buf{};
-  const auto r =
-      std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::fixed, decimals);
-  return std::string(buf.data(), r.ptr);
-}
-
 /// The disk's stalls as the trace shows them (docs/model.md, A device that stalls, Eq. 66–67).
 /// Completions come in bursts: the `pages` of a run's end complete somewhere between its last
 /// record and the next one. The device writes at the rate that fits every burst into those
@@ -109,56 +104,57 @@ std::string fixed(double v, int decimals) {
 /// (Eq. 66), so that each burst writes what the real one did and no more. Spells shorter than one
 /// largest request at the rate the disk wrote while it had writes are the model's own service, not
 /// stalls. The timeline repeats with the trace's span.
-void deriveStalls(const TraceStats::Result& m, double warmupS, te::DeviceConfig& d,
-                  std::vector<std::string>& n) {
-  if (m.writtenSpells.empty() || m.spanS <= 0) return;
+void deriveStalls(const TraceStats::Result& measured, double warmupS, te::DeviceConfig& device,
+                  std::vector<std::string>& notes) {
+  if (measured.writtenSpells.empty() || measured.spanS <= 0) return;
   double gapsS = 0;
-  for (const auto& sp : m.writtenSpells)
-    if (sp.nextS >= 0 && sp.pages > 0) gapsS += sp.nextS - sp.lastS;
-  const double burstRate =
-      m.writtenPages > 0 && gapsS > 0 ? static_cast<double>(m.writtenPages) / gapsS : 0;
-  const double busyRate = m.writebackBusyS > 0 && m.writtenPages > 0
-                              ? static_cast<double>(m.writtenPages) / m.writebackBusyS
+  for (const auto& spell : measured.writtenSpells)
+    if (spell.nextS >= 0 && spell.pages > 0) gapsS += spell.nextS - spell.lastS;
+  const double burstRate = measured.writtenPages > 0 && gapsS > 0
+                               ? static_cast<double>(measured.writtenPages) / gapsS
+                               : 0;
+  const double busyRate = measured.writebackBusyS > 0 && measured.writtenPages > 0
+                              ? static_cast<double>(measured.writtenPages) / measured.writebackBusyS
                               : 0;
-  const double requestPages = static_cast<double>(d.maxRequestKiB) / 4.0;
+  const double requestPages = static_cast<double>(device.maxRequestKiB) / 4.0;
   const double minS = busyRate > 0 ? std::max(kMinNoCompletionS, requestPages / busyRate) : 0;
   const auto round6 = [](double x) { return std::round(x * 1e6) / 1e6; };
-  const double period = std::max(1e-6, round6(m.spanS));
-  std::vector<std::pair<double, double>> spells;
+  const double period = std::max(1e-6, round6(measured.spanS));
+  std::vector<std::pair<double, double>> stalls;  // on the simulation's clock, within a period
   double stalledS = 0;
-  for (const auto& sp : m.writtenSpells) {
-    if (sp.inFlightFromS < 0) continue;  // nothing in flight: idle, not stalled
+  for (const auto& spell : measured.writtenSpells) {
+    if (spell.inFlightFromS < 0) continue;  // nothing in flight: idle, not stalled
     // From the run's first record nothing completed, pages in flight or not (a completion
     // can empty the device; the model's may still hold pages then). Its burst gets the time
     // it needs at the one rate before the next value's first record, even where that begins
     // before the run's last record, so that each burst writes what the real one did.
-    const double a = sp.firstS;
-    double end = sp.lastS;
-    if (sp.nextS >= 0 && burstRate > 0)
-      end = std::max(a, sp.nextS - static_cast<double>(sp.pages) / burstRate);
-    else if (sp.nextS < 0 && burstRate == 0)
-      end = period;  // nothing completed in the whole trace
-    if (end - a < std::max(minS, kMinNoCompletionS)) continue;
-    stalledS += end - a;
+    const double from = spell.firstS;
+    double to = spell.lastS;
+    if (spell.nextS >= 0 && burstRate > 0)
+      to = std::max(from, spell.nextS - static_cast<double>(spell.pages) / burstRate);
+    else if (spell.nextS < 0 && burstRate == 0)
+      to = period;  // nothing completed in the whole trace
+    if (to - from < std::max(minS, kMinNoCompletionS)) continue;
+    stalledS += to - from;
     // The simulation's clock starts warmupS before the compared span: the timeline turns by it.
-    double o = std::fmod(warmupS, period);
-    if (period - o < 1e-9) o = 0;  // a whole number of periods, less rounding
-    double s0 = a + o, s1 = end + o;
-    if (s0 >= period) {
-      s0 -= period;
-      s1 -= period;
+    double turn = std::fmod(warmupS, period);
+    if (period - turn < 1e-9) turn = 0;  // a whole number of periods, less rounding
+    double turnedFrom = from + turn, turnedTo = to + turn;
+    if (turnedFrom >= period) {
+      turnedFrom -= period;
+      turnedTo -= period;
     }
-    if (s1 > period) {
-      spells.emplace_back(0, s1 - period);
-      s1 = period;
+    if (turnedTo > period) {
+      stalls.emplace_back(0, turnedTo - period);
+      turnedTo = period;
     }
-    spells.emplace_back(s0, s1);
+    stalls.emplace_back(turnedFrom, turnedTo);
   }
-  std::sort(spells.begin(), spells.end());
+  std::sort(stalls.begin(), stalls.end());
   // Pieces that touch (a spell split where the turned timeline wraps) are one stall.
   std::vector<std::pair<double, double>> merged;
-  for (const auto& [a, b] : spells) {
-    const double start = round6(a), end = round6(std::min(b, period));
+  for (const auto& [from, to] : stalls) {
+    const double start = round6(from), end = round6(std::min(to, period));
     if (end <= start) continue;
     if (!merged.empty() && start <= merged.back().second)
       merged.back().second = std::max(merged.back().second, end);
@@ -171,25 +167,25 @@ void deriveStalls(const TraceStats::Result& m, double warmupS, te::DeviceConfig&
     if (!text.empty()) text += ' ';
     text += fixed(start, 6) + '+' + fixed(end - start, 6);
   }
-  d.stalls = std::move(text);
-  d.stallPeriodS = period;
-  n.push_back("device " + d.name + ": stalls " + std::to_string(merged.size()) + " times, " +
-              fixed(100.0 * stalledS / m.spanS, 0) +
-              " % of the trace: the spells in which no write completed (from the first "
-              "global_dirty_state of a `written` value, of the values seen with pages under "
-              "writeback" +
-              (minS > 0 ? ", at least " + fixed(minS * 1e3, 2) +
-                              " ms: one largest request at the rate it wrote while it had "
-                              "writes), each up to its burst's time at that rate before the next "
-                              "value's first record"
-                        : std::string(", the whole trace)")) +
-              "; repeating every " + fixed(period, 3) + " s");
+  device.stalls = std::move(text);
+  device.stallPeriodS = period;
+  notes.push_back("device " + device.name + ": stalls " + std::to_string(merged.size()) +
+                  " times, " + fixed(100.0 * stalledS / measured.spanS, 0) +
+                  " % of the trace: the spells in which no write completed (from the first "
+                  "global_dirty_state of a `written` value, of the values seen with pages under "
+                  "writeback" +
+                  (minS > 0 ? ", at least " + fixed(minS * 1e3, 2) +
+                                  " ms: one largest request at the rate it wrote while it had "
+                                  "writes), each up to its burst's time at that rate before the "
+                                  "next value's first record"
+                            : std::string(", the whole trace)")) +
+                  "; repeating every " + fixed(period, 3) + " s");
   if (burstRate > 0) {
-    d.writeMBps = std::min(1e6, burstRate * static_cast<double>(te::kPageBytes) / 1e6);
-    n.push_back("device " + d.name + ": " + fixed(d.writeMBps, 2) +
-                " MB/s between the stalls: the " + std::to_string(m.writtenPages) +
-                " pages it wrote back, in the " + fixed(gapsS, 3) +
-                " s between a `written` value's last record and the next value's first");
+    device.writeMBps = std::min(1e6, burstRate * static_cast<double>(te::kPageBytes) / 1e6);
+    notes.push_back("device " + device.name + ": " + fixed(device.writeMBps, 2) +
+                    " MB/s between the stalls: the " + std::to_string(measured.writtenPages) +
+                    " pages it wrote back, in the " + fixed(gapsS, 3) +
+                    " s between a `written` value's last record and the next value's first");
   }
 }
 
@@ -238,6 +234,25 @@ struct TraceStats::State {
   std::vector<TraceStats::Result::WrittenSpell> spells;  ///< absolute times
   double writebackBusyS = 0;
   std::optional<std::pair<double, bool>> previousGds;  ///< time, writeback > 0
+  /// One record of each kind, at `t` seconds.
+  void add(const te::GlobalDirtyState& r, double t);
+  void add(const te::BdiDirtyRatelimit& r, double t);
+  void add(const te::BalanceDirtyPages& r, double t);
+  /// A pause, period or paused value in ms, for telling HZ (bounded).
+  void noteJiffies(std::int64_t ms) {
+    if (ms > 0 && ms < 100'000 && jiffyValues.size() < 4096) jiffyValues.insert(ms);
+  }
+  /// A bdi's first record gives its dirty_ratelimit at the trace's start (records arrive in
+  /// time order; the bounded map keeps the first 64 bdis).
+  TraceStats::Result::WbStart* wbStartOf(std::string_view bdi, std::int64_t ratelimitKBps) {
+    auto it = wbStart.find(bdi);
+    if (it == wbStart.end()) {
+      if (wbStart.size() >= 64) return nullptr;
+      it = wbStart.emplace(std::string(bdi), TraceStats::Result::WbStart{}).first;
+      it->second.dirtyRatelimitKBps = static_cast<double>(ratelimitKBps);
+    }
+    return &it->second;
+  }
   /// Ends the current run at a record of time `t` whose `written` is `w` (-1: the trace ended).
   void closeRun(double t, std::int64_t w) {
     if (run.written < 0 || spells.size() >= kMaxNoCompletionSpells) return;
@@ -264,135 +279,119 @@ void TraceStats::add(const te::TraceRecord& record) {
   st.firstS = std::min(st.firstS, t);
   st.lastS = std::max(st.lastS, t);
   ++st.records;
-  const auto noteJiffies = [&](std::int64_t ms) {
-    if (ms > 0 && ms < 100'000 && st.jiffyValues.size() < 4096) st.jiffyValues.insert(ms);
-  };
-  const auto perBdi = [](auto& map, std::string_view bdi) -> Reservoir& {
-    auto it = map.find(bdi);
-    if (it == map.end()) it = map.emplace(std::string(bdi), Reservoir{}).first;
-    return it->second;
-  };
-  // A bdi's first record gives its dirty_ratelimit at the trace's start (records arrive in
-  // time order; the bounded map keeps the first 64 bdis).
-  const auto wbStartOf = [&](std::string_view bdi,
-                             std::int64_t dirtyRatelimit) -> TraceStats::Result::WbStart* {
-    auto it = st.wbStart.find(bdi);
-    if (it == st.wbStart.end()) {
-      if (st.wbStart.size() >= 64) return nullptr;
-      it = st.wbStart.emplace(std::string(bdi), TraceStats::Result::WbStart{}).first;
-      it->second.dirtyRatelimitKBps = static_cast<double>(dirtyRatelimit);
-    }
-    return &it->second;
-  };
-  std::visit(
-      [&](const auto& r) {
-        using T = std::decay_t<decltype(r)>;
-        if constexpr (std::is_same_v<T, te::GlobalDirtyState>) {
-          // domain_dirty_limits() traces this at the start of every pass of
-          // balance_dirty_pages(), and for the flusher (whose pid never has a
-          // balance_dirty_pages record, so its entry is never read).
-          constexpr std::size_t kMaxCallers = 100'000;
-          if (auto it = st.calls.find(r.header.pid);
-              it != st.calls.end() || st.calls.size() < kMaxCallers) {
-            State::Calls& c = it != st.calls.end() ? it->second : st.calls[r.header.pid];
-            c.previousS = c.currentS;
-            c.previousSlept = c.currentSlept;
-            c.currentS = t;
-            c.currentSlept = false;
-          }
-          if (st.startsBusy < 0) st.startsBusy = r.dirty + r.writeback > r.bgThresh ? 1 : 0;
-          const auto written = std::make_pair(t, static_cast<std::int64_t>(r.written));
-          if (!st.firstWritten || t < st.firstWritten->first) {
-            st.firstWritten = written;
-            st.startDirty = static_cast<te::Pages>(r.dirty);
-            st.startWriteback = static_cast<te::Pages>(r.writeback);
-          }
-          if (!st.lastWritten || t >= st.lastWritten->first) st.lastWritten = written;
-          // The completion timeline: `written` only grows, and a record of an older value
-          // (per-CPU buffers merged slightly out of order) belongs to a run already closed.
-          const auto w = static_cast<std::int64_t>(r.written);
-          if (w > st.run.written) {
-            st.closeRun(t, w);
-            st.run = State::WrittenRun{t, t, w, r.writeback > 0 ? t : -1};
-          } else if (w == st.run.written) {
-            st.run.lastS = std::max(st.run.lastS, t);
-            if (r.writeback > 0 && (st.run.inFlightFromS < 0 || t < st.run.inFlightFromS))
-              st.run.inFlightFromS = t;
-          }
-          if (st.previousGds && t >= st.previousGds->first) {
-            if (st.previousGds->second) st.writebackBusyS += t - st.previousGds->first;
-          }
-          if (!st.previousGds || t >= st.previousGds->first)
-            st.previousGds = std::make_pair(t, r.writeback > 0);
-          st.dirty.add(static_cast<double>(r.dirty + r.writeback));
-          st.thresh.add(static_cast<double>(r.thresh));
-          st.bgThresh.add(static_cast<double>(r.bgThresh));
-          st.limit.add(static_cast<double>(r.limit));
-        } else if constexpr (std::is_same_v<T, te::BdiDirtyRatelimit>) {
-          perBdi(st.writeBw, r.bdi).add(static_cast<double>(r.awriteBw));
-          TraceStats::Result::WbStart* start = wbStartOf(r.bdi, r.dirtyRatelimit);
-          if (start && start->avgWriteBwKBps == 0) {
-            start->writeBwKBps = static_cast<double>(r.writeBw);
-            start->avgWriteBwKBps = static_cast<double>(r.awriteBw);
-          }
-          perBdi(st.dirtyRatelimit, r.bdi).add(static_cast<double>(r.dirtyRatelimit));
-        } else {
-          if (r.setpoint > 0)
-            st.dirtyOverSetpoint.add(static_cast<double>(r.dirty) /
-                                     static_cast<double>(r.setpoint));
-          if (r.pause > 0) st.pause.add(static_cast<double>(r.pause));
-          st.taskRatelimit.add(static_cast<double>(r.taskRatelimit));
-          wbStartOf(r.bdi, r.dirtyRatelimit);
-          ++st.balanceRecords;
-          st.dirtied.add(static_cast<double>(r.dirtied));
-          // The writer dirtied `dirtied` pages since its previous call returned (nr_dirtied is
-          // reset on every way out of balance_dirty_pages()); if that call did not sleep (a
-          // traced pause above 0 is the sleep; one below min_pause is traced as 0 or less),
-          // the time between the two calls' global_dirty_state is all copying, plus whatever
-          // else held the writer up (a CPU, the allocator, a lock).
-          if (const auto c = st.calls.find(r.header.pid); c != st.calls.end()) {
-            if (r.dirtied > 0 && c->second.previousS >= 0 && !c->second.previousSlept &&
-                c->second.currentS > c->second.previousS)
-              st.dirtyingPageS.add((c->second.currentS - c->second.previousS) /
-                                   static_cast<double>(r.dirtied));
-            c->second.currentSlept = r.pause > 0;
-          }
-          st.dirtiedPause.add(static_cast<double>(r.dirtiedPause));
-          for (std::size_t k = 0; k < st.dirtiedDivisibleBy.size(); ++k)
-            if (r.dirtied % (1u << k) == 0) ++st.dirtiedDivisibleBy[k];
-          if (r.dirtied > r.dirtiedPause) {
-            ++st.overshootRecords;
-            st.overshootDirtied.add(static_cast<double>(r.dirtied));
-          }
-          noteJiffies(r.pause);
-          noteJiffies(r.period);
-          noteJiffies(r.paused);
-          auto [it, added] = st.tasks.try_emplace(r.header.pid);
-          TaskAcc& a = it->second;
-          if (added) {
-            const auto end = std::find(r.header.comm.begin(), r.header.comm.end(), '\0');
-            a.comm.assign(r.header.comm.begin(), end);
-            a.bdi = std::string(r.bdi);
-            a.firstS = t;
-            a.cgroupIno = r.cgroupIno;
-          }
-          constexpr std::size_t kMaxCgroups = 64;
-          auto cg = st.cgroups.find(r.cgroupIno);
-          if (cg == st.cgroups.end() && st.cgroups.size() < kMaxCgroups)
-            cg = st.cgroups.emplace(r.cgroupIno, CgroupAcc{}).first;
-          if (cg != st.cgroups.end()) {
-            ++cg->second.records;
-            cg->second.dirty.add(static_cast<double>(r.dirty));
-            cg->second.freerun.add(2.0 * static_cast<double>(r.setpoint) -
-                                   static_cast<double>(r.limit));
-          }
-          a.firstS = std::min(a.firstS, t);
-          a.lastS = std::max(a.lastS, t);
-          a.dirtied += r.dirtied;
-          if (r.pause > 0) ++a.pauses;
-        }
-      },
-      record);
+  std::visit([&st, t](const auto& r) { st.add(r, t); }, record);
+}
+
+namespace {
+Reservoir& perBdi(std::map<std::string, Reservoir, std::less<>>& map, std::string_view bdi) {
+  auto it = map.find(bdi);
+  if (it == map.end()) it = map.emplace(std::string(bdi), Reservoir{}).first;
+  return it->second;
+}
+}  // namespace
+
+void TraceStats::State::add(const te::GlobalDirtyState& r, double t) {
+  // domain_dirty_limits() traces this at the start of every pass of
+  // balance_dirty_pages(), and for the flusher (whose pid never has a
+  // balance_dirty_pages record, so its entry is never read).
+  constexpr std::size_t kMaxCallers = 100'000;
+  if (auto it = calls.find(r.header.pid); it != calls.end() || calls.size() < kMaxCallers) {
+    Calls& c = it != calls.end() ? it->second : calls[r.header.pid];
+    c.previousS = c.currentS;
+    c.previousSlept = c.currentSlept;
+    c.currentS = t;
+    c.currentSlept = false;
+  }
+  if (startsBusy < 0) startsBusy = r.dirty + r.writeback > r.bgThresh ? 1 : 0;
+  const auto written = std::make_pair(t, static_cast<std::int64_t>(r.written));
+  if (!firstWritten || t < firstWritten->first) {
+    firstWritten = written;
+    startDirty = static_cast<te::Pages>(r.dirty);
+    startWriteback = static_cast<te::Pages>(r.writeback);
+  }
+  if (!lastWritten || t >= lastWritten->first) lastWritten = written;
+  // The completion timeline: `written` only grows, and a record of an older value
+  // (per-CPU buffers merged slightly out of order) belongs to a run already closed.
+  const auto w = static_cast<std::int64_t>(r.written);
+  if (w > run.written) {
+    closeRun(t, w);
+    run = WrittenRun{t, t, w, r.writeback > 0 ? t : -1};
+  } else if (w == run.written) {
+    run.lastS = std::max(run.lastS, t);
+    if (r.writeback > 0 && (run.inFlightFromS < 0 || t < run.inFlightFromS)) run.inFlightFromS = t;
+  }
+  if (previousGds && t >= previousGds->first) {
+    if (previousGds->second) writebackBusyS += t - previousGds->first;
+  }
+  if (!previousGds || t >= previousGds->first) previousGds = std::make_pair(t, r.writeback > 0);
+  dirty.add(static_cast<double>(r.dirty + r.writeback));
+  thresh.add(static_cast<double>(r.thresh));
+  bgThresh.add(static_cast<double>(r.bgThresh));
+  limit.add(static_cast<double>(r.limit));
+}
+
+void TraceStats::State::add(const te::BdiDirtyRatelimit& r, double /*t*/) {
+  perBdi(writeBw, r.bdi).add(static_cast<double>(r.awriteBw));
+  TraceStats::Result::WbStart* start = wbStartOf(r.bdi, r.dirtyRatelimit);
+  if (start && start->avgWriteBwKBps == 0) {
+    start->writeBwKBps = static_cast<double>(r.writeBw);
+    start->avgWriteBwKBps = static_cast<double>(r.awriteBw);
+  }
+  perBdi(dirtyRatelimit, r.bdi).add(static_cast<double>(r.dirtyRatelimit));
+}
+
+void TraceStats::State::add(const te::BalanceDirtyPages& r, double t) {
+  if (r.setpoint > 0)
+    dirtyOverSetpoint.add(static_cast<double>(r.dirty) / static_cast<double>(r.setpoint));
+  if (r.pause > 0) pause.add(static_cast<double>(r.pause));
+  taskRatelimit.add(static_cast<double>(r.taskRatelimit));
+  wbStartOf(r.bdi, r.dirtyRatelimit);
+  ++balanceRecords;
+  dirtied.add(static_cast<double>(r.dirtied));
+  // The writer dirtied `dirtied` pages since its previous call returned (nr_dirtied is
+  // reset on every way out of balance_dirty_pages()); if that call did not sleep (a
+  // traced pause above 0 is the sleep; one below min_pause is traced as 0 or less),
+  // the time between the two calls' global_dirty_state is all copying, plus whatever
+  // else held the writer up (a CPU, the allocator, a lock).
+  if (const auto c = calls.find(r.header.pid); c != calls.end()) {
+    if (r.dirtied > 0 && c->second.previousS >= 0 && !c->second.previousSlept &&
+        c->second.currentS > c->second.previousS)
+      dirtyingPageS.add((c->second.currentS - c->second.previousS) /
+                        static_cast<double>(r.dirtied));
+    c->second.currentSlept = r.pause > 0;
+  }
+  dirtiedPause.add(static_cast<double>(r.dirtiedPause));
+  for (std::size_t k = 0; k < dirtiedDivisibleBy.size(); ++k)
+    if (r.dirtied % (1u << k) == 0) ++dirtiedDivisibleBy[k];
+  if (r.dirtied > r.dirtiedPause) {
+    ++overshootRecords;
+    overshootDirtied.add(static_cast<double>(r.dirtied));
+  }
+  noteJiffies(r.pause);
+  noteJiffies(r.period);
+  noteJiffies(r.paused);
+  auto [it, added] = tasks.try_emplace(r.header.pid);
+  TaskAcc& a = it->second;
+  if (added) {
+    const auto end = std::find(r.header.comm.begin(), r.header.comm.end(), '\0');
+    a.comm.assign(r.header.comm.begin(), end);
+    a.bdi = std::string(r.bdi);
+    a.firstS = t;
+    a.cgroupIno = r.cgroupIno;
+  }
+  constexpr std::size_t kMaxCgroups = 64;
+  auto cg = cgroups.find(r.cgroupIno);
+  if (cg == cgroups.end() && cgroups.size() < kMaxCgroups)
+    cg = cgroups.emplace(r.cgroupIno, CgroupAcc{}).first;
+  if (cg != cgroups.end()) {
+    ++cg->second.records;
+    cg->second.dirty.add(static_cast<double>(r.dirty));
+    cg->second.freerun.add(2.0 * static_cast<double>(r.setpoint) - static_cast<double>(r.limit));
+  }
+  a.firstS = std::min(a.firstS, t);
+  a.lastS = std::max(a.lastS, t);
+  a.dirtied += r.dirtied;
+  if (r.pause > 0) ++a.pauses;
 }
 
 TraceStats::Result TraceStats::result() const {
@@ -479,311 +478,404 @@ double simulationWarmupS(const TraceStats::Result& measured) {
   return measured.startsBusy && !startsFromTracedState(measured) ? kBusyTraceWarmupS : 0.0;
 }
 
-engine::Scenario deriveScenario(const TraceStats::Result& m, const HostFacts& host,
-                                std::vector<std::string>* notes) {
-  std::vector<std::string> local;
-  std::vector<std::string>& n = notes ? *notes : local;
-  te::Scenario s;
-  s.name = "trace";
-  s.description = "Derived from a kernel trace by ThrottleLab's trace import";
-  s.policy = "ioless";
-  n.push_back(
+namespace {
+
+using Notes = std::vector<std::string>;
+
+/// The run: the IO-less controller that wrote the records, for the trace's span, within the
+/// bounds that keep the comparison to seconds.
+void deriveRun(const TraceStats::Result& measured, te::Scenario& scenario, Notes& notes) {
+  scenario.name = "trace";
+  scenario.description = "Derived from a kernel trace by ThrottleLab's trace import";
+  scenario.policy = "ioless";
+  notes.push_back(
       "policy ioless: the IO-less controller of 3.2+ kernels, which wrote the trace's "
       "balance_dirty_pages records");
-  s.durationS = std::max(1.0, std::round(m.spanS));
+  scenario.durationS = std::max(1.0, std::round(measured.spanS));
   // The work grows with simulated time and writers; a trace of a few events hours apart, or of
   // a hundred thousand pids, would otherwise keep the comparison busy for hours. Its
   // statistics settle within seconds of simulated time.
-  const double writers = static_cast<double>(std::max<std::size_t>(m.tasks.size(), 1));
-  const double maxS = std::max(
+  const double writers = static_cast<double>(std::max<std::size_t>(measured.tasks.size(), 1));
+  const double longestS = std::max(
       kMinSimulatedS, std::min(kMaxSimulatedS, std::floor(kMaxSimulatedWriterSeconds / writers)));
-  if (s.durationS > maxS) {
-    s.durationS = maxS;
-    n.push_back("duration " + fixed(s.durationS, 0) + " s of the trace's " + fixed(m.spanS, 3) +
-                " s: simulating at most " + fixed(kMaxSimulatedS, 0) + " s, and at most " +
-                fixed(kMaxSimulatedWriterSeconds, 0) + " writer-seconds (" +
-                std::to_string(m.tasks.size()) + " writers here), keeps the run to seconds");
+  if (scenario.durationS > longestS) {
+    scenario.durationS = longestS;
+    notes.push_back(
+        "duration " + fixed(scenario.durationS, 0) + " s of the trace's " +
+        fixed(measured.spanS, 3) + " s: simulating at most " + fixed(kMaxSimulatedS, 0) +
+        " s, and at most " + fixed(kMaxSimulatedWriterSeconds, 0) + " writer-seconds (" +
+        std::to_string(measured.tasks.size()) + " writers here), keeps the run to seconds");
   } else {
-    n.push_back("duration " + fixed(s.durationS, 0) + " s: the trace's span (" + fixed(m.spanS, 3) +
-                " s)");
+    notes.push_back("duration " + fixed(scenario.durationS, 0) + " s: the trace's span (" +
+                    fixed(measured.spanS, 3) + " s)");
   }
+}
 
+/// HZ, CPUs and memory: this host's where the trace was taken here, else what the trace shows
+/// (HZ) or the defaults.
+void deriveMachine(const TraceStats::Result& measured, const HostFacts& host,
+                   te::MachineConfig& machine, Notes& notes) {
   if (host.hz > 0) {
-    s.machine.hz = host.hz;
-    n.push_back("HZ " + std::to_string(host.hz) + ": this host");
-  } else if (m.hz > 0) {
-    s.machine.hz = m.hz;
-    n.push_back("HZ " + std::to_string(m.hz) +
-                ": the coarsest tick that explains every traced pause, period and paused value");
+    machine.hz = host.hz;
+    notes.push_back("HZ " + std::to_string(host.hz) + ": this host");
+  } else if (measured.hz > 0) {
+    machine.hz = measured.hz;
+    notes.push_back("HZ " + std::to_string(measured.hz) +
+                    ": the coarsest tick that explains every traced pause, period and paused "
+                    "value");
   } else {
-    n.push_back("HZ " + std::to_string(s.machine.hz) +
-                " (default): too few distinct pause values to tell");
+    notes.push_back("HZ " + std::to_string(machine.hz) +
+                    " (default): too few distinct pause values to tell");
   }
   if (host.cpus > 0) {
-    s.machine.cpus = host.cpus;
-    n.push_back("CPUs " + std::to_string(host.cpus) + ": this host");
+    machine.cpus = host.cpus;
+    notes.push_back("CPUs " + std::to_string(host.cpus) + ": this host");
   } else {
-    n.push_back("CPUs " + std::to_string(s.machine.cpus) + " (default): a trace does not say");
+    notes.push_back("CPUs " + std::to_string(machine.cpus) + " (default): a trace does not say");
   }
   if (host.memoryMiB > 0) {
-    s.machine.memoryMiB = host.memoryMiB;
-    n.push_back("memory " + std::to_string(host.memoryMiB) + " MiB: this host's MemTotal");
+    machine.memoryMiB = host.memoryMiB;
+    notes.push_back("memory " + std::to_string(host.memoryMiB) + " MiB: this host's MemTotal");
   } else {
-    n.push_back("memory " + std::to_string(s.machine.memoryMiB) +
-                " MiB (default): a trace does not say");
+    notes.push_back("memory " + std::to_string(machine.memoryMiB) +
+                    " MiB (default): a trace does not say");
   }
+}
 
-  if (m.threshPages > 0) {
-    s.vm.dirtyBytes = std::max<std::int64_t>(m.threshPages * te::kPageBytes, 2 * te::kPageBytes);
-    n.push_back("vm.dirty_bytes " + std::to_string(s.vm.dirtyBytes) + ": median traced thresh " +
-                std::to_string(m.threshPages) + " pages x 4096");
-    if (m.bgThreshPages > 0 && m.bgThreshPages < m.threshPages) {
-      s.vm.dirtyBackgroundBytes = m.bgThreshPages * te::kPageBytes;
-      n.push_back("vm.dirty_background_bytes " + std::to_string(s.vm.dirtyBackgroundBytes) +
-                  ": median traced bg_thresh " + std::to_string(m.bgThreshPages) + " pages x 4096");
-    } else {
-      n.push_back(
-          "vm.dirty_background_bytes 0: no usable traced bg_thresh; the kernel then uses "
-          "dirty_background_ratio");
-    }
-    // Below about four times the threshold, the simulated machine would be starved of memory
-    // for everything else; the trace's machine evidently was not.
-    const std::int64_t needMiB = (m.threshPages * 4 + te::kPagesPerMiB - 1) / te::kPagesPerMiB;
-    if (s.machine.memoryMiB < needMiB) {
-      s.machine.memoryMiB = needMiB;
-      n.push_back("memory raised to " + std::to_string(needMiB) +
-                  " MiB: four times the traced threshold");
-    }
+/// vm.dirty_bytes and vm.dirty_background_bytes from the traced thresholds, and memory enough
+/// for them.
+void deriveDirtyLimits(const TraceStats::Result& measured, te::Scenario& scenario, Notes& notes) {
+  te::VmConfig& vm = scenario.vm;
+  if (measured.threshPages <= 0) {
+    notes.push_back("vm.dirty_ratio " + std::to_string(vm.dirtyRatio) +
+                    " (default): the trace has no global_dirty_state records");
+    return;
+  }
+  vm.dirtyBytes = std::max<std::int64_t>(measured.threshPages * te::kPageBytes, 2 * te::kPageBytes);
+  notes.push_back("vm.dirty_bytes " + std::to_string(vm.dirtyBytes) + ": median traced thresh " +
+                  std::to_string(measured.threshPages) + " pages x 4096");
+  if (measured.bgThreshPages > 0 && measured.bgThreshPages < measured.threshPages) {
+    vm.dirtyBackgroundBytes = measured.bgThreshPages * te::kPageBytes;
+    notes.push_back("vm.dirty_background_bytes " + std::to_string(vm.dirtyBackgroundBytes) +
+                    ": median traced bg_thresh " + std::to_string(measured.bgThreshPages) +
+                    " pages x 4096");
   } else {
-    n.push_back("vm.dirty_ratio " + std::to_string(s.vm.dirtyRatio) +
-                " (default): the trace has no global_dirty_state records");
+    notes.push_back(
+        "vm.dirty_background_bytes 0: no usable traced bg_thresh; the kernel then uses "
+        "dirty_background_ratio");
   }
-
-  // The page cache when the trace begins (docs/model.md, The page cache at the start): the
-  // writers were already running, so the run starts with their dirty and writeback pages
-  // rather than an empty cache. An initial condition, like the bdi's bandwidth state below.
-  if (m.startDirtyPages + m.startWritebackPages > 0) {
-    s.machine.initialDirtyPages = m.startDirtyPages;
-    s.machine.initialWritebackPages = m.startWritebackPages;
-    n.push_back("page cache at the start: " + std::to_string(m.startDirtyPages) + " dirty and " +
-                std::to_string(m.startWritebackPages) +
-                " writeback pages, the first global_dirty_state's, shared among the writers");
+  // Below about four times the threshold, the simulated machine would be starved of memory
+  // for everything else; the trace's machine evidently was not.
+  const std::int64_t neededMiB =
+      (measured.threshPages * 4 + te::kPagesPerMiB - 1) / te::kPagesPerMiB;
+  if (scenario.machine.memoryMiB < neededMiB) {
+    scenario.machine.memoryMiB = neededMiB;
+    notes.push_back("memory raised to " + std::to_string(neededMiB) +
+                    " MiB: four times the traced threshold");
   }
+}
 
-  // One device per bdi, named as the trace names it.
+/// The page cache when the trace begins (docs/model.md, The page cache at the start): the
+/// writers were already running, so the run starts with their dirty and writeback pages
+/// rather than an empty cache. An initial condition, like the bdi's bandwidth state.
+void derivePageCacheAtStart(const TraceStats::Result& measured, te::MachineConfig& machine,
+                            Notes& notes) {
+  if (measured.startDirtyPages + measured.startWritebackPages <= 0) return;
+  machine.initialDirtyPages = measured.startDirtyPages;
+  machine.initialWritebackPages = measured.startWritebackPages;
+  notes.push_back("page cache at the start: " + std::to_string(measured.startDirtyPages) +
+                  " dirty and " + std::to_string(measured.startWritebackPages) +
+                  " writeback pages, the first global_dirty_state's, shared among the writers");
+}
+
+/// A comm or bdi in a trace may hold any byte but NUL; a scenario's names must be UTF-8
+/// without control characters (validateScenario). Printable ASCII is kept, anything else
+/// is replaced.
+bool hasUnprintable(const std::string& name) {
+  return std::any_of(name.begin(), name.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u < 0x20 || u >= 0x7f;
+  });
+}
+
+/// The bdis the trace names (with a bandwidth record or a writer on them), sorted: one device
+/// each.
+std::vector<std::string> tracedBdis(const TraceStats::Result& measured, Notes& notes) {
   std::vector<std::string> bdis;
-  for (const auto& [bdi, bw] : m.writeBwKBps) bdis.push_back(bdi);
-  for (const auto& t : m.tasks)
-    if (!t.bdi.empty() && std::find(bdis.begin(), bdis.end(), t.bdi) == bdis.end())
-      bdis.push_back(t.bdi);
+  for (const auto& [bdi, bw] : measured.writeBwKBps) bdis.push_back(bdi);
+  for (const auto& task : measured.tasks)
+    if (!task.bdi.empty() && std::find(bdis.begin(), bdis.end(), task.bdi) == bdis.end())
+      bdis.push_back(task.bdi);
   std::sort(bdis.begin(), bdis.end());
   if (bdis.size() > engine::kMaxDevices) {
-    n.push_back("only the first " + std::to_string(engine::kMaxDevices) + " of " +
-                std::to_string(bdis.size()) + " devices are simulated");
+    notes.push_back("only the first " + std::to_string(engine::kMaxDevices) + " of " +
+                    std::to_string(bdis.size()) + " devices are simulated");
     bdis.resize(engine::kMaxDevices);
   }
-  // A comm or bdi in a trace may hold any byte but NUL; a scenario's names must be UTF-8
-  // without control characters (validateScenario). Printable ASCII is kept, anything else
-  // is replaced.
-  const auto hasControl = [](const std::string& name) {
-    return std::any_of(name.begin(), name.end(), [](char c) {
-      const auto u = static_cast<unsigned char>(c);
-      return u < 0x20 || u >= 0x7f;
-    });
-  };
-  if (!bdis.empty()) {
-    s.devices.clear();
-    for (const auto& bdi : bdis) {
-      te::DeviceConfig d;
-      d.name =
-          bdi.find(' ') == std::string::npos && bdi.size() <= 32 && !hasControl(bdi) ? bdi : "dev";
-      if (std::any_of(s.devices.begin(), s.devices.end(),
-                      [&](const te::DeviceConfig& o) { return o.name == d.name; }))
-        d.name += std::to_string(s.devices.size());
-      const auto it = m.writeBwKBps.find(bdi);
-      const bool measuredWrites = bdis.size() == 1 && m.startsBusy && m.writtenPagesPerS > 0;
-      if (measuredWrites) {
-        // What the disk took while the writers kept it busy: awrite_bw is the kernel's
-        // estimate of it, smoothed over seconds, and lags behind when the disk's speed
-        // changes (as a virtual disk's does).
-        d.writeMBps = m.writtenPagesPerS * te::kPageBytes / 1e6;
-        n.push_back("device " + d.name + ": " + fixed(d.writeMBps, 2) +
+  return bdis;
+}
+
+/// The device's name: the bdi's as the trace names it where a scenario can hold it, unique
+/// among `named`.
+std::string deviceName(const std::string& bdi, const std::vector<te::DeviceConfig>& named) {
+  std::string name =
+      bdi.find(' ') == std::string::npos && bdi.size() <= 32 && !hasUnprintable(bdi) ? bdi : "dev";
+  if (std::any_of(named.begin(), named.end(),
+                  [&](const te::DeviceConfig& other) { return other.name == name; }))
+    name += std::to_string(named.size());
+  return name;
+}
+
+/// The device's write speed: what it wrote back while the writers kept it busy, else the
+/// kernel's estimate (awrite_bw), else the default.
+void deriveWriteSpeed(const TraceStats::Result& measured, const std::string& bdi, bool onlyDevice,
+                      te::DeviceConfig& device, Notes& notes) {
+  const auto awriteBw = measured.writeBwKBps.find(bdi);
+  const bool tracedAwriteBw = awriteBw != measured.writeBwKBps.end() && awriteBw->second > 0;
+  if (onlyDevice && measured.startsBusy && measured.writtenPagesPerS > 0) {
+    // What the disk took while the writers kept it busy: awrite_bw is the kernel's
+    // estimate of it, smoothed over seconds, and lags behind when the disk's speed
+    // changes (as a virtual disk's does).
+    device.writeMBps = measured.writtenPagesPerS * te::kPageBytes / 1e6;
+    notes.push_back("device " + device.name + ": " + fixed(device.writeMBps, 2) +
                     " MB/s, what it wrote back during the trace (global_dirty_state `written`, " +
-                    fixed(m.writtenPagesPerS, 0) +
+                    fixed(measured.writtenPagesPerS, 0) +
                     " pages/s; the trace begins above bg_thresh, "
                     "so the flusher kept it busy)" +
-                    (it != m.writeBwKBps.end() && it->second > 0
+                    (tracedAwriteBw
                          ? "; the traced awrite_bw, the kernel's smoothed estimate, was " +
-                               fixed(it->second * 1.024 / 1000.0, 2) + " MB/s (median)"
+                               fixed(awriteBw->second * 1.024 / 1000.0, 2) + " MB/s (median)"
                          : std::string()));
-      } else if (it != m.writeBwKBps.end() && it->second > 0) {
-        d.writeMBps = it->second * 1.024 / 1000.0;
-        n.push_back("device " + d.name + ": " + fixed(d.writeMBps, 2) +
-                    " MB/s, the median traced awrite_bw " + fixed(it->second, 0) +
+  } else if (tracedAwriteBw) {
+    device.writeMBps = awriteBw->second * 1.024 / 1000.0;
+    notes.push_back("device " + device.name + ": " + fixed(device.writeMBps, 2) +
+                    " MB/s, the median traced awrite_bw " + fixed(awriteBw->second, 0) +
                     " KB/s x 1.024 / 1000" +
-                    (bdis.size() == 1 && m.startsBusy
+                    (onlyDevice && measured.startsBusy
                          ? std::string(" (the disk wrote nothing back during the trace: it "
                                        "stalled)")
                          : std::string()));
-      } else {
-        n.push_back("device " + d.name + ": " + fixed(d.writeMBps, 2) +
+  } else {
+    notes.push_back("device " + device.name + ": " + fixed(device.writeMBps, 2) +
                     " MB/s (default): no bdi_dirty_ratelimit record for it");
-      }
-      // The queue's limits shape how many positioning operations the disk pays for per MB;
-      // a trace does not show them, this host's sysfs does.
-      if (const auto q = host.queues.find(bdi); q != host.queues.end()) {
-        if (q->second.maxRequestKiB >= 4) {
-          d.maxRequestKiB = q->second.maxRequestKiB;
-          n.push_back("device " + d.name + ": requests up to " + std::to_string(d.maxRequestKiB) +
-                      " KiB, this host's max_sectors_kb");
-        }
-        if (q->second.nrRequests >= 4) {
-          d.nrRequests = q->second.nrRequests;
-          n.push_back("device " + d.name + ": queue depth " + std::to_string(d.nrRequests) +
-                      ", this host's nr_requests");
-        }
-      }
-      if (bdis.size() == 1) deriveStalls(m, simulationWarmupS(m), d, n);
-      // Where the trace shows it, the bdi starts from the state it had (the kernel keeps its
-      // estimates for the bdi's lifetime): initial conditions, not a fit.
-      if (const auto st = m.wbStart.find(bdi);
-          st != m.wbStart.end() && st->second.avgWriteBwKBps > 0) {
-        d.initialWriteBwKBps = std::max(4.0, st->second.writeBwKBps);
-        d.initialAvgWriteBwKBps = std::max(4.0, st->second.avgWriteBwKBps);
-        d.initialDirtyRatelimitKBps = std::max(4.0, st->second.dirtyRatelimitKBps);
-        n.push_back("device " + d.name + ": starts with write_bw " +
-                    fixed(d.initialWriteBwKBps, 0) + ", awrite_bw " +
-                    fixed(d.initialAvgWriteBwKBps, 0) + " and dirty_ratelimit " +
-                    fixed(d.initialDirtyRatelimitKBps, 0) +
-                    " KB/s, its state when the trace begins (its first records)");
-      }
-      if (it != m.writeBwKBps.end() && it->second > 0) {
-        // awrite_bw is what the disk delivered for this very workload, positioning included;
-        // a seek cost on top of it would count the positioning twice.
-        d.seekMs = 0;
-        n.push_back("device " + d.name +
+  }
+}
+
+/// The queue's limits shape how many positioning operations the disk pays for per MB; a trace
+/// does not show them, this host's sysfs does.
+void deriveQueue(const HostFacts& host, const std::string& bdi, te::DeviceConfig& device,
+                 Notes& notes) {
+  const auto queue = host.queues.find(bdi);
+  if (queue == host.queues.end()) return;
+  if (queue->second.maxRequestKiB >= 4) {
+    device.maxRequestKiB = queue->second.maxRequestKiB;
+    notes.push_back("device " + device.name + ": requests up to " +
+                    std::to_string(device.maxRequestKiB) + " KiB, this host's max_sectors_kb");
+  }
+  if (queue->second.nrRequests >= 4) {
+    device.nrRequests = queue->second.nrRequests;
+    notes.push_back("device " + device.name + ": queue depth " + std::to_string(device.nrRequests) +
+                    ", this host's nr_requests");
+  }
+}
+
+/// Where the trace shows it, the bdi starts from the state it had (the kernel keeps its
+/// estimates for the bdi's lifetime): initial conditions, not a fit.
+void deriveBandwidthState(const TraceStats::Result& measured, const std::string& bdi,
+                          te::DeviceConfig& device, Notes& notes) {
+  const auto start = measured.wbStart.find(bdi);
+  if (start == measured.wbStart.end() || start->second.avgWriteBwKBps <= 0) return;
+  device.initialWriteBwKBps = std::max(4.0, start->second.writeBwKBps);
+  device.initialAvgWriteBwKBps = std::max(4.0, start->second.avgWriteBwKBps);
+  device.initialDirtyRatelimitKBps = std::max(4.0, start->second.dirtyRatelimitKBps);
+  notes.push_back("device " + device.name + ": starts with write_bw " +
+                  fixed(device.initialWriteBwKBps, 0) + ", awrite_bw " +
+                  fixed(device.initialAvgWriteBwKBps, 0) + " and dirty_ratelimit " +
+                  fixed(device.initialDirtyRatelimitKBps, 0) +
+                  " KB/s, its state when the trace begins (its first records)");
+}
+
+/// awrite_bw is what the disk delivered for this very workload, positioning included; a seek
+/// cost on top of it would count the positioning twice.
+void derivePositioning(const TraceStats::Result& measured, const std::string& bdi,
+                       te::DeviceConfig& device, Notes& notes) {
+  const auto awriteBw = measured.writeBwKBps.find(bdi);
+  if (awriteBw != measured.writeBwKBps.end() && awriteBw->second > 0) {
+    device.seekMs = 0;
+    notes.push_back("device " + device.name +
                     ": no separate positioning cost, since the traced bandwidth already "
                     "includes it");
-      } else {
-        n.push_back("device " + d.name + ": positioning " + fixed(d.seekMs, 1) +
-                    " ms per stream switch (default): neither a trace nor sysfs gives it");
-      }
-      s.devices.push_back(d);
-    }
   } else {
-    n.push_back("device " + s.devices.front().name + " (default): the trace names no bdi");
+    notes.push_back("device " + device.name + ": positioning " + fixed(device.seekMs, 1) +
+                    " ms per stream switch (default): neither a trace nor sysfs gives it");
   }
+}
 
-  // A memory cgroup per traced cgroup_ino other than the root's (1): only cgroup writeback
-  // (4.2+, cgroup v2) traces another one.
-  std::map<std::uint64_t, std::string> cgroupNames;
-  for (const auto& t : m.tasks) {
-    if (t.cgroupIno == 1 || cgroupNames.count(t.cgroupIno) || cgroupNames.size() >= 64) continue;
-    te::CgroupSpec c;
-    c.name = "ino" + std::to_string(t.cgroupIno);
-    cgroupNames[t.cgroupIno] = c.name;
-    const auto it = m.cgroups.find(t.cgroupIno);
-    const double globalFreerun =
-        (static_cast<double>(m.threshPages) + static_cast<double>(m.bgThreshPages)) / 2;
-    const double freerun = it == m.cgroups.end() ? 0 : it->second.freerunPages;
+/// One device per traced bdi, named as the trace names it; `bdis[i]` becomes
+/// `scenario.devices[i]`.
+void deriveDevices(const TraceStats::Result& measured, const HostFacts& host,
+                   const std::vector<std::string>& bdis, te::Scenario& scenario, Notes& notes) {
+  if (bdis.empty()) {
+    notes.push_back("device " + scenario.devices.front().name +
+                    " (default): the trace names no bdi");
+    return;
+  }
+  scenario.devices.clear();
+  const bool onlyDevice = bdis.size() == 1;
+  for (const auto& bdi : bdis) {
+    te::DeviceConfig device;
+    device.name = deviceName(bdi, scenario.devices);
+    deriveWriteSpeed(measured, bdi, onlyDevice, device, notes);
+    deriveQueue(host, bdi, device, notes);
+    if (onlyDevice) deriveStalls(measured, simulationWarmupS(measured), device, notes);
+    deriveBandwidthState(measured, bdi, device, notes);
+    derivePositioning(measured, bdi, device, notes);
+    scenario.devices.push_back(device);
+  }
+}
+
+/// A memory cgroup per traced cgroup_ino other than the root's (1): only cgroup writeback
+/// (4.2+, cgroup v2) traces another one. Returns the cgroups' names by ino.
+std::map<std::uint64_t, std::string> deriveCgroups(const TraceStats::Result& measured,
+                                                   te::Scenario& scenario, Notes& notes) {
+  std::map<std::uint64_t, std::string> names;
+  const double globalFreerun =
+      (static_cast<double>(measured.threshPages) + static_cast<double>(measured.bgThreshPages)) / 2;
+  for (const auto& task : measured.tasks) {
+    if (task.cgroupIno == 1 || names.count(task.cgroupIno) || names.size() >= 64) continue;
+    te::CgroupSpec cgroup;
+    cgroup.name = "ino" + std::to_string(task.cgroupIno);
+    names[task.cgroupIno] = cgroup.name;
+    const auto traced = measured.cgroups.find(task.cgroupIno);
+    const double freerun = traced == measured.cgroups.end() ? 0 : traced->second.freerunPages;
     if (freerun > 0 && globalFreerun > 0 && freerun < 0.95 * globalFreerun) {
       // The cgroup's domain set the pauses. Under byte thresholds its domain gets the share
       // of them its dirtyable memory is of the machine's, so that share is freerun ratio;
       // its dirtyable memory is taken as its memory.max, the machine's as its memory.
       const double share = freerun / globalFreerun;
-      c.memoryMaxMiB =
-          std::max<std::int64_t>(1, std::llround(share * static_cast<double>(s.machine.memoryMiB)));
-      n.push_back("cgroup " + c.name + ": memory.max " + std::to_string(c.memoryMaxMiB) +
-                  " MiB, assumed: its traced freerun (2·setpoint − limit, median " +
-                  fixed(freerun, 0) + " pages) is " + fixed(share * 100, 1) +
-                  " % of the global one, taken as its share of dirtyable memory, with its "
-                  "dirtyable memory equal to memory.max and the machine's to its memory");
+      cgroup.memoryMaxMiB = std::max<std::int64_t>(
+          1, std::llround(share * static_cast<double>(scenario.machine.memoryMiB)));
+      notes.push_back("cgroup " + cgroup.name + ": memory.max " +
+                      std::to_string(cgroup.memoryMaxMiB) +
+                      " MiB, assumed: its traced freerun (2·setpoint − limit, median " +
+                      fixed(freerun, 0) + " pages) is " + fixed(share * 100, 1) +
+                      " % of the global one, taken as its share of dirtyable memory, with its "
+                      "dirtyable memory equal to memory.max and the machine's to its memory");
     } else {
-      n.push_back("cgroup " + c.name +
-                  ": no memory.max (the trace gives none: its records show the global "
-                  "domain setting the pauses)");
+      notes.push_back("cgroup " + cgroup.name +
+                      ": no memory.max (the trace gives none: its records show the global "
+                      "domain setting the pauses)");
     }
-    s.cgroups.push_back(c);
+    scenario.cgroups.push_back(cgroup);
   }
+  return names;
+}
 
-  // As many looping dd writers as pids that went through balance_dirty_pages, each on its
-  // bdi, grouped by bdi, name and cgroup.
-  std::map<std::tuple<std::string, std::string, std::string>, int> groups;
-  for (const auto& t : m.tasks) {
-    std::string device = s.devices.front().name;
-    for (std::size_t i = 0; i < bdis.size(); ++i)
-      if (bdis[i] == t.bdi) device = s.devices[i].name;
-    std::string name = t.comm.empty() ? std::string("dd") : t.comm;
-    if (name.size() > 64 || hasControl(name)) name = "dd";
-    const auto cg = cgroupNames.find(t.cgroupIno);
-    ++groups[{device, name, cg == cgroupNames.end() ? std::string() : cg->second}];
-  }
-  // The size of a write(): 6.x dirties a write in folios of up to its size and checks in once
-  // per folio (docs/model.md, Large folios in the write path), so writers whose `dirtied`
-  // passes `dirtied_pause` show the folio they dirty at a time; writers that stop at
-  // `dirtied_pause` dirty single pages. Without balance_dirty_pages records, dd's default.
-  std::int64_t blockKiB = te::TaskSpec{}.blockKiB;
-  std::string blockWhy = "the default";
-  if (m.balanceRecords > 0) {
-    const double share =
-        static_cast<double>(m.overshootRecords) / static_cast<double>(m.balanceRecords);
-    const std::string pct = fixed(100.0 * share, 0) + " % of the balance_dirty_pages records";
-    if (share >= 0.1) {
-      // The folio: the largest power of two (at most 512 pages, order 9) that divides the
-      // `dirtied` of nine in ten records.
-      std::int64_t folio = 1;
-      for (std::size_t k = m.dirtiedDivisibleBy.size(); k-- > 0;)
-        if (10 * m.dirtiedDivisibleBy[k] >= 9 * m.balanceRecords) {
-          folio = std::int64_t{1} << k;
-          break;
-        }
-      blockKiB = folio * 4;
-      blockWhy = "dirtied passes dirtied_pause in " + pct + ", in steps of " +
-                 std::to_string(folio) + " pages: one check-in per folio of that size";
-    } else {
-      blockKiB = 4;
-      blockWhy = "dirtied stops at dirtied_pause in " + fixed(100.0 * (1.0 - share), 0) +
-                 " % of the balance_dirty_pages records: single pages";
+/// A writer setting the trace gives, and how it was found (for the writers' note).
+template <class T>
+struct WriterSetting {
+  T value;
+  std::string why;
+};
+
+/// The size of a write(): 6.x dirties a write in folios of up to its size and checks in once
+/// per folio (docs/model.md, Large folios in the write path), so writers whose `dirtied`
+/// passes `dirtied_pause` show the folio they dirty at a time; writers that stop at
+/// `dirtied_pause` dirty single pages. Without balance_dirty_pages records, dd's default.
+WriterSetting<std::int64_t> deriveBlockKiB(const TraceStats::Result& measured) {
+  if (measured.balanceRecords <= 0) return {te::TaskSpec{}.blockKiB, "the default"};
+  const double share =
+      static_cast<double>(measured.overshootRecords) / static_cast<double>(measured.balanceRecords);
+  if (share < 0.1)
+    return {4, "dirtied stops at dirtied_pause in " + fixed(100.0 * (1.0 - share), 0) +
+                   " % of the balance_dirty_pages records: single pages"};
+  // The folio: the largest power of two (at most 512 pages, order 9) that divides the
+  // `dirtied` of nine in ten records.
+  std::int64_t folioPages = 1;
+  for (std::size_t order = measured.dirtiedDivisibleBy.size(); order-- > 0;)
+    if (10 * measured.dirtiedDivisibleBy[order] >= 9 * measured.balanceRecords) {
+      folioPages = std::int64_t{1} << order;
+      break;
     }
-  }
-  // How fast a writer dirties (docs/model.md, The writers' copy speed from a trace): every
-  // interval between two check-ins without a sleep is an upper bound on the writer's own cost
-  // per page, since anything else that held it up only adds time; the lower tenth of them,
-  // where nothing did, is the cost of a writer with a whole CPU, which the simulation's CPUs
-  // then share out as the real ones did.
-  double copyMBps = te::TaskSpec{}.copyMBps;
-  std::string copyWhy = "the default: fewer than " + std::to_string(kMinDirtyingIntervals) +
-                        " check-ins followed one without a sleep";
-  if (m.dirtyingPageS.count >= kMinDirtyingIntervals && m.dirtyingPageS.p10 > 0) {
-    copyMBps =
-        std::clamp(static_cast<double>(te::kPageBytes) / (m.dirtyingPageS.p10 * 1e6), 0.001, 1e6);
-    copyWhy = fixed(m.dirtyingPageS.p10 * 1e6, 2) + " us per page dirtied, the p10 of the " +
-              std::to_string(m.dirtyingPageS.count) +
+  return {folioPages * 4, "dirtied passes dirtied_pause in " + fixed(100.0 * share, 0) +
+                              " % of the balance_dirty_pages records, in steps of " +
+                              std::to_string(folioPages) +
+                              " pages: one check-in per folio of that size"};
+}
+
+/// How fast a writer dirties (docs/model.md, The writers' copy speed from a trace): every
+/// interval between two check-ins without a sleep is an upper bound on the writer's own cost
+/// per page, since anything else that held it up only adds time; the lower tenth of them,
+/// where nothing did, is the cost of a writer with a whole CPU, which the simulation's CPUs
+/// then share out as the real ones did.
+WriterSetting<double> deriveCopyMBps(const TraceStats::Result& measured) {
+  const Distribution& perPageS = measured.dirtyingPageS;
+  if (perPageS.count < kMinDirtyingIntervals || perPageS.p10 <= 0)
+    return {te::TaskSpec{}.copyMBps, "the default: fewer than " +
+                                         std::to_string(kMinDirtyingIntervals) +
+                                         " check-ins followed one without a sleep"};
+  return {std::clamp(static_cast<double>(te::kPageBytes) / (perPageS.p10 * 1e6), 0.001, 1e6),
+          fixed(perPageS.p10 * 1e6, 2) + " us per page dirtied, the p10 of the " +
+              std::to_string(perPageS.count) +
               " intervals between a writer's check-ins without a sleep (median " +
-              fixed(m.dirtyingPageS.p50 * 1e6, 2) + " us)";
-  }
-  for (const auto& [key, count] : groups) {
-    te::TaskSpec t;
-    t.blockKiB = blockKiB;
-    t.copyMBps = copyMBps;
-    t.name = std::get<1>(key);
-    t.count = count;
-    t.kind = te::TaskKind::Writer;
-    t.loop = true;
-    t.device = std::get<0>(key);
-    t.cgroup = std::get<2>(key);
-    s.tasks.push_back(t);
-    n.push_back(std::to_string(count) + " x " + t.name + " on " + t.device +
-                (t.cgroup.empty() ? std::string() : " in cgroup " + t.cgroup) +
-                ": looping dd writers, one per traced pid: bs " + std::to_string(t.blockKiB) +
-                " KiB (" + blockWhy + "), " + std::to_string(t.fileMiB) +
-                " MiB per run (the default), copying " + fixed(t.copyMBps, 0) + " MB/s (" +
-                copyWhy + ")");
-  }
-  if (groups.empty()) n.push_back("no writers: no pid called balance_dirty_pages in the trace");
+              fixed(perPageS.p50 * 1e6, 2) + " us)"};
+}
 
-  te::validateScenario(s);
-  return s;
+/// As many looping dd writers as pids that went through balance_dirty_pages, each on its
+/// bdi, grouped by device, name and cgroup.
+void deriveWriters(const TraceStats::Result& measured, const std::vector<std::string>& bdis,
+                   const std::map<std::uint64_t, std::string>& cgroupNames, te::Scenario& scenario,
+                   Notes& notes) {
+  std::map<std::tuple<std::string, std::string, std::string>, int> groups;
+  for (const auto& task : measured.tasks) {
+    std::string device = scenario.devices.front().name;
+    for (std::size_t i = 0; i < bdis.size(); ++i)
+      if (bdis[i] == task.bdi) device = scenario.devices[i].name;
+    std::string name = task.comm.empty() ? std::string("dd") : task.comm;
+    if (name.size() > 64 || hasUnprintable(name)) name = "dd";
+    const auto cgroup = cgroupNames.find(task.cgroupIno);
+    ++groups[{device, name, cgroup == cgroupNames.end() ? std::string() : cgroup->second}];
+  }
+  const WriterSetting<std::int64_t> blockKiB = deriveBlockKiB(measured);
+  const WriterSetting<double> copyMBps = deriveCopyMBps(measured);
+  for (const auto& [key, count] : groups) {
+    te::TaskSpec writers;
+    writers.blockKiB = blockKiB.value;
+    writers.copyMBps = copyMBps.value;
+    writers.name = std::get<1>(key);
+    writers.count = count;
+    writers.kind = te::TaskKind::Writer;
+    writers.loop = true;
+    writers.device = std::get<0>(key);
+    writers.cgroup = std::get<2>(key);
+    scenario.tasks.push_back(writers);
+    notes.push_back(std::to_string(count) + " x " + writers.name + " on " + writers.device +
+                    (writers.cgroup.empty() ? std::string() : " in cgroup " + writers.cgroup) +
+                    ": looping dd writers, one per traced pid: bs " +
+                    std::to_string(writers.blockKiB) + " KiB (" + blockKiB.why + "), " +
+                    std::to_string(writers.fileMiB) + " MiB per run (the default), copying " +
+                    fixed(writers.copyMBps, 0) + " MB/s (" + copyMBps.why + ")");
+  }
+  if (groups.empty()) notes.push_back("no writers: no pid called balance_dirty_pages in the trace");
+}
+
+}  // namespace
+
+engine::Scenario deriveScenario(const TraceStats::Result& measured, const HostFacts& host,
+                                std::vector<std::string>* notes) {
+  Notes discarded;
+  Notes& derivation = notes ? *notes : discarded;
+  te::Scenario scenario;
+  deriveRun(measured, scenario, derivation);
+  deriveMachine(measured, host, scenario.machine, derivation);
+  deriveDirtyLimits(measured, scenario, derivation);
+  derivePageCacheAtStart(measured, scenario.machine, derivation);
+  const std::vector<std::string> bdis = tracedBdis(measured, derivation);
+  deriveDevices(measured, host, bdis, scenario, derivation);
+  const auto cgroupNames = deriveCgroups(measured, scenario, derivation);
+  deriveWriters(measured, bdis, cgroupNames, scenario, derivation);
+  te::validateScenario(scenario);
+  return scenario;
 }
 
 std::vector<ComparisonRow> compare(const TraceStats::Result& measured,

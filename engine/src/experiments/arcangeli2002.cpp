@@ -187,16 +187,16 @@ Experiment makeArcangeli2002(bool quick) {
   for (const auto& c : e.cases) table.caseNames.push_back(c.name);
   e.tables = {table};
 
-  e.claims.push_back(Claim{
-      "-j1 and -j2 keep the CPU nearly fully used (≥ 90 %)", [](const ExperimentResult& r) {
-        const double j1 = r.value(caseName(1), "cpu_util_pct");
-        const double j2 = r.value(caseName(2), "cpu_util_pct");
-        if (!allKnown({j1, j2})) return notJudged("", "-j1 or -j2 (did the build finish?)");
-        return Verdict{.claim = "",
-                       .holds = j1 >= 90 && j2 >= 90,
-                       .detail = "-j1 " + report::fixed(j1, 1) + " %, -j2 " + report::fixed(j2, 1) +
-                                 " % (the mail has no -j1/-j2 figure)"};
-      }});
+  e.claims.push_back(
+      Claim{"-j1 and -j2 keep the CPU nearly fully used (≥ 90 %)", [](const ExperimentResult& r) {
+              const double j1 = r.value(caseName(1), "cpu_util_pct");
+              const double j2 = r.value(caseName(2), "cpu_util_pct");
+              if (!allKnown({j1, j2})) return notJudged("", "-j1 or -j2 (did the build finish?)");
+              return Verdict{.claim = "",
+                             .holds = j1 >= 90 && j2 >= 90,
+                             .detail = "-j1 " + fixed(j1, 1) + " %, -j2 " + fixed(j2, 1) +
+                                       " % (the mail has no -j1/-j2 figure)"};
+            }});
   const std::vector<int> growing = quick ? std::vector<int>{2, 100} : std::vector<int>{2, 75, 100};
   std::string steps;
   for (const int n : growing) steps += (steps.empty() ? "-j" : ", -j") + std::to_string(n);
@@ -217,7 +217,7 @@ Experiment makeArcangeli2002(bool quick) {
                   return notJudged("", caseName(growing[i]) + " (did the build finish?)");
                 if (i > 0) holds = holds && util < lastUtil && wall > lastWall;
                 detail += (i ? "; " : "") + caseName(growing[i]) + ": " + report::number(wall) +
-                          " s at " + report::fixed(util, 1) + " %";
+                          " s at " + fixed(util, 1) + " %";
                 if (i == 0) {
                   lastUtil = util;
                   lastWall = wall;

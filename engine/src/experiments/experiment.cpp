@@ -119,7 +119,7 @@ std::string relationToMail(double simulated, double mail) {
   if (std::fabs(pct) <= 10)
     return "within 10 % of the mail's " + report::number(mail) + " (" + report::percentChange(pct) +
            ")";
-  return report::fixed(std::fabs(pct), 0) + " % " + (pct > 0 ? "above" : "below") + " the mail's " +
+  return fixed(std::fabs(pct), 0) + " % " + (pct > 0 ? "above" : "below") + " the mail's " +
          report::number(mail);
 }
 

@@ -424,7 +424,7 @@ Experiment makeMorton2003(bool quick) {
         return Verdict{.claim = "",
                        .holds = normal >= 5 * fifo,
                        .detail = "SCHED_OTHER " + secs(normal) + ", SCHED_FIFO " + secs(fifo) +
-                                 ": " + report::fixed(normal / fifo, 1) +
+                                 ": " + fixed(normal / fifo, 1) +
                                  " × (mail: 1.5 s and 0.12 s, 12.5 ×)"};
       }});
   e.claims.push_back(Claim{
@@ -448,10 +448,10 @@ Experiment makeMorton2003(bool quick) {
         return Verdict{.claim = "",
                        .holds = holds,
                        .detail = "512 MiB: SCHED_OTHER " + secs(bigOther) + ", SCHED_FIFO " +
-                                 secs(bigFifo) + " (" + report::fixed(bigOther / bigFifo, 1) +
-                                 " ×); " + std::to_string(kSmallMemoryMiB) + " MiB: SCHED_OTHER " +
+                                 secs(bigFifo) + " (" + fixed(bigOther / bigFifo, 1) + " ×); " +
+                                 std::to_string(kSmallMemoryMiB) + " MiB: SCHED_OTHER " +
                                  secs(smallOther) + ", SCHED_FIFO " + secs(smallFifo) + " (" +
-                                 report::fixed(smallOther / smallFifo, 1) + " ×)"};
+                                 fixed(smallOther / smallFifo, 1) + " ×)"};
       }});
   e.claims.push_back(Claim{
       "The normal write's time is governed by disk bandwidth, not by copy speed: halving the "

@@ -2,23 +2,10 @@
 #include "report_format.h"
 
 #include <algorithm>
-#include <array>
-#include <charconv>
 #include <cmath>
 #include <limits>
 
 namespace throttlelab::engine::report {
-
-std::string fixed(double v, int decimals) {
-  if (!std::isfinite(v)) return "n/a";
-  std::array<char, 400> buf{};
-  const auto r =
-      std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::fixed, decimals);
-  std::string out(buf.data(), r.ptr);
-  // "-0.0" reads as a sign that is not there.
-  if (out.front() == '-' && out.find_first_not_of("-0.") == std::string::npos) out.erase(0, 1);
-  return out;
-}
 
 std::string number(double v) {
   if (!std::isfinite(v)) return "n/a";

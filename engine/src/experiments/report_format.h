@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Number and text formatting shared by the comparison and experiment reports. Everything goes
-// through std::to_chars, so a report is the same whatever locale the process runs in.
+// Number and text formatting shared by the comparison and experiment reports. Every number goes
+// through engine::fixed (number_text.h), so a report is the same whatever locale the process
+// runs in; where a report has no number to show, it says "n/a".
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "throttlelab/engine/number_text.h"
+
 namespace throttlelab::engine::report {
 
 /// About five significant digits, trailing zeros dropped: 30.916, 37843, 748.67, 0.12. NaN
 /// and infinities print as "n/a".
 std::string number(double v);
-/// Fixed decimals: fixed(3.14159, 1) = "3.1".
-std::string fixed(double v, int decimals);
 /// A signed percentage with one decimal: "+10.1 %", "-90.0 %"; nullopt prints "n/a".
 std::string percentChange(std::optional<double> pct);
 /// Escapes what would break a Markdown table cell (| and line breaks).

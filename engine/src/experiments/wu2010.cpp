@@ -306,8 +306,8 @@ Experiment makeWu2010(bool quick) {
                              if (!allKnown({b, p})) return notJudged("", "10dd %system");
                              return Verdict{.claim = "",
                                             .holds = ratio(p, b) <= 0.65,
-                                            .detail = "ratio " + report::fixed(ratio(p, b), 2) +
-                                                      ": " + describe(r, 10, 0) + "; " +
+                                            .detail = "ratio " + fixed(ratio(p, b), 2) + ": " +
+                                                      describe(r, 10, 0) + "; " +
                                                       describe(r, 10, 1) +
                                                       " (mail: 39.442 → 20.756, ratio 0.53)"};
                            }});
@@ -345,10 +345,9 @@ Experiment makeWu2010(bool quick) {
         const bool holds = rtPaused <= ddPaused / 4 && rtRate >= 0.9 * asked;
         return Verdict{.claim = "",
                        .holds = holds,
-                       .detail = "paused: RT " + report::fixed(rtPaused, 1) +
-                                 " % of the time, normal dd " + report::fixed(ddPaused, 1) +
-                                 " %; rate: RT " + report::number(rtRate) + " KiB/s of " +
-                                 report::number(asked) + " asked, each normal dd " +
+                       .detail = "paused: RT " + fixed(rtPaused, 1) + " % of the time, normal dd " +
+                                 fixed(ddPaused, 1) + " %; rate: RT " + report::number(rtRate) +
+                                 " KiB/s of " + report::number(asked) + " asked, each normal dd " +
                                  report::number(ddRate) + " KiB/s"};
       }});
   return e;

@@ -15,6 +15,7 @@
 #include <utility>
 #include <variant>
 
+#include "throttlelab/engine/number_text.h"
 #include "throttlelab/engine/tracepoints.h"
 
 namespace throttlelab::engine {
@@ -34,22 +35,6 @@ void appendUnsigned(std::string& out, std::uint64_t v) {
   std::array<char, 24> buf{};
   const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
   out.append(buf.data(), r.ptr);
-}
-
-/// Fixed notation with exactly `decimals` digits after the point.
-void appendFixed(std::string& out, double v, int decimals) {
-  if (!std::isfinite(v)) {
-    out += std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
-    return;
-  }
-  std::array<char, 400> buf{};  // fixed notation of 1e308 needs 309 digits
-  const auto r =
-      std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::fixed, decimals);
-  std::string_view text(buf.data(), static_cast<std::size_t>(r.ptr - buf.data()));
-  // A value that rounds to zero prints as "-0.000" when it was slightly negative.
-  if (text.front() == '-' && text.find_first_not_of("-0.") == std::string_view::npos)
-    text.remove_prefix(1);
-  out += text;
 }
 
 /// Up to 6 significant digits in plain decimal notation, trailing zeros dropped: 57.1234,
@@ -628,12 +613,6 @@ void writeTraceHeader(std::ostream& out, std::int64_t entries, long cpus) {
 namespace {
 
 constexpr std::size_t kSummaryTaskRows = 20;
-
-std::string fixed(double v, int decimals) {
-  std::string s;
-  appendFixed(s, v, decimals);
-  return s;
-}
 
 std::string integer(std::int64_t v) {
   std::string s;

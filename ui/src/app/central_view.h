@@ -2,18 +2,22 @@
 #pragma once
 /// One of the window's central views as MainWindow composes them: the live dashboard, the
 /// policy comparison, the real-kernel trace view and this machine live. MainWindow asks each
-/// part what it needs (its widget, whether the simulation controls drive it) and tells it when
-/// it is shown and hidden; what a view runs, polls or hides is the part's business.
+/// part what it needs (its widget, whether the simulation controls drive it, its figures and
+/// data as files) and tells it when it is shown and hidden; what a view runs, polls, hides or
+/// exports is the part's business.
 #include <QObject>
 #include <QString>
 #include <functional>
 #include <vector>
+
+#include "export_dialog.h"
 
 class QDockWidget;
 class QWidget;
 
 namespace throttlelab::ui {
 
+class BranchController;
 class CompareView;
 class Dashboard;
 class HostView;
@@ -33,7 +37,14 @@ class CentralViewPart {
   virtual void deactivate() = 0;
   /// The window goes: stop threads (and put anything borrowed from the system back).
   virtual void shutdown() {}
+  /// Writes what `choice` asks of this view (File ▸ Export…, a scripted --export-*): a figure
+  /// of it or of one plot, or the CSVs. Returns an error message, or an empty string.
+  virtual QString exportTo(const QString& path, const ExportChoice& choice) const = 0;
 };
+
+/// The window as it is shown, as a PNG at `scale` (through SaveFile): the figure of a view
+/// that is not plots alone, and of a lesson's step beside its plots. An error message, or "".
+QString exportWindowPng(QWidget& window, const QString& path, double scale);
 
 /// Whether `dock` is shown, and in front of its tab group: Qt counts the tabs behind as
 /// visible too (isVisible()), though nothing of them is on the screen.
@@ -59,6 +70,8 @@ class LivePart final : public CentralViewPart {
   void activate() override;
   void deactivate() override;
   void shutdown() override;
+  /// The dashboard's figures, the live run's samples and the drawn tasks' rows.
+  QString exportTo(const QString& path, const ExportChoice& choice) const override;
 
  private:
   Dashboard& m_dashboard;
@@ -73,18 +86,28 @@ class LivePart final : public CentralViewPart {
 /// The live scenario under two policies; leaving it stops both compared runs.
 class ComparePart final : public CentralViewPart {
  public:
-  ComparePart(CompareView& view, const LiveController& live, RunControls& runControls,
-              StatusLine status)
-      : m_view(view), m_live(live), m_runControls(runControls), m_status(std::move(status)) {}
+  ComparePart(CompareView& view, const BranchController& branch, const LiveController& live,
+              const CentralViewPart& livePart, RunControls& runControls, StatusLine status)
+      : m_view(view),
+        m_branch(branch),
+        m_live(live),
+        m_livePart(livePart),
+        m_runControls(runControls),
+        m_status(std::move(status)) {}
   QWidget* widget() const override;
   bool drivesSimulation() const override { return true; }
   void activate() override;
   void deactivate() override;
   void shutdown() override { deactivate(); }
+  /// A run and its branch: both, as the view shows them. A policy comparison exports what the
+  /// live view would (its dashboard and run).
+  QString exportTo(const QString& path, const ExportChoice& choice) const override;
 
  private:
   CompareView& m_view;
+  const BranchController& m_branch;
   const LiveController& m_live;
+  const CentralViewPart& m_livePart;
   RunControls& m_runControls;
   StatusLine m_status;
 };
@@ -93,30 +116,41 @@ class ComparePart final : public CentralViewPart {
 /// while the view is hidden.
 class TracePart final : public CentralViewPart {
  public:
-  TracePart(TraceView& view, RunControls& runControls) : m_view(view), m_runControls(runControls) {}
+  TracePart(TraceView& view, const CentralViewPart& livePart, RunControls& runControls)
+      : m_view(view), m_livePart(livePart), m_runControls(runControls) {}
   QWidget* widget() const override;
   bool drivesSimulation() const override { return false; }
   void activate() override;
   void deactivate() override {}
+  /// The window as it shows the trace (PNG only); one plot and the CSVs are the live run's.
+  QString exportTo(const QString& path, const ExportChoice& choice) const override;
 
  private:
   TraceView& m_view;
+  const CentralViewPart& m_livePart;
   RunControls& m_runControls;
 };
 
 /// This machine live: leaving it stops polling and any recording.
 class HostPart final : public CentralViewPart {
  public:
-  HostPart(HostView& view, RunControls& runControls, StatusLine status)
-      : m_view(view), m_runControls(runControls), m_status(std::move(status)) {}
+  HostPart(HostView& view, const CentralViewPart& livePart, RunControls& runControls,
+           StatusLine status)
+      : m_view(view),
+        m_livePart(livePart),
+        m_runControls(runControls),
+        m_status(std::move(status)) {}
   QWidget* widget() const override;
   bool drivesSimulation() const override { return false; }
   void activate() override;
   void deactivate() override;
   void shutdown() override { deactivate(); }
+  /// The window as it shows this machine (PNG only); one plot and the CSVs are the live run's.
+  QString exportTo(const QString& path, const ExportChoice& choice) const override;
 
  private:
   HostView& m_view;
+  const CentralViewPart& m_livePart;
   RunControls& m_runControls;
   StatusLine m_status;
 };

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QTimer>
 #include <cstdio>
+#include <memory>
 
 #include "main_window.h"
 #include "message_box_notifier.h"
@@ -29,8 +30,10 @@ int runGui(int& argc, char** argv, const GuiLaunchOptions& options) {
   MessageBoxNotifier boxes;
   StderrNotifier printer;
   UserNotifier& notifier = scripted ? static_cast<UserNotifier&>(printer) : boxes;
-  SettingsStore settings;
-  MainWindow window(options, notifier, settings);
+  // A scripted run writes nothing but its named outputs: no recent file, no window state.
+  const auto settings = scripted ? std::make_unique<SettingsStore>(SettingsStore::InMemory{})
+                                 : std::make_unique<SettingsStore>();
+  MainWindow window(options, notifier, *settings);
   boxes.setParentWidget(&window);
   window.show();
   QTimer::singleShot(0, &window, &MainWindow::startScriptedJob);

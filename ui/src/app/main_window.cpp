@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "main_window.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <functional>
 #include <utility>
 
@@ -17,7 +14,6 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QImageWriter>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPalette>
@@ -182,12 +178,15 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
 
   m_runControls = new RunControls(this);
   addToolBar(Qt::TopToolBarArea, m_runControls);
-  m_parts = {std::make_unique<LivePart>(
-                 *m_dashboard, *m_controller, *m_runControls,
-                 std::vector<QDockWidget*>{m_taskDock, m_explainDock, m_timelineDock}),
-             std::make_unique<ComparePart>(*m_compareView, *m_controller, *m_runControls, status),
-             std::make_unique<TracePart>(*m_traceView, *m_runControls),
-             std::make_unique<HostPart>(*m_hostView, *m_runControls, status)};
+  auto live = std::make_unique<LivePart>(
+      *m_dashboard, *m_controller, *m_runControls,
+      std::vector<QDockWidget*>{m_taskDock, m_explainDock, m_timelineDock});
+  const CentralViewPart& livePart = *live;
+  m_parts = {std::move(live),
+             std::make_unique<ComparePart>(*m_compareView, *m_branch, *m_controller, livePart,
+                                           *m_runControls, status),
+             std::make_unique<TracePart>(*m_traceView, livePart, *m_runControls),
+             std::make_unique<HostPart>(*m_hostView, livePart, *m_runControls, status)};
   QStringList builtins;
   for (const auto& name : engine::builtinScenarioNames()) builtins << QString::fromStdString(name);
   m_runControls->setScenarioNames(builtins);
@@ -207,6 +206,7 @@ MainWindow::MainWindow(const GuiLaunchOptions& options, UserNotifier& notifier,
                            .branch = *m_branch,
                            .scripted = m_scriptedMode});
   wire();
+  makeScriptedJob();
   if (!m_scriptedMode) restoreSettings();
   const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 1000);
   if (m_scriptedMode || m_settings.value(Setting::WindowGeometry).toByteArray().isEmpty()) {
@@ -677,19 +677,9 @@ void MainWindow::importTraceDialog() {
 
 void MainWindow::importTrace(const QString& path, std::optional<std::uint64_t> cgroupIno) {
   showCentralView(CentralView::RealKernel);
-  // A device (/dev/zero, /dev/urandom, a terminal) is no trace and may never end; a FIFO or
-  // a pipe may be one.
-  struct stat st {};
-  if (::stat(QFile::encodeName(path).constData(), &st) == 0 &&
-      (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
-    const QString message = tr("%1 is a device, not a trace file").arg(path);
-    statusBar()->showMessage(tr("Import failed"), 6000);
-    loadFailed(tr("Cannot import the trace"), message, QStringLiteral("--open-trace: ") + message);
-    return;
-  }
-  m_importing = true;
-  m_traceView->importFile(path, cgroupIno);
-  statusBar()->showMessage(tr("Importing %1…").arg(QFileInfo(path).fileName()));
+  if (m_scripted) m_scripted->importStarted();
+  if (m_traceView->importFile(path, cgroupIno))  // else it said why (importFailed)
+    statusBar()->showMessage(tr("Importing %1…").arg(QFileInfo(path).fileName()));
 }
 
 void MainWindow::runScenario(const engine::Scenario& scenario) {
@@ -918,49 +908,8 @@ QString MainWindow::exportTo(const QString& path, const ExportChoice& choice) co
   // dashboard is then the window as the class sees it.
   if (choice.format == ExportFormat::Png1x && !choice.plot && m_lessonPanel->hasLesson() &&
       m_lessonDock->isVisible())
-    return exportWindowPng(path, 1);
-  // The Real kernel and host views are not the dashboard's plots (an --open-trace figure was
-  // the empty dashboard at t = 0): a figure of them is the window as it shows them.
-  if (!choice.plot && (m_central == CentralView::RealKernel || m_central == CentralView::Host)) {
-    const QString view = m_central == CentralView::Host ? tr("host") : tr("Real kernel");
-    switch (choice.format) {
-      case ExportFormat::Png1x:
-        return exportWindowPng(path, 1);
-      case ExportFormat::Png2x:
-        return exportWindowPng(path, 2);
-      case ExportFormat::Svg:
-      case ExportFormat::Pdf:
-        return tr("The %1 view exports as PNG only (the window as it shows it); SVG and PDF "
-                  "draw the dashboard's plots.")
-            .arg(view);
-      default:
-        break;  // the CSVs are the simulation's, as their columns say
-    }
-  }
-  if (m_central == CentralView::Compare && m_branch->branch())
-    return m_branch->exportTo(path, choice);
-  const Exporter exporter(*m_dashboard, m_controller->history(), m_controller->scenario());
-  if (choice.format == ExportFormat::TaskCsv)
-    return exporter.exportTaskCsv(path, m_controller->taskHistory(), m_controller->taskInfos());
-  return exporter.exportAs(path, choice);
-}
-
-QString MainWindow::exportWindowPng(const QString& path, double scale) const {
-  QCoreApplication::processEvents();  // the view's pending layouts and replots
-  QImage image(size() * scale, QImage::Format_ARGB32_Premultiplied);
-  image.setDevicePixelRatio(scale);
-  image.fill(palette().color(QPalette::Window));
-  const_cast<MainWindow*>(this)->render(&image);
-  SaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly))
-    return tr("Cannot write %1: %2.").arg(path, file.errorString());
-  QImageWriter writer(&file, "png");
-  if (!writer.write(image)) {
-    file.cancelWriting();
-    return tr("Cannot write %1: %2.").arg(path, writer.errorString());
-  }
-  if (!file.commit()) return tr("Cannot write %1: %2.").arg(path, file.errorString());
-  return {};
+    return exportWindowPng(*const_cast<MainWindow*>(this), path, 1);
+  return part(m_central).exportTo(path, choice);
 }
 
 QString MainWindow::exportExplained(const QString& path) const {
@@ -1070,89 +1019,40 @@ void MainWindow::loadFailed(const QString& title, const QString& text, const QSt
   }
   // No dialog and no figure of a fallback scenario over the user's files: one line, and the
   // job fails with status 2 when it would start.
-  m_scriptedFailures << line;
+  m_scripted->addFailure(line);
   m_notifier.error(QString(), line);
 }
 
 void MainWindow::importEnded() {
-  m_importing = false;
-  if (m_scriptedWaiting) {
-    m_scriptedWaiting = false;
-    QTimer::singleShot(0, this, &MainWindow::startScriptedJob);
-  }
+  if (m_scripted) m_scripted->importEnded();
 }
 
-void MainWindow::finishScriptedJob(int code, const QString& status) {
-  m_scriptedExitCode = code;
-  statusBar()->showMessage(status);
-  Q_EMIT scriptedJobFinished(code);
-  if (m_options.quit) QCoreApplication::exit(code);
+void MainWindow::makeScriptedJob() {
+  if (!m_scriptedMode) return;
+  m_scripted = new ScriptedFigures(
+      m_options,
+      ScriptedFigures::Window{
+          .live = *m_controller,
+          .branch = *m_branch,
+          .compare = *m_compareView,
+          .lessons = *m_lessonPanel,
+          .host = *m_hostView,
+          .showsHost = [this] { return m_central == CentralView::Host; },
+          .exportTo = [this](const QString& path,
+                             const ExportChoice& choice) { return exportTo(path, choice); }},
+      this);
+  connect(m_scripted, &ScriptedFigures::finished, this, [this](int code, const QString& status) {
+    statusBar()->showMessage(status);
+    Q_EMIT scriptedJobFinished(code);
+  });
 }
 
 void MainWindow::startScriptedJob() {
-  if (!m_scriptedMode || m_scripted || m_scriptedExitCode) return;
-  // --open-trace: the trace is part of what was asked; wait for it to load (or fail).
-  if (m_importing) {
-    m_scriptedWaiting = true;
-    return;
-  }
-  if (!m_scriptedFailures.isEmpty()) {
-    finishScriptedJob(ScriptedFigures::kExitBadInput,
-                      tr("Scripted run not done: %1").arg(m_scriptedFailures.front()));
-    return;
-  }
-  // --lesson: the exports show the step once it has run to its end.
-  if (m_lessonPanel->hasLesson() && !m_lessonPanel->stepSettled()) {
-    connect(m_lessonPanel, &LessonPanel::stepReady, this, &MainWindow::startScriptedJob,
-            Qt::SingleShotConnection);
-    return;
-  }
-  // --branch-at: the live run goes to --run-for, branches, and the branch's run is the job.
-  if (m_options.branchAtS && !m_scriptedBranched) {
-    connect(
-        m_controller, &LiveController::runForFinished, this,
-        [this] {
-          const QString error =
-              m_branch->branchHere(*m_options.branchAtS, m_options.branchOverrides, false);
-          if (!error.isEmpty()) {
-            std::fprintf(stderr, "throttlelab: --branch-at: %s\n", qPrintable(error));
-            finishScriptedJob(ScriptedFigures::kExitBadInput, tr("Branch not made: %1").arg(error));
-            return;
-          }
-          m_scriptedBranched = true;
-          startScriptedJob();
-        },
-        Qt::SingleShotConnection);
-    m_controller->runFor(m_options.runForS.value_or(0));
-    return;
-  }
-  // The host view draws what it polls ten times a second from when it is shown: a figure of
-  // it waits for two seconds of lines (at most five, then shows what there is).
-  if (m_central == CentralView::Host && m_hostView->polledSamples() < kScriptedHostSamples) {
-    if (!m_scriptedHostWait.isValid()) m_scriptedHostWait.start();
-    if (m_scriptedHostWait.elapsed() < 5000) {
-      QTimer::singleShot(HostMonitor::kIntervalMs, this, &MainWindow::startScriptedJob);
-      return;
-    }
-  }
-  ScriptedFigures::Job job;
-  job.runForS = m_options.runForS.value_or(0);
-  if (m_lessonPanel->hasLesson())
-    job.runForS =
-        engine::planLessonStep(m_lessonPanel->lesson(), m_lessonPanel->currentStep()).stepToS();
-  job.png = QString::fromStdString(m_options.exportPng);
-  job.svg = QString::fromStdString(m_options.exportSvg);
-  job.pdf = QString::fromStdString(m_options.exportPdf);
-  job.csv = QString::fromStdString(m_options.exportCsv);
-  m_scripted = new ScriptedFigures(
-      m_scriptedBranched ? m_compareView->run(1) : *m_controller, job,
-      [this](const QString& path, const ExportChoice& choice) { return exportTo(path, choice); },
-      this);
-  connect(m_scripted, &ScriptedFigures::finished, this, [this](int code) {
-    finishScriptedJob(code, code == 0 ? tr("Scripted run finished; exports written")
-                                      : tr("Scripted run finished; an export failed"));
-  });
-  m_scripted->start();
+  if (m_scripted) m_scripted->start();
+}
+
+std::optional<int> MainWindow::scriptedExitCode() const {
+  return m_scripted ? m_scripted->exitCode() : std::nullopt;
 }
 
 void MainWindow::branchHere() {

@@ -3,7 +3,6 @@
 /// The main window only composes: the four central views (each behind a CentralViewPart), the
 /// parameter panel, the run controls, the task table, the experiment report and the status
 /// bar, plus the menus that reach them.
-#include <QElapsedTimer>
 #include <QMainWindow>
 #include <array>
 #include <memory>
@@ -99,15 +98,12 @@ class MainWindow : public QMainWindow {
   QString exportTo(const QString& path, const ExportChoice& choice) const;
   void setPresenterMode(bool on);
   bool presenterMode() const;
-  /// Starts the --run-for/--export/--quit job given at launch, if any: after the --open-trace
-  /// import has ended, and only if every file given at launch loaded (else status 2, no
-  /// export). With --quit the application exits with the job's status.
+  /// Starts the --run-for/--export/--quit job given at launch, if any (ScriptedFigures): after
+  /// the --open-trace import has ended, and only if every file given at launch loaded (else
+  /// status 2, no export). With --quit the application exits with the job's status.
   void startScriptedJob();
-  /// The files given at launch that did not load in a scripted run, one line each
-  /// ("--session: ..."), as printed.
-  const QStringList& scriptedFailures() const { return m_scriptedFailures; }
   /// The scripted job's exit status once it finished (0, 1 an export failed, 2 bad input).
-  std::optional<int> scriptedExitCode() const { return m_scriptedExitCode; }
+  std::optional<int> scriptedExitCode() const;
 
  Q_SIGNALS:
   void scriptedJobFinished(int exitCode);
@@ -125,11 +121,6 @@ class MainWindow : public QMainWindow {
   void buildExplainAndTimeline();
   /// --export-png with --explain: the whole window, the task's breakdown in its panel.
   QString exportExplained(const QString& path) const;
-  /// The window as it is shown, as a PNG at `scale` (the lesson's figure, the trace and host
-  /// views').
-  QString exportWindowPng(const QString& path, double scale) const;
-  /// Samples a scripted figure of the host view waits for: two seconds of its lines.
-  static constexpr std::size_t kScriptedHostSamples = 20;
   /// The Parameters dock is shown beside `view` (the live run's dashboard, a branch).
   bool showsParameters(CentralView view) const;
   void restoreSettings();
@@ -153,11 +144,12 @@ class MainWindow : public QMainWindow {
   /// standard error and a failed job.
   void loadFailed(const QString& title, const QString& text, const QString& line);
   void importEnded();
+  /// The scripted job of a scripted run (nullptr otherwise), with what it needs of the window.
+  void makeScriptedJob();
   void buildLessonsMenu(QMenu* menu);
   void openLessonDialog();
   void showHelpShortcuts();
   void showPlotsByLessonNames(const QStringList& plots);
-  void finishScriptedJob(int code, const QString& status);
   /// Simulation ▸ Branch here: the live run at marker A (or the hover cursor), in the compare
   /// view beside a branch whose controls the parameters now change.
   void branchHere();
@@ -189,7 +181,6 @@ class MainWindow : public QMainWindow {
   QStackedWidget* m_stack = nullptr;
   CompareView* m_compareView = nullptr;
   BranchController* m_branch = nullptr;
-  bool m_scriptedBranched = false;  // --branch-at: the branch is made, its run is the job's
   ExperimentPanel* m_experimentPanel = nullptr;
   LessonPanel* m_lessonPanel = nullptr;
   QDockWidget* m_lessonDock = nullptr;
@@ -205,14 +196,9 @@ class MainWindow : public QMainWindow {
   std::array<std::unique_ptr<CentralViewPart>, 4> m_parts;
   std::unique_ptr<WindowSession> m_session;
   bool m_parameterDockWasVisible = true;
-  ScriptedFigures* m_scripted = nullptr;
+  ScriptedFigures* m_scripted = nullptr;  ///< in a scripted run only
   QFont m_baseFont;
   bool m_scriptedMode = false;
-  QStringList m_scriptedFailures;
-  bool m_importing = false;          // --open-trace or an import is being read
-  bool m_scriptedWaiting = false;    // the scripted job waits for that import
-  QElapsedTimer m_scriptedHostWait;  // since the scripted job began to wait for host samples
-  std::optional<int> m_scriptedExitCode;
 };
 
 }  // namespace throttlelab::ui

@@ -37,6 +37,8 @@ SettingsStore::SettingsStore() : m_settings(std::make_unique<QSettings>()) {}
 SettingsStore::SettingsStore(const QString& iniPath)
     : m_settings(std::make_unique<QSettings>(iniPath, QSettings::IniFormat)) {}
 
+SettingsStore::SettingsStore(InMemory) {}
+
 SettingsStore::~SettingsStore() = default;
 
 QString SettingsStore::keyName(Setting key) {
@@ -45,10 +47,16 @@ QString SettingsStore::keyName(Setting key) {
 
 QVariant SettingsStore::value(Setting key) const {
   const auto& k = info(key);
-  return m_settings->value(QString::fromLatin1(k.name), k.fallback());
+  const QString name = QString::fromLatin1(k.name);
+  if (!m_settings) return m_memory.value(name, k.fallback());
+  return m_settings->value(name, k.fallback());
 }
 
 void SettingsStore::setValue(Setting key, const QVariant& value) {
+  if (!m_settings) {
+    m_memory.insert(keyName(key), value);
+    return;
+  }
   m_settings->setValue(keyName(key), value);
 }
 
@@ -72,7 +80,7 @@ void SettingsStore::removeRecentFile(const QString& path) {
 }
 
 void SettingsStore::sync() {
-  m_settings->sync();
+  if (m_settings) m_settings->sync();
 }
 
 }  // namespace throttlelab::ui

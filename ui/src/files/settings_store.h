@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /// The one place that reads and writes QSettings. Every key, its name on disk and its default
-/// live in a single table, so a typo cannot create a second, silently unused key.
+/// live in a single table, so a typo cannot create a second, silently unused key. A scripted
+/// run's settings live in memory only (InMemory): it writes nothing but its named outputs.
 #include <QString>
 #include <QStringList>
 #include <QVariant>
+#include <QVariantMap>
 #include <memory>
 
 class QSettings;
@@ -29,6 +31,10 @@ class SettingsStore {
   SettingsStore();
   /// Settings in an INI file, for tests.
   explicit SettingsStore(const QString& iniPath);
+  /// Settings that start at the defaults, whatever the user's are, and are never written
+  /// anywhere: a scripted run's (no recent file, no window state in ~/.config).
+  struct InMemory {};
+  explicit SettingsStore(InMemory);
   ~SettingsStore();
   SettingsStore(const SettingsStore&) = delete;
   SettingsStore& operator=(const SettingsStore&) = delete;
@@ -44,7 +50,8 @@ class SettingsStore {
   void sync();
 
  private:
-  std::unique_ptr<QSettings> m_settings;
+  std::unique_ptr<QSettings> m_settings;  ///< null: InMemory
+  QVariantMap m_memory;                   ///< InMemory's values, by key name
 };
 
 }  // namespace throttlelab::ui

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "trace_view.h"
 
+#include <sys/stat.h>
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
+#include <QFile>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -245,7 +248,13 @@ TraceView::~TraceView() {
   m_simulationJob->cancel();
 }
 
-void TraceView::importFile(const QString& path, std::optional<std::uint64_t> cgroupIno) {
+bool TraceView::importFile(const QString& path, std::optional<std::uint64_t> cgroupIno) {
+  struct stat st {};
+  if (::stat(QFile::encodeName(path).constData(), &st) == 0 &&
+      (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
+    Q_EMIT importFailed(tr("%1 is a device, not a trace file").arg(path));
+    return false;
+  }
   if (m_importJob->isRunning()) {
     // A new file replaces the one being read: deleting the job cancels it, joins its thread
     // and drops its late results with it.
@@ -255,6 +264,7 @@ void TraceView::importFile(const QString& path, std::optional<std::uint64_t> cgr
   }
   setBusy(tr("Reading %1…").arg(QFileInfo(path).fileName()));
   m_importJob->start(path, cgroupIno);
+  return true;
 }
 
 std::optional<std::uint64_t> TraceView::cgroupFilter() const {

@@ -40,8 +40,10 @@ class TraceView final : public QWidget {
   /// Starts importing a trace file (a running import is cancelled first). The current trace
   /// stays until the new one has been read completely. With `cgroupIno`, only that memory
   /// cgroup's records are drawn (traceio::ImportOptions::cgroupIno); the "Cgroup" choice
-  /// re-reads the file so.
-  void importFile(const QString& path, std::optional<std::uint64_t> cgroupIno = std::nullopt);
+  /// re-reads the file so. A device (/dev/zero, /dev/urandom, a terminal) is no trace and may
+  /// never end: it is refused at once with importFailed(), and false is returned (a FIFO or a
+  /// pipe may be one).
+  bool importFile(const QString& path, std::optional<std::uint64_t> cgroupIno = std::nullopt);
   /// The cgroup_ino whose records the trace shows, or nullopt for all.
   std::optional<std::uint64_t> cgroupFilter() const;
   void cancelImport();

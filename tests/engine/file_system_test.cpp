@@ -7,8 +7,7 @@
 #include <algorithm>
 
 #include "block_device.h"
-#include "fs/file_system.h"
-#include "page_cache.h"
+#include "file_system.h"
 #include "throttlelab/engine/simulator.h"
 
 namespace throttlelab::engine {
@@ -23,55 +22,50 @@ DeviceConfig deviceWith(std::string fs, std::string options = {}) {
 
 TEST(FileSystem, DelayedAllocationInterleavesConcurrentFilesAndGrowsAnUninterruptedOne) {
   FileSystem fs(deviceWith("xfs"));
-  CachedFile a(0, 0, 100000), b(1, 0, 100000);
-  std::int64_t legacy = 0;
+  const int a = 0, b = 1;
+  const Pages size = 100000;
   Pages run = 0;
   bool allocated = false;
   // Writeback alternates between the files, 1024 pages each, with only that much dirty.
-  const std::int64_t a0 = fs.mapForWriteback(a, 0, 1024, 1024, &legacy, &run, &allocated);
+  const std::int64_t a0 = fs.mapForWriteback(a, size, 0, 1024, 1024, &run, &allocated);
   EXPECT_TRUE(allocated);
   EXPECT_EQ(run, 1024);
-  const std::int64_t b0 = fs.mapForWriteback(b, 0, 1024, 1024, &legacy, &run, &allocated);
-  const std::int64_t a1 = fs.mapForWriteback(a, 1024, 1024, 1024, &legacy, &run, &allocated);
+  const std::int64_t b0 = fs.mapForWriteback(b, size, 0, 1024, 1024, &run, &allocated);
+  const std::int64_t a1 = fs.mapForWriteback(a, size, 1024, 1024, 1024, &run, &allocated);
   EXPECT_EQ(b0, a0 + 1024);  // b's extent lies right after a's first one
   EXPECT_EQ(a1, b0 + 1024);  // a's second extent after b's: not contiguous with a0
   EXPECT_EQ(fs.extentCount(), 3);
   // Nobody allocated between a1 and a2: the extent grows instead of a new one.
-  fs.mapForWriteback(a, 2048, 1024, 1024, &legacy, &run, &allocated);
+  fs.mapForWriteback(a, size, 2048, 1024, 1024, &run, &allocated);
   EXPECT_EQ(fs.extentCount(), 3);
   // Mapping already allocated pages allocates nothing and stops at the extent's end.
-  const std::int64_t again = fs.mapForWriteback(a, 512, 4096, 0, &legacy, &run, &allocated);
+  const std::int64_t again = fs.mapForWriteback(a, size, 512, 4096, 0, &run, &allocated);
   EXPECT_FALSE(allocated);
   EXPECT_EQ(again, a0 + 512);
   EXPECT_EQ(run, 512);
-  EXPECT_EQ(legacy, 0);  // the old per-file regions are not used
+  EXPECT_EQ(fs.regionBytes(), 0U);  // the old per-file regions are not used
 }
 
 TEST(FileSystem, Ext4MapsAtMostEightMiBWhereXfsTakesTheWholeDirtyRange) {
   FileSystem ext4(deviceWith("ext4")), xfs(deviceWith("xfs"));
-  CachedFile f(0, 0, 1 << 20), g(0, 0, 1 << 20);
-  std::int64_t legacy = 0;
   Pages run = 0;
   bool allocated = false;
-  ext4.mapForWriteback(f, 0, 1024, 100000, &legacy, &run, &allocated);
-  xfs.mapForWriteback(g, 0, 1024, 100000, &legacy, &run, &allocated);
+  ext4.mapForWriteback(0, 1 << 20, 0, 1024, 100000, &run, &allocated);
+  xfs.mapForWriteback(0, 1 << 20, 0, 1024, 100000, &run, &allocated);
   // The next free block tells how much each allocated.
-  CachedFile probe(1, 0, 16);
-  EXPECT_EQ(ext4.mapForWriteback(probe, 0, 1, 1, &legacy, &run, &allocated), 2048);
-  CachedFile probe2(1, 0, 16);
-  EXPECT_EQ(xfs.mapForWriteback(probe2, 0, 1, 1, &legacy, &run, &allocated), 100000);
+  EXPECT_EQ(ext4.mapForWriteback(1, 16, 0, 1, 1, &run, &allocated), 2048);
+  EXPECT_EQ(xfs.mapForWriteback(1, 16, 0, 1, 1, &run, &allocated), 100000);
 }
 
 TEST(FileSystem, NoneAndExt3KeepEachFileOneRegion) {
   for (const char* kind : {"", "ext3"}) {
     FileSystem fs(deviceWith(kind));
-    CachedFile a(0, 0, 5000), b(1, 0, 5000);
-    std::int64_t cursor = 0;
+    const int a = 0, b = 1;
     Pages run = 0;
     bool allocated = false;
-    EXPECT_EQ(fs.mapForWriteback(a, 0, 1024, 1024, &cursor, &run, &allocated), 0);
-    EXPECT_EQ(fs.mapForWriteback(b, 0, 1024, 1024, &cursor, &run, &allocated), 5000);
-    EXPECT_EQ(fs.mapForWriteback(a, 1024, 1024, 1024, &cursor, &run, &allocated), 1024) << kind;
+    EXPECT_EQ(fs.mapForWriteback(a, 5000, 0, 1024, 1024, &run, &allocated), 0);
+    EXPECT_EQ(fs.mapForWriteback(b, 5000, 0, 1024, 1024, &run, &allocated), 5000);
+    EXPECT_EQ(fs.mapForWriteback(a, 5000, 1024, 1024, 1024, &run, &allocated), 1024) << kind;
     EXPECT_FALSE(allocated);
   }
 }
@@ -109,11 +103,11 @@ TEST(FileSystem, AtimeRules) {
 TEST(FileSystem, JournalLogBlocksCountMetadataAndDescriptors) {
   FileSystem fs(deviceWith("ext4"));
   Transaction t;
-  EXPECT_EQ(fs.logPagesFor(t), 0);
+  EXPECT_EQ(fs.journal().logPagesFor(t), 0);
   for (int i = 0; i < 20; ++i) t.inodes.push_back(i);
   t.groups = {0, 1, 2};
   // 2 inode-table blocks (16 inodes each), 3 bitmaps, 1 group-descriptor block, 1 descriptor.
-  EXPECT_EQ(fs.logPagesFor(t), 2 + 3 + 1 + 1);
+  EXPECT_EQ(fs.journal().logPagesFor(t), 2 + 3 + 1 + 1);
 }
 
 // --- the whole kernel ---

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "kernel_test_access.h"
-#include "policies/policy.h"
+#include "policy.h"
 #include "rng.h"
 #include "sanitized.h"
 
@@ -303,13 +303,13 @@ class RunChecker : public RecordSink {
 
   std::string debugSlot(int id) {
     const DeviceState& d = m_k.device(0);
-    const auto it = std::find(d.slotWaiters.begin(), d.slotWaiters.end(), id);
-    return " [slot waiters " + std::to_string(d.slotWaiters.size()) + ", position " +
-           (it == d.slotWaiters.end() ? std::string("none")
-                                      : std::to_string(it - d.slotWaiters.begin())) +
+    const std::deque<int>& waiters = d.device.slotWaiters();
+    const auto it = std::find(waiters.begin(), waiters.end(), id);
+    return " [slot waiters " + std::to_string(waiters.size()) + ", position " +
+           (it == waiters.end() ? std::string("none") : std::to_string(it - waiters.begin())) +
            ", queue " + std::to_string(d.device.allocated()) + "/" +
            std::to_string(d.device.config().nrRequests) + ", submitters " +
-           std::to_string(d.submitters) + "]";
+           std::to_string(d.flusher.submitters()) + "]";
   }
   static std::string num(double v) {
     std::ostringstream o;

@@ -9,7 +9,7 @@
 
 #include "dirty_limits.h"
 #include "kernel_test_access.h"
-#include "policies/policy.h"
+#include "policy.h"
 #include "throttlelab/engine/simulator.h"
 
 namespace throttlelab::engine {

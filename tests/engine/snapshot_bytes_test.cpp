@@ -13,8 +13,8 @@
 
 #include "heap_bytes.h"
 #include "huge_page_allocator.h"
+#include "task.h"
 #include "throttlelab/engine/simulator.h"
-#include "world.h"
 
 namespace {
 

@@ -388,10 +388,10 @@ TEST(HostileInput, DevicesBeyondTheBoundHaveNoColumnsButTheirEventsCount) {
   CollectSink sink;
   const auto r = ti::importTraceText(text, sink);
   ASSERT_TRUE(r.ok()) << r.error;
-  EXPECT_EQ(sink.devices.size(), ti::TraceConverter::kMaxDevices);
+  EXPECT_EQ(sink.devices.size(), throttlelab::engine::kMaxDevices);
   EXPECT_EQ(r.stats.devicesWithoutColumns,
-            kDevices - static_cast<std::int64_t>(ti::TraceConverter::kMaxDevices));
-  for (const auto& s : sink.samples) EXPECT_LE(s.devices.size(), ti::TraceConverter::kMaxDevices);
+            kDevices - static_cast<std::int64_t>(throttlelab::engine::kMaxDevices));
+  for (const auto& s : sink.samples) EXPECT_LE(s.devices.size(), throttlelab::engine::kMaxDevices);
   EXPECT_EQ(sink.records.size(), static_cast<std::size_t>(3 * kDevices));
   EXPECT_EQ(r.stats.tasks, 7);
   EXPECT_TRUE(contains(ti::describe(r.stats), "36 more devices beyond the first 64"))

@@ -129,7 +129,7 @@ struct TraceConverter::State {
   std::vector<std::string> deviceNames;
   std::vector<te::DeviceSample> devices;
   int lastDevice = -1;
-  /// Names beyond kMaxDevices (up to a bound, to count each once), and how many there were.
+  /// Names beyond te::kMaxDevices (up to a bound, to count each once), and how many there were.
   struct NameHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
@@ -203,13 +203,13 @@ bool sameName(const std::string& a, std::string_view b) {
   return true;
 }
 
-/// The device's index, or -1 for one beyond kMaxDevices.
+/// The device's index, or -1 for one beyond te::kMaxDevices.
 int deviceIndex(auto& st, ImportSink& sink, std::string_view bdi) {
   if (st.lastDevice >= 0 && sameName(st.deviceNames[static_cast<std::size_t>(st.lastDevice)], bdi))
     return st.lastDevice;
   for (std::size_t i = 0; i < st.deviceNames.size(); ++i)
     if (sameName(st.deviceNames[i], bdi)) return st.lastDevice = static_cast<int>(i);
-  if (st.deviceNames.size() >= TraceConverter::kMaxDevices) {
+  if (st.deviceNames.size() >= te::kMaxDevices) {
     // Counted once per name while the list of them is short; past that, a trace naming ever
     // new devices is counted by record, which still says there were more.
     constexpr std::size_t kRemembered = 4096;
@@ -1372,7 +1372,7 @@ std::string describe(const ImportStats& s) {
   out += describeTimeline(s);
   if (s.devicesWithoutColumns > 0)
     out += " " + number(s.devicesWithoutColumns) + " more devices beyond the first " +
-           std::to_string(TraceConverter::kMaxDevices) +
+           std::to_string(te::kMaxDevices) +
            " have no columns of their own; their events count for the totals and the tasks.";
   if (s.crLineEnds)
     out += " Lines end in a carriage return alone (classic Mac OS) and were read so.";

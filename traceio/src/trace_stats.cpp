@@ -607,11 +607,10 @@ std::vector<std::string> tracedBdis(const TraceStats::Result& measured, Notes& n
     if (!task.bdi.empty() && std::find(bdis.begin(), bdis.end(), task.bdi) == bdis.end())
       bdis.push_back(task.bdi);
   std::sort(bdis.begin(), bdis.end());
-  constexpr std::size_t kMaxDevices = 64;
-  if (bdis.size() > kMaxDevices) {
-    notes.push_back("only the first 64 of " + std::to_string(bdis.size()) +
-                    " devices are simulated");
-    bdis.resize(kMaxDevices);
+  if (bdis.size() > engine::kMaxDevices) {
+    notes.push_back("only the first " + std::to_string(engine::kMaxDevices) + " of " +
+                    std::to_string(bdis.size()) + " devices are simulated");
+    bdis.resize(engine::kMaxDevices);
   }
   return bdis;
 }

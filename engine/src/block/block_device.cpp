@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "fs/file_system.h"
-
 namespace throttlelab::engine {
 
 BlockDevice::BlockDevice(const DeviceConfig& config, std::uint64_t seed)

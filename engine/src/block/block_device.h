@@ -4,6 +4,7 @@
 // adjacent pages of one file up to max_sectors_kb, one request in service at a time in FIFO order,
 // a positioning cost when consecutive requests are not contiguous, and the kernel's
 // congestion hysteresis.
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -16,8 +17,13 @@
 
 namespace throttlelab::engine {
 
-/// Requests of the swap area use this pseudo file number.
+// Requests that are not a page-cache file's writeback carry a pseudo file number:
+/// Requests of the swap area.
 inline constexpr int kSwapFile = -2;
+/// Requests of a file system's journal (jbd/jbd2) or log (XFS).
+inline constexpr int kJournalFile = -3;
+/// Uncached reads of a task (TaskSpec::readKiB).
+inline constexpr int kReadFile = -4;
 
 struct IoRequest {
   int file = -1;
@@ -76,6 +82,31 @@ class BlockDevice {
   /// Busy time including the part of the current request served so far.
   SimDuration busyUntil(SimTime now) const;
 
+  // Who sleeps in get_request_wait() for a request slot, longest first: task numbers, or one
+  // of the kernel threads below.
+  static constexpr int kFlusherWaiter = -1;  ///< the device's flusher
+  static constexpr int kKswapdWaiter = -2;   ///< kswapd, for a swap-out
+  void waitForSlot(int waiter) { m_slotWaiters.push_back(waiter); }
+  /// The longest waiter, taken off the queue, while a request slot is free; nullopt when none
+  /// is free or nobody waits.
+  std::optional<int> takeSlotWaiter() {
+    if (m_slotWaiters.empty() || full()) return std::nullopt;
+    const int waiter = m_slotWaiters.front();
+    m_slotWaiters.pop_front();
+    ++m_slotWakeups;
+    return waiter;
+  }
+  const std::deque<int>& slotWaiters() const { return m_slotWaiters; }
+  bool waitsForSlot(int waiter) const {
+    return std::find(m_slotWaiters.begin(), m_slotWaiters.end(), waiter) != m_slotWaiters.end();
+  }
+  void stopWaitingForSlot(int waiter) {
+    m_slotWaiters.erase(std::remove(m_slotWaiters.begin(), m_slotWaiters.end(), waiter),
+                        m_slotWaiters.end());
+  }
+  /// Waiters taken off the queue so far.
+  std::int64_t slotWakeups() const { return m_slotWakeups; }
+
  private:
   void startNext(SimTime now);
   /// The queued request the elevator dispatches next: the oldest under fifo; under deadline
@@ -105,6 +136,8 @@ class BlockDevice {
   std::int64_t m_created = 0;
   std::int64_t m_issued = 0;
   DeviceCounters m_counters;
+  std::deque<int> m_slotWaiters;
+  std::int64_t m_slotWakeups = 0;
 };
 
 }  // namespace throttlelab::engine

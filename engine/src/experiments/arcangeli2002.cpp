@@ -5,8 +5,8 @@
 // and -j2.
 #include <cmath>
 
-#include "experiments/metrics.h"
-#include "experiments/report_format.h"
+#include "metrics.h"
+#include "report_format.h"
 
 namespace throttlelab::engine {
 

@@ -7,9 +7,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "experiments/metrics.h"
-#include "experiments/report_format.h"
-#include "experiments/run_loop.h"
+#include "metrics.h"
+#include "report_format.h"
+#include "run_loop.h"
 #include "throttlelab/engine/experiments.h"
 #include "throttlelab/engine/simulator.h"
 

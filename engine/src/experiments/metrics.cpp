@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "experiments/metrics.h"
+#include "metrics.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "experiments/report_format.h"
+#include "report_format.h"
 
 namespace throttlelab::engine::experiments {
 

@@ -4,8 +4,8 @@
 // "allocate 4 megs while there is a huge amount of swapout" (docs/model.md, The seed experiments).
 #include <cmath>
 
-#include "experiments/metrics.h"
-#include "experiments/report_format.h"
+#include "metrics.h"
+#include "report_format.h"
 
 namespace throttlelab::engine {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "experiments/report_format.h"
+#include "report_format.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,8 +4,8 @@
 // (docs/model.md, The seed experiments).
 #include <cmath>
 
-#include "experiments/metrics.h"
-#include "experiments/report_format.h"
+#include "metrics.h"
+#include "report_format.h"
 
 namespace throttlelab::engine {
 

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "experiments/report_format.h"
-#include "experiments/run_loop.h"
+#include "report_format.h"
+#include "run_loop.h"
 #include "throttlelab/engine/simulator.h"
 #include "throttlelab/engine/statistics.h"
 

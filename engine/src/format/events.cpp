@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "policies/policy.h"
+#include "policy.h"
 #include "throttlelab/engine/enum_names.h"
 
 namespace throttlelab::engine {

@@ -65,9 +65,9 @@ class Reader {
     } else if (devices) {
       requireArray(*devices, "devices");
       if (devices->empty()) m_context.fail("devices", "must list at least one device");
-      if (devices->size() > schema::kMaxDevices)
+      if (devices->size() > engine::kMaxDevices)
         m_context.fail("devices", "lists " + std::to_string(devices->size()) +
-                                      " devices; at most " + std::to_string(schema::kMaxDevices) +
+                                      " devices; at most " + std::to_string(engine::kMaxDevices) +
                                       " are supported");
       s.devices.assign(devices->size(), DeviceConfig{});
       for (std::size_t i = 0; i < devices->size(); ++i)

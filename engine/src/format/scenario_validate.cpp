@@ -8,8 +8,8 @@
 #include <variant>
 #include <vector>
 
-#include "fs/file_system.h"
-#include "policies/policy.h"
+#include "file_system.h"
+#include "policy.h"
 #include "scenario_parts.h"
 #include "stall_timeline.h"
 
@@ -48,9 +48,9 @@ class Validator {
                                               "' (known: " + joinNames(schema::kAllocators) + ")");
 
     if (s.devices.empty()) m_context.fail("devices", "must list at least one device");
-    if (s.devices.size() > schema::kMaxDevices)
+    if (s.devices.size() > engine::kMaxDevices)
       m_context.fail("devices", "lists " + std::to_string(s.devices.size()) + " devices; at most " +
-                                    std::to_string(schema::kMaxDevices) + " are supported");
+                                    std::to_string(engine::kMaxDevices) + " are supported");
     for (std::size_t i = 0; i < s.devices.size(); ++i) validateDevice(s, i);
     if (!s.machine.swapDevice.empty())
       checkDeviceName(s, s.machine.swapDevice, "machine.swapDevice");

@@ -63,15 +63,14 @@ void Kernel::continueAnon(Task& t) {
         if (t.info.kind == TaskKind::Compiler && obj > 0) {
           t.anonPhase = AnonPhase::WriteObject;
           const int dev = static_cast<int>(deviceIndexOf(m_scenario, t.spec));
-          t.file = static_cast<int>(m_files.size());
-          m_files.emplace_back(t.file, dev, obj);
+          t.file = addFile(dev, obj);
           t.info.device = dev;
           t.runLeft = obj;
           t.blockLeft = std::max<Pages>(1, t.spec.blockKiB / 4);
           t.nrDirtied = 0;
           t.nrDirtiedPause = 32;
           t.dirtyPausedWhen = 0;
-          continueWriting(t);
+          m_writers.continueWriting(*this, t);
         } else {
           endAnonRun(t);
         }
@@ -112,7 +111,7 @@ void Kernel::continueAnon(Task& t) {
       return;
     }
     case AnonPhase::WriteObject:
-      continueWriting(t);
+      m_writers.continueWriting(*this, t);
       return;
     case AnonPhase::Hold:
       endAnonRun(t);

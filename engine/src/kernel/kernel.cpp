@@ -26,26 +26,23 @@ Kernel::Kernel(Scenario scenario)
   m_pages.configure(m_scenario);
   m_pages.resize(*this);
   for (std::size_t i = 0; i < m_scenario.devices.size(); ++i) {
-    auto d = std::make_unique<DeviceState>(m_scenario.devices[i],
-                                           m_scenario.seed ^ (kDeviceSeedSalt * (i + 1)));
+    auto d = std::make_unique<DeviceState>(
+        m_scenario.devices[i], m_scenario.seed ^ (kDeviceSeedSalt * (i + 1)), static_cast<int>(i));
     d->bw = initialWbBandwidth(m_scenario.devices[i], jiffies());
     m_devices.emplace_back(std::move(d));
   }
   m_domain.completions.resize(m_devices.size());
-  setupCgroups();
+  m_memcg.setup(*this, m_scenario.cgroups);
   m_cpu.resetPerCpuDirty();
   m_domain.dirtyLimit = globalViewFor(LimitBonus::None).thresh;  // boot: dirty_limit = thresh
   m_domain.dirtyLimitStamp = jiffies();
-  setBdpRatelimitPages();
+  m_writers.setBdpRatelimitPages(*this);
   for (std::size_t g = 0; g < m_scenario.tasks.size(); ++g)
     for (int i = 0; i < m_scenario.tasks[g].count; ++i) addTask(g, m_scenario.tasks[g]);
-  seedInitialPages();
-  const auto interval = millis(m_scenario.vm.dirtyWritebackCentisecs * 10.0);
-  for (int d = 0; d < static_cast<int>(m_devices.size()); ++d) {
-    if (interval.count() > 0) m_queue.push(m_now + interval, EventKind::FlusherTimer, d, 0);
-  }
+  m_writers.seedInitialPages(*this);
+  for (auto& d : m_devices) d->flusher.startTimer(*this);
   m_queue.push(atSeconds(m_scenario.sampleIntervalS), EventKind::Sample);
-  fsInit();
+  for (auto& d : m_devices) d->fs.journal().start(*this);
 }
 
 std::int64_t Kernel::jiffies() const {
@@ -76,11 +73,9 @@ void Kernel::addTask(std::size_t group, const TaskSpec& spec) {
     t = &m_tasks.back();
     t->info.index = static_cast<int>(m_tasks.size()) - 1;
     m_infos.emplace_back();
-    m_explains.emplace_back();
-    m_passes.emplace_back();
+    m_writers.taskAdded(t->info.index, true);
   } else {
-    m_explains[static_cast<std::size_t>(t->info.index)] = ThrottleExplain{};
-    m_passes[static_cast<std::size_t>(t->info.index)] = IolessPass{};
+    m_writers.taskAdded(t->info.index, false);
     Task fresh;
     fresh.info.index = t->info.index;
     fresh.generation = t->generation + 1;
@@ -164,12 +159,8 @@ void Kernel::removeTask(Task& t) {
     m_pages.noteClean(f);
   }
   t.piece = 0;
-  stopCopying(t);
-  if (t.writebackFile >= 0) setSyncOwner(m_files[static_cast<std::size_t>(t.writebackFile)], -1);
-  t.writebackFile = -1;
-  if (t.submitting) --device(t.info.device).submitters;
-  t.submitting = false;
-  t.writebackLeft = 0;
+  m_writers.stopCopying(*this, t);
+  device(t.info.device).flusher.abandonTaskWriteback(*this, t);
   releaseAnon(t);
 }
 
@@ -197,7 +188,7 @@ void Kernel::prefetchTaskOf(const Event& next) const {
   // Each pass of a policy with position control writes the task's IolessPass, which lives in
   // a table of its own: with 10,000 writers that is another miss per pass unless loaded now.
   if (!m_policy->hasPositionControl()) return;
-  const auto* pass = reinterpret_cast<const char*>(&m_passes[static_cast<std::size_t>(next.id)]);
+  const auto* pass = reinterpret_cast<const char*>(&m_writers.pass(next.id));
   for (const char* p = pass; p < pass + sizeof(IolessPass); p += 64) __builtin_prefetch(p, 1);
 }
 
@@ -233,63 +224,18 @@ void Kernel::dispatch(const Event& e) {
       if (t.generation == e.generation && !t.removed) taskWake(t);
       break;
     }
-    case EventKind::CpuDone: {
-      if (e.generation != static_cast<std::uint32_t>(m_cpuGeneration)) break;
-      const auto next = m_cpu.nextCompletion(m_now);
-      if (!next) break;
-      // The earliest completion moved later (a kernel thread got more work): try again then.
-      // Completing early would count CPU time that was never used.
-      if (next->first > m_now) {
-        m_cpuGeneration = ~m_cpu.generation();
-        break;
-      }
-      if (next->second < 0) {  // a kernel thread finished its work
-        m_cpu.complete(next->second, m_now);
-        break;
-      }
-      Task& t = m_tasks[static_cast<std::size_t>(next->second)];
-      t.cpuS += m_cpu.complete(next->second, m_now);
-      t.systemS += t.pieceSystemS;
-      t.userS += t.pieceUserS;
-      t.pieceSystemS = t.pieceUserS = 0;
-      switch (t.afterCpu) {
-        case AfterCpu::CopyBegin:
-          t.holdsCpu = true;
-          t.firstPageCopied = true;
-          continueWriting(t);
-          break;
-        case AfterCpu::Write:
-          pieceDone(t);
-          break;
-        case AfterCpu::Balance:
-          callBalance(t, t.balancePages);
-          break;
-        case AfterCpu::Anon:
-          anonPieceDone(t);
-          break;
-        case AfterCpu::Alloc:
-          retryAllocation(t);
-          break;
-      }
+    case EventKind::CpuDone:
+      if (e.generation == static_cast<std::uint32_t>(m_cpuGeneration)) cpuDone();
       break;
-    }
     case EventKind::DeviceDone:
       if (e.generation == device(e.id).completionGeneration) deviceDone(e.id);
       break;
     case EventKind::FlusherTimer:
-      if (e.generation == device(e.id).flusher.timerGeneration) flusherTimer(e.id);
+      device(e.id).flusher.timer(*this, e.generation);
       break;
-    case EventKind::FlusherRun: {
-      Flusher& fl = device(e.id).flusher;
-      if (e.generation == 1) {  // the end of a congestion wait
-        if (!fl.congestionWait) break;
-        fl.congestionWait = false;
-      } else {
-        fl.scheduled = false;
-      }
-      flusherRun(e.id);
+    case EventKind::FlusherRun:
+      device(e.id).flusher.runEvent(*this, e.generation);
       break;
-    }
     case EventKind::KswapdRun:
       m_pages.kswapdRun(*this);
       break;
@@ -297,11 +243,81 @@ void Kernel::dispatch(const Event& e) {
       m_pages.oomExited(*this);
       break;
     case EventKind::JournalTimer:
-      journalTimer(e.id);
+      device(e.id).fs.journal().timer(*this);
       break;
     case EventKind::Sample:
       takeSample();
       m_queue.push(m_now + seconds(m_scenario.sampleIntervalS), EventKind::Sample);
+      break;
+  }
+}
+
+void Kernel::cpuDone() {
+  const auto next = m_cpu.nextCompletion(m_now);
+  if (!next) return;
+  // The earliest completion moved later (a kernel thread got more work): try again then.
+  // Completing early would count CPU time that was never used.
+  if (next->first > m_now) {
+    m_cpuGeneration = ~m_cpu.generation();
+    return;
+  }
+  if (next->second < 0) {  // a kernel thread finished its work
+    m_cpu.complete(next->second, m_now);
+    return;
+  }
+  Task& t = m_tasks[static_cast<std::size_t>(next->second)];
+  t.cpuS += m_cpu.complete(next->second, m_now);
+  t.systemS += t.pieceSystemS;
+  t.userS += t.pieceUserS;
+  t.pieceSystemS = t.pieceUserS = 0;
+  switch (t.afterCpu) {
+    case AfterCpu::CopyBegin:
+      t.holdsCpu = true;
+      t.firstPageCopied = true;
+      m_writers.continueWriting(*this, t);
+      break;
+    case AfterCpu::Write:
+      m_writers.pieceDone(*this, t);
+      break;
+    case AfterCpu::Balance:
+      m_writers.callBalance(*this, t, t.balancePages);
+      break;
+    case AfterCpu::Anon:
+      anonPieceDone(t);
+      break;
+    case AfterCpu::Alloc:
+      retryAllocation(t);
+      break;
+  }
+}
+
+void Kernel::taskStart(Task& t) {
+  t.startedS = toSeconds(m_now);
+  t.state = TaskState::Runnable;
+  noteTaskStarted(t);
+  if (t.info.kind == TaskKind::Writer)
+    m_writers.beginRun(*this, t);
+  else
+    beginAnonRun(t);
+}
+
+void Kernel::taskWake(Task& t) {
+  switch (t.state) {
+    case TaskState::Paused:
+      m_writers.pauseEnded(*this, t);
+      break;
+    case TaskState::Thinking:
+      t.state = TaskState::Runnable;
+      if (t.info.kind == TaskKind::Writer || t.anonPhase == AnonPhase::WriteObject)
+        m_writers.continueWriting(*this, t);
+      else
+        continueAnon(t);
+      break;
+    case TaskState::IoWait:
+      // a direct-reclaim wait ended (timeout or freed memory)
+      if (t.allocWaiting) retryAllocation(t);
+      break;
+    default:
       break;
   }
 }
@@ -354,23 +370,6 @@ Pages Kernel::ratelimitPages() const {
   // pages and at most 4 MiB.
   const Pages r = m_mem.total / (std::max(1, m_scenario.machine.cpus) * 32);
   return std::clamp<Pages>(r, 16, 1024);
-}
-
-bool Kernel::congested(int dev) const {
-  return device(dev).device.congested();
-}
-
-double Kernel::taskDirtyShare(const Task& t) const {
-  // Floating proportion over tasks (2.6.24 "proportions", counted in events): a task's
-  // dirtied pages age by half every period of 2^shift pages, shift = 2 + ilog2(thresh).
-  if (m_taskPropGlobal <= 0) return 0;
-  const std::int64_t period = m_taskPropPeriod;
-  const auto age = [period](std::int64_t v, std::int64_t since) {
-    const std::int64_t d = period - since;
-    return d <= 0 ? v : d >= 63 ? 0 : v >> d;
-  };
-  const std::int64_t mine = age(t.propCount, t.propPeriod);
-  return std::min(1.0, static_cast<double>(mine) / static_cast<double>(m_taskPropGlobal));
 }
 
 GlobalView Kernel::globalView(const Task* task, bool emitTrace) {
@@ -432,88 +431,6 @@ WbView Kernel::wbView(int dev, const GlobalView& g) const {
   WbView w = memo.out;
   w.wbDirty = d.reclaimable + d.writeback;
   return w;
-}
-
-WbView Kernel::wbThresholds(const WbThreshInputs& in) {
-  // __wb_calc_thresh() with min/max_ratio (docs/model.md, Eq. 13): the share of recent completions,
-  // on top of the reserved minimum. Each step is a * b / c truncated towards zero, as the 128-bit
-  // form computed it; in 64 bits whenever a * b fits (always, for real machines): __divti3 was 5 %
-  // of a check.
-  const auto mulDiv = [](std::int64_t a, std::int64_t b, std::int64_t divisor) -> Int128 {
-    std::int64_t p = 0;
-    if (!__builtin_mul_overflow(a, b, &p)) return p / divisor;
-    return static_cast<Int128>(a) * b / divisor;
-  };
-  Int128 wbThresh = mulDiv(in.thresh, 100 - in.sumMin, 100);
-  if (wbThresh >= INT64_MIN && wbThresh <= INT64_MAX)
-    wbThresh = mulDiv(static_cast<std::int64_t>(wbThresh), in.num, in.den);
-  else
-    wbThresh = wbThresh * in.num / in.den;
-  wbThresh += mulDiv(in.thresh, in.minRatio, 100);
-  wbThresh = std::min<Int128>(wbThresh, mulDiv(in.thresh, in.maxRatio, 100));
-  WbView w;
-  w.wbThresh = static_cast<Pages>(wbThresh);
-  w.wbBgThresh = in.thresh ? static_cast<Pages>(mulDiv(w.wbThresh, in.bgThresh, in.thresh)) : 0;
-  return w;
-}
-
-void Kernel::trace(const TraceRecord& r) {
-  if (m_sink) m_sink->onTrace(r);
-}
-
-namespace {
-// The model does not track which task a request was issued or completed in the context of:
-// the block lines carry the idle task, as an issue from the completion interrupt shows.
-TraceHeader kernelContext(SimTime now, std::string_view comm) {
-  TraceHeader h;
-  h.time = now;
-  h.comm = makeComm(comm);
-  return h;
-}
-}  // namespace
-
-void Kernel::traceBlockIssue(int dev) {
-  DeviceState& d = device(dev);
-  if (d.tracedIssues == d.device.issued()) return;
-  d.tracedIssues = d.device.issued();
-  if (const IoRequest* r = d.device.inService()) traceBlockRq(dev, *r, false);
-}
-
-void Kernel::traceBlockRq(int dev, const IoRequest& r, bool complete) {
-  BlockRq b;
-  b.header = kernelContext(m_now, "<idle>");
-  b.complete = complete;
-  b.minor = static_cast<std::uint32_t>(16 * dev);
-  const std::string_view rwbs = r.read ? "R" : (r.file == kJournalFile ? "WS" : "W");
-  std::copy(rwbs.begin(), rwbs.end(), b.rwbs.begin());
-  b.sector = static_cast<std::uint64_t>(std::max<std::int64_t>(r.offset, 0)) * (kPageBytes / 512);
-  b.nrSector = static_cast<std::uint32_t>(r.pages * (kPageBytes / 512));
-  m_sink->onFsTrace(b);
-}
-
-void Kernel::traceJbd2Commit(int dev, bool end, std::int64_t tid, int sync) {
-  Jbd2Commit j;
-  // kjournald2's thread is named after the device and the journal's inode (8).
-  j.header = kernelContext(m_now, "jbd2/" + std::string(deviceName(dev)) + "-8");
-  j.end = end;
-  j.minor = static_cast<std::uint32_t>(16 * dev);
-  j.transaction = tid;
-  j.sync = sync;
-  j.head = tid;
-  m_sink->onFsTrace(j);
-}
-
-TraceHeader Kernel::traceHeader(const Task& t) const {
-  TraceHeader h;
-  h.time = m_now;
-  h.comm = makeComm(t.info.name);
-  h.pid = t.info.pid;
-  h.cpu = t.info.index % std::max(1, m_scenario.machine.cpus);
-  return h;
-}
-
-std::string_view Kernel::deviceName(int dev) const {
-  return device(dev).device.config().name;
 }
 
 // --- live reconfiguration, by groups of fields ---
@@ -603,17 +520,14 @@ void Kernel::reconfigure(const Scenario& in) {
   if (policyChanged) {
     const FlusherStyle oldFlusher = m_era.flusher;
     // The old policy's last passes keep its name: they become whole breakdowns now.
-    for (std::size_t i = 0; i < m_passes.size(); ++i) {
-      if (!m_passes[i].set) continue;
-      m_explains[i] = lastExplain(static_cast<int>(i));
-      m_passes[i] = IolessPass{};
-    }
+    m_writers.policyChanging(taskTable(), m_policy->name());
     m_policy = std::move(policy);
     m_era = m_policy->era();
     // A task_ratelimit of the old policy means nothing under the new one (and the IO-ful
     // policies compute none): the task table and rows must not show it.
     for (auto& t : m_tasks) t.taskRatelimit = 0;
-    if (oldFlusher != m_era.flusher) adoptFlusherStyle();
+    if (oldFlusher != m_era.flusher)
+      for (auto& d : m_devices) d->flusher.adoptStyle(*this);
   }
   // Memory: the node's size, swap and watermarks.
   if (memoryFields(cur) != memoryFields(old)) m_pages.resize(*this);
@@ -624,7 +538,7 @@ void Kernel::reconfigure(const Scenario& in) {
     m_cpu.resetPerCpuDirty();
     for (auto& t : m_tasks) {
       t.copying = t.copying && m_era.perCpuRatelimit && !t.removed;
-      if (t.copying) ++m_cpu.perCpuDirty(cpuOf(t)).copiers;
+      if (t.copying) ++m_cpu.perCpuDirty(m_cpu.cpuOf(t.info.index)).copiers;
     }
   }
   // Devices: speed, seeks, queue, ratios.
@@ -639,19 +553,12 @@ void Kernel::reconfigure(const Scenario& in) {
     m_domain.dirtyLimitStamp = jiffies();
   }
   if (dirtyLimitFields(cur) != dirtyLimitFields(old) || cur.machine.cpus != old.machine.cpus)
-    setBdpRatelimitPages();
+    m_writers.setBdpRatelimitPages(*this);
   // The flushers' periodic timer.
-  if (cur.vm.dirtyWritebackCentisecs != old.vm.dirtyWritebackCentisecs) {
-    const auto interval = millis(cur.vm.dirtyWritebackCentisecs * 10.0);
-    for (int d = 0; d < static_cast<int>(m_devices.size()); ++d) {
-      auto& f = device(d).flusher;
-      ++f.timerGeneration;
-      if (interval.count() > 0)
-        m_queue.push(m_now + interval, EventKind::FlusherTimer, d, f.timerGeneration);
-    }
-  }
+  if (cur.vm.dirtyWritebackCentisecs != old.vm.dirtyWritebackCentisecs)
+    for (auto& d : m_devices) d->flusher.restartTimer(*this);
   // Memory cgroups: their limits (the list itself cannot change while running).
-  if (cur.cgroups != old.cgroups) reconfigureCgroups();
+  if (cur.cgroups != old.cgroups) m_memcg.reconfigure(cur.cgroups);
   // Tasks: a group's spec, then its count.
   for (std::size_t g = 0; g < std::max(cur.tasks.size(), old.tasks.size()); ++g)
     reconfigureGroup(g, old);
@@ -715,14 +622,14 @@ void Kernel::retryAllocation(Task& t) {
     t.memcgWaiting = false;
     finishAllocWait(t);
     t.holdsCpu = true;
-    continueWriting(t);
+    m_writers.continueWriting(*this, t);
     return;
   }
   if (m_pages.canAllocate(m_mem, t)) {
     finishAllocWait(t);
     if (t.info.kind == TaskKind::Writer || t.anonPhase == AnonPhase::WriteObject) {
       t.holdsCpu = true;  // it takes its pages now that it has them, and then queues to copy
-      continueWriting(t);
+      m_writers.continueWriting(*this, t);
     } else {
       continueAnon(t);
     }
@@ -737,6 +644,11 @@ void Kernel::finishAllocWait(Task& t) {
   m_stats.allocStallEnded(ms);
   t.allocWaiting = false;
   t.state = TaskState::Runnable;
+}
+
+ThrottleExplain Kernel::lastExplain(int index) const {
+  const Task& t = m_tasks.at(static_cast<std::size_t>(index));
+  return m_writers.lastExplain(t, m_policy->name(), globalViewForTask(&t));
 }
 
 bool Kernel::allTasksExited() const {
@@ -795,8 +707,8 @@ std::string Kernel::checkInvariants() const {
     err << "task anon " << rss + swapWb << " > anon " << m_mem.anon << "; ";
   if (m_mem.anon < 0 || m_mem.swapWb < 0) err << "anon negative; ";
   // Memory cgroups: their counters are the sums over their files, and their wbs' over theirs.
-  for (std::size_t c = 0; c < m_cgroups.size(); ++c) {
-    const CgroupState& cg = m_cgroups[c];
+  for (std::size_t c = 0; c < m_memcg.states().size(); ++c) {
+    const CgroupState& cg = m_memcg.states()[c];
     Pages file = 0, cgDirty = 0, cgWb = 0;
     std::vector<Pages> wbDirty(m_devices.size()), wbWb(m_devices.size());
     for (const auto& f : m_files) {

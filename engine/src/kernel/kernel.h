@@ -2,13 +2,20 @@
 #pragma once
 // The simulated kernel: memory, tasks, devices with their flushers, the page allocator with
 // kswapd and swap, the CPU scheduler and the active policy, driven by one event queue.
-// Simulator (the public API) owns one Kernel. Its member functions are spread over files by
-// concern: kernel.cpp (events, tasks, limits, reconfiguration), writer.cpp (the dd writer and
-// the balance_dirty_pages() entry), task_writeback.cpp (IO-ful policies: dirtiers writing
-// back and waiting for congestion), anon.cpp (Compiler and Allocator tasks), flusher.cpp
-// (writeback), sampling.cpp (samples, task rows, the summary). Parts with state of their own
-// are classes beside it: PageAllocator (watermarks, kswapd, reclaim, swap, OOM), RunStatistics
-// (what a run measures), CpuScheduler (CPU time and per-CPU counters), BlockDevice.
+// Simulator (the public API) owns one Kernel. The Kernel keeps the event loop, the task table
+// and the settings, and wires the parts, each a class with the state it owns, that meets the
+// rest through a host interface the Kernel implements (docs/architecture.md):
+//   Writers         kernel/writers.h    the dd writers' write path and the waits it meets
+//   Flusher         writeback/flusher.h one per device, with its inode lists (bdi_writeback)
+//   MemCgroups      writeback/memcg.h   memory cgroups: charges, reclaim, writeback domains
+//   Journal         fs/journal.h        one per device's file system
+//   PageAllocator   mm/page_allocator.h watermarks, kswapd, reclaim, swap, OOM
+//   ThrottlePolicy  policies/policy.h   the active dirty-throttling policy
+//   CpuScheduler    sched/cpu_scheduler.h  CPU time and per-CPU counters
+//   RunStatistics   sampling/run_statistics.h  what a run measures
+// The Kernel's own files: kernel.cpp (events, tasks, limits, reconfiguration), devices.cpp (a
+// request's completion, what the parts ask of the devices, the block and jbd2 tracepoints),
+// anon.cpp (Compiler and Allocator tasks), sampling.cpp (samples, task rows, the summary).
 //
 // The parts hold no pointers to each other or to the Kernel: each call that needs the rest
 // of the kernel is handed the Kernel as its host, so the parts copy as plain values, and the
@@ -19,28 +26,36 @@
 // reference or std::function into the kernel's own state, which a copy would share.
 #include <algorithm>
 #include <array>
-#include <deque>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "cpu_scheduler.h"
+#include "device_state.h"
 #include "event_queue.h"
+#include "flusher.h"
 #include "huge_page_allocator.h"
+#include "journal.h"
+#include "memcg.h"
 #include "page_allocator.h"
-#include "policies/policy.h"
+#include "policy.h"
 #include "rng.h"
 #include "run_statistics.h"
 #include "throttle_host.h"
 #include "throttlelab/engine/events.h"
 #include "throttlelab/engine/simulator.h"
 #include "value_ptr.h"
-#include "world.h"
+#include "writers.h"
 
 namespace throttlelab::engine {
 
-class Kernel final : public ThrottleHost, private PageAllocatorHost {
+class Kernel final : public ThrottleHost,
+                     private PageAllocatorHost,
+                     private FlusherHost,
+                     private JournalHost,
+                     private MemcgHost,
+                     private WritersHost {
  public:
   explicit Kernel(Scenario scenario);
   Kernel(const Kernel&) = default;
@@ -48,13 +63,14 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   Kernel(Kernel&&) = default;
   Kernel& operator=(const Kernel&) = delete;
 
-  // --- ThrottleHost ---
+  // --- ThrottleHost (and the same for the other parts' hosts) ---
   SimTime now() const override { return m_now; }
   std::int64_t jiffies() const override;
   int hz() const override { return m_scenario.machine.hz; }
   const VmConfig& vm() const override { return m_scenario.vm; }
   const Memory& memory() const override { return m_mem; }
   Domain& domain() override { return m_domain; }
+  const Domain& domain() const override { return m_domain; }
   DeviceState& device(int index) override { return *m_devices.at(static_cast<std::size_t>(index)); }
   const DeviceState& device(int index) const override {
     return *m_devices.at(static_cast<std::size_t>(index));
@@ -66,29 +82,27 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   const KernelEra& era() const override { return m_era; }
   Pages ratelimitPages() const override;
   bool congested(int device) const override;
-  double taskDirtyShare(const Task& t) const override;
+  double taskDirtyShare(const Task& t) const override { return m_writers.taskDirtyShare(t); }
   int cpus() const override { return m_scenario.machine.cpus; }
   bool tracing() const override { return m_sink != nullptr && m_options.traces; }
   void trace(const TraceRecord& r) override;
-  /// block_rq_issue for a request that started service since the last call (tracing only).
-  void traceBlockIssue(int dev);
-  void traceBlockRq(int dev, const IoRequest& r, bool complete);
-  void traceJbd2Commit(int dev, bool end, std::int64_t tid, int sync);
   TraceHeader traceHeader(const Task& t) const override;
   std::string_view deviceName(int device) const override;
-  // memcg.cpp
-  int memcgDomainOf(const Task& task) const override;
-  CgroupState& cgroupState(int cg) override { return m_cgroups[static_cast<std::size_t>(cg)]; }
-  const CgroupState& cgroupState(int cg) const override {
-    return m_cgroups[static_cast<std::size_t>(cg)];
+  int memcgDomainOf(const Task& task) const override { return m_memcg.domainOf(*this, task); }
+  CgroupState& cgroupState(int cg) override { return m_memcg.state(cg); }
+  const CgroupState& cgroupState(int cg) const override { return m_memcg.state(cg); }
+  MemcgView memcgView(int cg, const GlobalView& g, const Task* task) const override {
+    return m_memcg.view(*this, cg, g, task);
   }
-  MemcgView memcgView(int cg, const GlobalView& g, const Task* task) const override;
-  WbView memcgWbView(int cg, int device, const MemcgView& m) const override;
-  Pages cgroupWbDirty(int device) const override;
-  std::uint64_t traceCgroupIno(const Task& task) const override;
-  IolessPass& iolessPassOf(const Task& t) override {
-    return m_passes[static_cast<std::size_t>(t.info.index)];
+  WbView memcgWbView(int cg, int device, const MemcgView& m) const override {
+    return m_memcg.wbView(*this, cg, device, m);
   }
+  Pages cgroupWbDirty(int device) const override { return m_memcg.wbDirty(*this, device); }
+  std::uint64_t traceCgroupIno(const Task& task) const override {
+    return m_memcg.traceIno(*this, task);
+  }
+  IolessPass& iolessPassOf(const Task& t) override { return m_writers.pass(t.info.index); }
+
   /// What happened in the run so far (task groups, OOM kills, reconfigurations, policy).
   const std::vector<RunEvent>& runEvents() const { return m_runEvents; }
   /// The last throttle call of task `index` (Kind::None if it has not been throttled), made
@@ -102,7 +116,7 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   void runUntil(SimTime t);
   SimTime nextEventTime() const;
   void reconfigure(const Scenario& changed);
-  const Scenario& scenario() const { return m_scenario; }
+  const Scenario& scenario() const override { return m_scenario; }
   const std::vector<TaskInfo>& taskInfos() const { return m_infos; }
   std::vector<TaskStats> taskStats() const;
   Summary summary() const;
@@ -123,8 +137,9 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   /// How long the oldest dirty page has been dirty (0 when nothing is dirty).
   SimDuration oldestDirtyAge() const;
 
-  // kernel.cpp
+  // kernel.cpp: events, tasks, limits, reconfiguration
   void dispatch(const Event& e);
+  void cpuDone();
   void addTask(std::size_t group, const TaskSpec& spec);
   void removeTask(Task& t) override;
   /// Throws ScenarioError if `changed` cannot be applied to the running kernel; the new
@@ -135,58 +150,31 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   void scheduleCpu();
   GlobalView globalViewFor(LimitBonus bonus) const;
   GlobalView globalViewForTask(const Task* task) const;
-  void runCpu(Task& t, double systemS, double userS, AfterCpu after);
-  static int rtPriorityOf(const Task& t) {
-    return t.info.sched == SchedClass::Other ? 0 : std::max(1, t.info.rtPriority);
-  }
-  void sleepTask(Task& t, SimDuration d, TaskState state);
+  void runCpu(Task& t, double systemS, double userS, AfterCpu after) override;
+  void sleepTask(Task& t, SimDuration d, TaskState state) override;
   void wakeTaskNow(Task& t) override;
-
-  // writer.cpp
   void taskStart(Task& t);
-  void beginRun(Task& t);
-  /// The page cache at the start (machine.initialDirtyPages, initialWritebackPages; Eq. 68).
-  void seedInitialPages();
-  void continueWriting(Task& t);
-  /// The largest folio order of a buffered write() now (machine.maxFolioOrder, else the
-  /// policy's kernel; 0 under the <= 3.1 per-CPU entry check, which counts 4 KiB pages).
-  int maxFolioOrder() const;
-  /// writeback_set_ratelimit() 3.2+: ratelimit_pages, the pages a CPU may dirty between two
-  /// check-ins, from the dirty threshold at boot and at each vm.dirty_* or CPU change.
-  void setBdpRatelimitPages();
-  /// The 3.2+ entry check (the IO-less policies and `none`): checkInDue() and the leaks.
-  bool hasBdpSafetyNet() const;
-  /// balance_dirty_pages_ratelimited_flags() 3.2+: whether `t`, at a check-in, calls
-  /// balance_dirty_pages(): its own quota, or its CPU's bdp_ratelimits past ratelimit_pages,
-  /// after taking up what exited tasks left in dirty_throttle_leaks.
-  bool checkInDue(Task& t);
-  /// dirty_throttle_leaks: charge what exited tasks left on t's CPU to t, up to `ratelimit`.
-  void takeThrottleLeaks(Task& t, Pages ratelimit);
-  void pieceDone(Task& t);
-  void endCopy(Task& t);
-  /// Enters balance_dirty_pages() for `pages` dirtied pages, the loop state fresh.
-  void enterBalance(Task& t, Pages pages);
-  void callBalance(Task& t, Pages pages);
-  void balanceDone(Task& t);
-  /// The IO-ful loop's step `out` into the task's explain breakdown.
-  void explainLoopStep(Task& t, const BalanceOutcome& out);
-  void setExplainPolicy(ThrottleExplain& e) const;
   void taskWake(Task& t);
-  void endRun(Task& t);
-  void proceed(Task& t);
-  void recordPause(Task& t, double ms);
-  void recordDirtied(Task& t, Pages n);
-  int cpuOf(const Task& t) const { return m_cpu.cpuOf(t.info.index); }
-  void stopCopying(Task& t);
-
-  // task_writeback.cpp
-  void startTaskWriteback(Task& t, Pages pages);
-  void continueTaskWriteback(Task& t);
-  void startCongestionWait(Task& t, SimDuration timeout);
+  /// A request completed on `dev`: its owner goes on, then those waiting for a slot or for
+  /// the queue to decongest.
+  void deviceDone(int dev);
+  /// The page-cache writeback request `r` of `dev` completed (end_page_writeback()).
+  void writebackDone(int dev, const IoRequest& r);
+  /// Hands free request slots of `dev` to those waiting for one, longest first.
+  void wakeSlotWaiters(int dev);
   void wakeCongestionWaiters(int dev);
-  void wakeSlotWaiter(int dev);
+  /// The IO-ful writeback of `t` goes on (it waited for a slot); CPU time for it when done.
+  void continueTaskWriteback(Task& t);
+  /// block_rq_issue for a request that started service since the last call (tracing only).
+  void traceBlockIssue(int dev);
+  void traceBlockRq(int dev, const IoRequest& r, bool complete);
+  void addRunEvent(RunEvent::Kind kind, std::string text) override;
+  /// Counts `t` as started (a task group whose first task starts is an event).
+  void noteTaskStarted(const Task& t);
+  /// Counts `t` as gone, before its state becomes Exited (its group's last one: an event).
+  void noteTaskExiting(const Task& t) override;
 
-  // anon.cpp
+  // anon.cpp: Compiler and Allocator tasks
   void beginAnonRun(Task& t);
   void continueAnon(Task& t);
   void anonPieceDone(Task& t);
@@ -194,120 +182,87 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   void releaseAnon(Task& t);
   void swapInDone(Task& t, Pages pages);
 
-  // memcg.cpp: memory cgroups (docs/model.md, Memory cgroups)
-  /// The cgroups of the scenario, at boot; reconfigure() takes new limits.
-  void setupCgroups();
-  void reconfigureCgroups();
-  /// MemcgView with a bonus choice and whether writeback pages count as dirty (the throttle
-  /// counts them, wb_over_bg_thresh() does not).
-  MemcgView memcgViewFor(int cg, const GlobalView& g, LimitBonus bonus,
-                         bool includeWriteback) const;
-  /// Charges `n` new page-cache pages of `t` to its cgroup (mem_cgroup_charge()): reclaims
-  /// inside the cgroup at memory.high/memory.max; false when the task must wait for the
-  /// cgroup's writeback first (it then sleeps and retries) or was OOM-killed.
-  bool memcgCharge(Task& t, Pages n);
-  /// try_to_free_mem_cgroup_pages(): evicts up to `target` clean pages of the cgroup's files.
-  Pages memcgReclaim(int cg, Pages target);
-  /// mem_cgroup_out_of_memory(): kills the cgroup's largest task; false if none can be killed.
-  bool memcgOomKill(int cg);
-  /// The per-cgroup counters of a file's pages (the memcg's and its wb's on the file's device).
-  void memcgDirtied(const CachedFile& f, Pages n);
-  void memcgWritebackStarted(const CachedFile& f, Pages n);
-  void memcgWritebackDone(const CachedFile& f, Pages n, int dev);
-  void fileEvicted(const CachedFile& f, Pages n) override;
-  /// The cgroup's wb over its share of the cgroup's background threshold (wb_over_bg_thresh()'s
-  /// memcg half).
-  bool memcgOverBackgroundThresh(int dev, const GlobalView& g) const;
-  std::vector<CgroupSample> cgroupSamples() const;
-
   // kernel.cpp: the tasks' side of page allocation (PageAllocator does the rest)
   /// Allocates up to `n` pages for `t`: how many it got (at least 1), or 0 when even the
   /// first must wait: the task is then in direct reclaim (or OOM-killed) and its continuation
   /// will be called again.
-  Pages allocatePages(Task& t, Pages n);
+  Pages allocatePages(Task& t, Pages n) override;
   void directReclaim(Task& t);
   void retryAllocation(Task& t);
   void finishAllocWait(Task& t);
 
-  // --- PageAllocatorHost ---
+  // devices.cpp and inline: what the parts ask of the Kernel beyond the above
+  // PageAllocatorHost, FlusherHost, MemcgHost
   Memory& nodeCounters() override { return m_mem; }
   std::span<Task> taskTable() override { return {m_tasks.data(), m_tasks.size()}; }
   CachedFile& file(int id) override { return m_files[static_cast<std::size_t>(id)]; }
   int deviceCount() const override { return static_cast<int>(m_devices.size()); }
-  void scheduleAt(SimTime when, EventKind kind) override { m_queue.push(when, kind); }
-
-  // flusher.cpp
-  void flusherTimer(int dev);
-  void flusherRun(int dev);
-  void kickFlusher(int dev);
-  void startReclaimWriteback(int dev) override;
-  void pdflushBackOff(int dev);
-  /// After a policy change of flusher era: a flusher waiting for a request slot continues
-  /// the way the new era's flusher waits.
-  void adoptFlusherStyle();
-  bool overBackgroundThresh(int dev);
-  bool submitChunk(int dev, int file, Pages pages);
-  Pages submitPages(int dev, int file, Pages pages, Task* batcher = nullptr);
-  void deviceDone(int dev);
+  BlockDevice& blockDevice(int dev) override { return device(dev).device; }
+  void scheduleAt(SimTime when, EventKind kind, int id, std::uint32_t generation) override {
+    m_queue.push(when, kind, id, generation);
+  }
   void scheduleDevice(int dev) override;
-  void fileDirtiedWhenChanged(CachedFile& f, SimTime oldWhen, bool wasDirty);
-  void setSyncOwner(CachedFile& f, int owner);
-  void queueIo(int dev, SimTime olderThan);
-  Pages writebackChunk(int dev) const;
-  /// Kernel threads that take CPU time of their own (CpuScheduler kernel threads); kswapd is
-  /// PageAllocator::kKswapdThread (0).
-  static constexpr int kIoCompletionThread = 1;  ///< IO completion (softirq), all devices
-  static int flusherThread(int dev) { return 2 + dev; }
+  void startReclaimWriteback(int dev) override;
+  void fileEvicted(const CachedFile& f, Pages n) override { m_memcg.evicted(f, n); }
+  void memoryFreed() override { m_pages.wakeMemoryWaiters(*this); }
+  const MachineConfig& machine() const override { return m_scenario.machine; }
+  bool memcgOverBackgroundThresh(int dev, const GlobalView& g) const override {
+    return m_memcg.overBackgroundThresh(*this, dev, g);
+  }
+  void memcgWritebackStarted(const CachedFile& f, Pages n) override {
+    m_memcg.writebackStarted(f, n);
+  }
+  void blocksAllocated(int dev, int file) override {
+    device(dev).fs.journal().blocksAllocated(*this, file);
+  }
+  /// IO completion (softirq), all devices: a kernel thread (CpuScheduler kernel threads;
+  /// kswapd is PageAllocator::kKswapdThread, 0, a device's flusher Flusher::thread()).
+  static constexpr int kIoCompletionThread = 1;
   /// `seconds` of CPU work by a kernel thread: counted in %system as it is done on a CPU.
   void chargeKernel(int thread, double seconds) override {
     if (!(seconds > 0)) return;
     m_mem.systemS += seconds;
     m_cpu.addKernelWork(thread, seconds, m_now);
   }
-
-  // fs/journal.cpp
-  void fsInit();
-  void journalTimer(int dev);
-  void startCommit(int dev);
-  /// Data written: a commit waiting for its ordered data may go on to the log.
-  void journalDataProgress(int dev);
-  /// The commit's T_LOCKED phase ends once the handles open at its start have stopped.
-  void journalLockProgress(int dev);
-  /// From T_FLUSH on: data=ordered data, then the log blocks and the commit block.
-  void flushCommit(int dev);
-  /// write()'s handle (jbd2__journal_start()): true if `t` must wait for a commit's lock-down
-  /// first (engine/src/fs/journal.cpp).
-  bool writeHandleWaits(Task& t);
-  /// A request of the journal (or the XFS log) completed.
-  void journalIoDone(int dev);
-  void xfsLogWrite(int dev);
-  /// Writeback allocated blocks for `file` (delayed allocation): a metadata update.
-  void noteAllocation(int dev, int file);
-  /// Starts the run's uncached read; false if there is none to do.
-  bool startRead(Task& t);
-  void submitReadahead(Task& t, int dev);
-  void readIoDone(Task& t);
-  /// Starts the run's fsync(); false if there is none to do.
-  bool startFsync(Task& t);
-  /// A journal wait (shadow buffer, fsync's commit) ended: the task goes on.
-  void fsWaitDone(Task& t);
+  // JournalHost
+  const std::set<std::pair<SimTime, int>>& dirtyInodes(int dev) const override {
+    return device(dev).flusher.dirtyInodes();
+  }
+  WbPages wbPages(int dev) const override;
+  void writeOrderedData(int dev, Pages pages) override;
+  Pages fsyncDirtyPages(int task) const override;
+  void journalWaitDone(int task) override;
+  void traceJbd2Commit(int dev, bool end, std::int64_t tid, int sync) override;
+  // WritersHost
+  Pages ratelimit(Task& t) override { return m_policy->ratelimit(*this, t); }
+  BalanceOutcome balance(Task& t, Pages pages) override {
+    return m_policy->balance(*this, t, pages);
+  }
+  bool positionControl() const override { return m_policy->hasPositionControl(); }
+  std::string_view policyName() const override { return m_policy->name(); }
+  CpuScheduler& cpu() override { return m_cpu; }
+  void pauseEnded(int task, double ms) override { m_stats.pause(task, ms); }
+  void anonWriteDone(Task& t) override { endAnonRun(t); }
+  int addFile(int dev, Pages size) override;
+  Pages folioWithoutReclaim(const Task& t, Pages pages, Pages pending) const override {
+    return m_pages.folioWithoutReclaim(m_mem, t, pages, pending);
+  }
+  bool memcgCharge(Task& t, Pages n) override { return m_memcg.charge(*this, t, n); }
+  void memcgCached(const CachedFile& f, Pages n) override { m_memcg.cached(f, n); }
+  void memcgDirtied(const CachedFile& f, Pages n) override { m_memcg.dirtied(f, n); }
+  void memcgAddFile(int cg, int file) override { m_memcg.addFile(cg, file); }
+  Pages writepages(int dev, int file, Pages pages) override {
+    return device(dev).flusher.writepages(*this, file, pages);
+  }
+  void taskWriteback(Task& t, Pages pages) override;
+  void congestionWait(Task& t, SimDuration timeout) override;
+  void journalForceCommit(int dev, int task, int inode) override {
+    device(dev).fs.journal().forceCommit(*this, task, inode);
+  }
 
   // sampling.cpp
   void takeSample();
   void prefetchTaskOf(const Event& next) const;
-  /// What wbView()'s thresholds depend on, beside the device's dirty count.
-  struct WbThreshInputs {
-    Pages thresh = 0, bgThresh = 0;
-    std::int64_t num = 0, den = 1;
-    int sumMin = 0, minRatio = 0, maxRatio = 100;
-    bool operator==(const WbThreshInputs&) const = default;
-  };
-  struct WbMemo {
-    bool valid = false;
-    WbThreshInputs in;
-    WbView out;
-  };
-  static WbView wbThresholds(const WbThreshInputs& in);
   /// What globalViewFor()'s thresholds depend on, beside the scenario and era (m_configVersion).
   struct ThreshInputs {
     Pages avail = 0, anon = 0, dirtyLimit = 0;
@@ -318,6 +273,12 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
     bool valid = false;
     ThreshInputs in;
     DirtyThresholds out;
+  };
+  /// wbView()'s last thresholds of a device.
+  struct WbMemo {
+    bool valid = false;
+    WbThreshInputs in;
+    WbView out;
   };
   struct CpuTotals {
     double system = 0, user = 0;  ///< totalCpuSystemS(), totalCpuUserS()
@@ -330,27 +291,16 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   Memory m_mem;
   PageAllocator m_pages;
   Domain m_domain;
-  Pages m_bdpRatelimitPages = 16;  ///< ratelimit_pages (3.2+; setBdpRatelimitPages())
   std::vector<DeepPtr<DeviceState>> m_devices;
   std::vector<CachedFile> m_files;
-  std::vector<CgroupState> m_cgroups;  ///< Scenario::cgroups, by index
+  MemCgroups m_memcg;  ///< Scenario::cgroups, by index
   std::vector<Task, HugePageAllocator<Task>> m_tasks;
   std::vector<TaskInfo> m_infos;
-  /// Per task, its last throttle call step by step (indexed like m_tasks; kept apart from the
-  /// task table so the hot task lines stay as they are).
-  std::vector<ThrottleExplain> m_explains;  ///< IO-ful calls (and IO-less ones of a past policy)
-  std::vector<IolessPass> m_passes;         ///< IO-less passes of the current policy
-  /// When task `index`'s last throttle began (what lastExplain() would describe).
-  SimTime lastExplainTime(int index) const;
+  Writers m_writers;
   SimTime m_explainsSentUntil{};  ///< breakdowns up to here went to the sink
   std::vector<RunEvent> m_runEvents;
   std::vector<int> m_groupAlive;  ///< per task group: started tasks not yet exited
-  void addRunEvent(RunEvent::Kind kind, std::string text);
-  /// Counts `t` as started (a task group whose first task starts is an event).
-  void noteTaskStarted(const Task& t);
-  /// Counts `t` as gone, before its state becomes Exited (its group's last one: an event).
-  void noteTaskExiting(const Task& t);
-  int m_removedTasks = 0;  ///< tasks with `removed` set, which addTask() may reuse
+  int m_removedTasks = 0;         ///< tasks with `removed` set, which addTask() may reuse
   CpuScheduler m_cpu;
   std::uint64_t m_cpuGeneration = 0;
   EventQueue m_queue;
@@ -361,11 +311,6 @@ class Kernel final : public ThrottleHost, private PageAllocatorHost {
   int m_nextPid = 1000;
   DetachedPtr<RecordSink> m_sink;
   OutputOptions m_options;
-  // 2.6.24 task proportions (docs/model.md, Eq. 15): events counted in periods of 2^shift dirtied
-  // pages
-  std::int64_t m_taskPropEvents = 0;
-  std::int64_t m_taskPropGlobal = 0;
-  std::int64_t m_taskPropPeriod = 0;
 
   mutable std::vector<WbMemo> m_wbMemo;  ///< wbView()'s last thresholds, per device
   mutable std::array<ThreshMemo, 2>

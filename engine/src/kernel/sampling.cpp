@@ -113,7 +113,7 @@ Sample Kernel::makeSample(CpuTotals* totals) const {
   m_stats.fillInterval(s, m_mem, systemS, userS, m_scenario.machine.cpus, m_now);
   s.kswapdActive = m_pages.kswapdActive();
   s.oomKills = m_mem.oomKills;
-  if (!m_cgroups.empty()) s.cgroups = cgroupSamples();
+  if (!m_memcg.empty()) s.cgroups = m_memcg.samples(*this, globalViewFor(LimitBonus::None));
   if (totals) *totals = CpuTotals{systemS, userS};
   return s;
 }
@@ -177,7 +177,7 @@ void Kernel::takeSample() {
         ts.readWaitS = t.readWaitS;
         m_sink->onTaskSample(ts);
         if (m_options.explains) {
-          if (lastExplainTime(t.info.index) > m_explainsSentUntil) {
+          if (m_writers.lastExplainTime(t.info.index) > m_explainsSentUntil) {
             const ThrottleExplain e = lastExplain(t.info.index);
             if (e.kind != ThrottleExplain::Kind::None) m_sink->onTaskExplain(e);
           }
@@ -255,7 +255,7 @@ Summary Kernel::summary() const {
   double commitS = 0;
   std::int64_t jbdCommits = 0;
   for (const auto& d : m_devices) {
-    const Journal& j = d->fs.journal();
+    const Journal::Stats& j = d->fs.journal().stats();
     s.journalCommits += j.commits;
     s.journalLogKiB += static_cast<double>(j.logPages) * 4.0;
     if (d->fs.jbd()) {

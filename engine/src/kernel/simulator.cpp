@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "kernel.h"
-#include "policies/policy.h"
+#include "policy.h"
 
 namespace throttlelab::engine {
 

@@ -26,9 +26,8 @@ std::size_t scenarioBytes(const Scenario& s) {
 }
 
 std::size_t deviceBytes(const DeviceState& d, std::size_t files) {
-  std::size_t bytes = heap::chunk(sizeof(DeviceState)) + heap::of(d.dirtyFiles) +
-                      heap::of(d.dirtyUnowned) + heap::of(d.slotWaiters) +
-                      heap::of(d.congestionWaiters) + heap::of(d.flusher.io);
+  std::size_t bytes = heap::chunk(sizeof(DeviceState)) + d.flusher.heapBytes() +
+                      heap::of(d.device.slotWaiters()) + heap::of(d.congestionWaiters);
   // The request queue (a deque of IoRequest), from the requests allocated on the device.
   const std::size_t queued = static_cast<std::size_t>(std::max(0, d.device.allocated()));
   bytes += heap::chunk(512) * (queued * sizeof(IoRequest) / 512 + 1) + heap::chunk(8 * 8);
@@ -36,11 +35,7 @@ std::size_t deviceBytes(const DeviceState& d, std::size_t files) {
   // every file), with a block of its extents each.
   if (const auto extents = static_cast<std::size_t>(d.fs.extentCount()); extents > 0)
     bytes += extents * sizeof(Extent) + files * (sizeof(std::vector<Extent>) + 16);
-  return bytes;
-}
-
-std::size_t cgroupBytes(const CgroupState& c) {
-  return heap::of(c.wbs) + heap::of(c.files) + heap::of(c.waiters);
+  return bytes + d.fs.regionBytes();
 }
 
 }  // namespace
@@ -48,11 +43,10 @@ std::size_t cgroupBytes(const CgroupState& c) {
 std::size_t Kernel::stateBytes() const {
   std::size_t bytes = 0;
   bytes += largeTableBytes(m_tasks.capacity() * sizeof(Task));
-  bytes += heap::of(m_infos) + heap::of(m_explains) + heap::of(m_passes) + heap::of(m_files) +
-           heap::of(m_groupAlive) + heap::of(m_wbMemo) + heap::of(m_devices) + heap::of(m_cgroups);
+  bytes += heap::of(m_infos) + m_writers.heapBytes() + heap::of(m_files) + heap::of(m_groupAlive) +
+           heap::of(m_wbMemo) + heap::of(m_devices) + m_memcg.heapBytes();
   for (const CachedFile& f : m_files) bytes += f.heapBytes();
   for (const auto& d : m_devices) bytes += deviceBytes(*d, m_files.size());
-  for (const CgroupState& c : m_cgroups) bytes += cgroupBytes(c);
   bytes += heap::of(m_runEvents);
   for (const RunEvent& e : m_runEvents) bytes += heap::of(e.text);
   bytes += m_queue.heapBytes() + m_cpu.heapBytes() + scenarioBytes(m_scenario);

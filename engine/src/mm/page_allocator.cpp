@@ -6,7 +6,6 @@
 #include <cmath>
 
 #include "cost_model.h"
-#include "throttle_host.h"
 
 namespace throttlelab::engine {
 
@@ -161,8 +160,8 @@ Pages PageAllocator::reclaimClean(PageAllocatorHost& host, Pages target) {
 Pages PageAllocator::startSwapOut(PageAllocatorHost& host, Pages target, bool kswapd) {
   Memory& mem = host.nodeCounters();
   const int dev = m_swapDevice;
-  DeviceState& d = host.device(dev);
-  const Pages maxReq = std::max<Pages>(1, d.device.config().maxRequestKiB / 4);
+  BlockDevice& device = host.blockDevice(dev);
+  const Pages maxReq = std::max<Pages>(1, device.config().maxRequestKiB / 4);
   Pages submitted = 0;
   const std::span<Task> tasks = host.taskTable();
   // Take from the task with the most resident anonymous memory: a stand-in for the anon LRU.
@@ -175,13 +174,13 @@ Pages PageAllocator::startSwapOut(PageAllocatorHost& host, Pages target, bool ks
     const Pages n = std::min({target - submitted, victim->rss, slotsFree, maxReq});
     if (n <= 0) break;
     // Swap slots are handed out in order (cluster allocation), so swap-out writes stream.
-    if (!d.device.submitSwap(mem.nextSwapSlot, n, false, victim->info.index, host.now())) {
+    if (!device.submitSwap(mem.nextSwapSlot, n, false, victim->info.index, host.now())) {
       // The request queue is full. kswapd's pageout() blocks for a request like any writer
       // (PF_SWAPWRITE: congestion does not stop it) and takes its turn for the next free
       // slot; a direct reclaimer waits for memory instead and tries again.
       if (kswapd && !m_kswapd.waitingForSlot) {
         m_kswapd.waitingForSlot = true;
-        d.slotWaiters.push_back(kKswapdSlotWaiter);
+        device.waitForSlot(BlockDevice::kKswapdWaiter);
       }
       break;
     }
@@ -232,8 +231,7 @@ Pages PageAllocator::reclaim(PageAllocatorHost& host, Pages target, std::int64_t
   if (anonOk) swapping = startSwapOut(host, target - freed, kswapd);
   // Dirty file pages cannot be freed until written: ask the flushers to write them.
   if (freed + swapping < target && mem.nrDirty > 0)
-    for (int dev = 0; dev < host.deviceCount(); ++dev)
-      if (host.device(dev).reclaimable > 0) host.startReclaimWriteback(dev);
+    for (int dev = 0; dev < host.deviceCount(); ++dev) host.startReclaimWriteback(dev);
   mem.pgsteal += freed;
   *scanned +=
       static_cast<std::int64_t>(static_cast<double>(freed + swapping) * cost::kScanPerReclaimed) +
@@ -247,7 +245,7 @@ void PageAllocator::wakeKswapd(PageAllocatorHost& host) {
   m_kswapd.noProgress = 0;
   if (!m_kswapd.scheduled) {
     m_kswapd.scheduled = true;
-    host.scheduleAt(host.now(), EventKind::KswapdRun);
+    host.scheduleAt(host.now(), EventKind::KswapdRun, 0, 0);
   }
 }
 
@@ -288,7 +286,7 @@ void PageAllocator::kswapdRun(PageAllocatorHost& host) {
   }
   wakeMemoryWaiters(host);
   m_kswapd.scheduled = true;
-  host.scheduleAt(host.now() + std::max(kKswapdBatch, seconds(cpuS)), EventKind::KswapdRun);
+  host.scheduleAt(host.now() + std::max(kKswapdBatch, seconds(cpuS)), EventKind::KswapdRun, 0, 0);
 }
 
 PageAllocator::DirectReclaim PageAllocator::directReclaim(PageAllocatorHost& host, Task& t) {
@@ -413,7 +411,7 @@ bool PageAllocator::oomKill(PageAllocatorHost& host) {
   ++host.nodeCounters().oomKills;
   host.removeTask(*victim);
   m_oomPending = 1;
-  host.scheduleAt(host.now() + std::chrono::milliseconds(20), EventKind::OomExit);
+  host.scheduleAt(host.now() + std::chrono::milliseconds(20), EventKind::OomExit, 0, 0);
   return true;
 }
 

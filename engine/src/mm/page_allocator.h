@@ -12,10 +12,21 @@
 #include <string>
 #include <vector>
 
+#include "block_device.h"
 #include "event_queue.h"
-#include "world.h"
+#include "page_cache.h"
+#include "task.h"
+#include "vmstat.h"
 
 namespace throttlelab::engine {
+
+/// kswapd's state.
+struct Kswapd {
+  bool active = false;
+  bool scheduled = false;
+  bool waitingForSlot = false;  ///< queued for a request slot for its swap-out
+  int noProgress = 0;
+};
 
 /// What the page allocator reaches of the rest of the kernel: time and events, the node's
 /// counters, the task table, the page cache, the swap device and the flushers. Kernel
@@ -30,12 +41,13 @@ class PageAllocatorHost {
   virtual Memory& nodeCounters() = 0;
   virtual std::span<Task> taskTable() = 0;
   virtual CachedFile& file(int id) = 0;
-  virtual DeviceState& device(int index) = 0;
+  virtual BlockDevice& blockDevice(int dev) = 0;
   virtual int deviceCount() const = 0;
-  virtual void scheduleAt(SimTime when, EventKind kind) = 0;
+  virtual void scheduleAt(SimTime when, EventKind kind, int id, std::uint32_t generation) = 0;
   /// The device's next completion may have moved.
   virtual void scheduleDevice(int dev) = 0;
-  /// wakeup_flusher_threads(WB_REASON_VMSCAN) for one device.
+  /// wakeup_flusher_threads(WB_REASON_VMSCAN) for one device (nothing if it has no dirty
+  /// pages).
   virtual void startReclaimWriteback(int dev) = 0;
   virtual void wakeTaskNow(Task& t) = 0;
   /// The OOM killer's victim leaves.
@@ -63,8 +75,6 @@ class PageAllocator {
  public:
   /// kswapd's kernel-thread number (CpuScheduler kernel threads).
   static constexpr int kKswapdThread = 0;
-  /// DeviceState::slotWaiters entry of kswapd (-1 is the device's flusher).
-  static constexpr int kKswapdSlotWaiter = -2;
 
   /// Takes the settings the allocator reads: machine.memoryMiB, swapMiB, allocator and
   /// swapDevice, vm.minFreeKbytes, watermarkScaleFactor and swappiness. Sizes and watermarks

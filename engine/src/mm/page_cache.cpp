@@ -92,15 +92,6 @@ void CachedFile::completeWriteback(Pages n) {
   m_clean += n;
 }
 
-std::int64_t CachedFile::mapForWriteback(Pages offset, Pages n, std::int64_t* cursor, Pages* run) {
-  if (m_diskBase < 0) {
-    m_diskBase = *cursor;
-    *cursor += m_size;
-  }
-  *run = std::min(n, m_size - offset);
-  return m_diskBase + offset;
-}
-
 Pages CachedFile::evictClean(Pages n) {
   const Pages k = std::min(n, m_clean);
   m_clean -= k;

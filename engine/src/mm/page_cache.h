@@ -44,13 +44,6 @@ class CachedFile {
   /// The memory cgroup its pages are charged to (the writer's at creation), -1 = the root.
   int cgroup = -1;
 
-  /// Where pages live on disk. A file gets its own region when first written back, at the
-  /// device's allocation cursor, large enough for the whole file (XFS-style preallocation);
-  /// its pages are contiguous there, so switching between files costs a seek.
-  /// Returns the disk address of `offset` and sets *run to how many pages from it are
-  /// contiguous on disk (<= n).
-  std::int64_t mapForWriteback(Pages offset, Pages n, std::int64_t* cursor, Pages* run);
-
   int id() const { return m_id; }
   int device() const { return m_device; }
   Pages size() const { return m_size; }
@@ -104,7 +97,6 @@ class CachedFile {
   Pages m_copying = 0;
   std::int64_t m_wbOffset = 0;
   std::deque<DirtyRun> m_runs;
-  std::int64_t m_diskBase = -1;  ///< first block of the file's region, -1 until allocated
 };
 
 }  // namespace throttlelab::engine

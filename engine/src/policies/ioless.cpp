@@ -5,10 +5,10 @@
 #include <algorithm>
 
 #include "dirty_limits.h"
+#include "ioless_common.h"
 #include "kernel_math.h"
 #include "pause_control.h"
-#include "policies/ioless_common.h"
-#include "policies/policy.h"
+#include "policy.h"
 #include "position_control.h"
 #include "rate_control.h"
 #include "throttle_host.h"

@@ -4,10 +4,10 @@
 // loop from how long the pause was, and background writeback kicked after the loop.
 #include <algorithm>
 
+#include "ioless_common.h"
 #include "kernel_math.h"
 #include "pause_control.h"
-#include "policies/ioless_common.h"
-#include "policies/policy.h"
+#include "policy.h"
 #include "position_control.h"
 #include "rate_control.h"
 #include "throttle_host.h"

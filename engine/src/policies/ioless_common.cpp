@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "policies/ioless_common.h"
+#include "ioless_common.h"
 
 #include <algorithm>
 

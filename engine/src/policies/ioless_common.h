@@ -4,7 +4,7 @@
 // dirty_limit step, and the record of a pass (its tracepoint and its explain breakdown).
 #include <cstdint>
 
-#include "policies/policy.h"
+#include "policy.h"
 #include "position_control.h"
 #include "throttle_host.h"
 

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "policies/policy.h"
+#include "policy.h"
 #include "throttle_host.h"
 
 namespace throttlelab::engine {

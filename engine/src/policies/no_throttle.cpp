@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // No throttling at all: writers are never made to wait, only background writeback is started.
 // It shows why throttling exists: memory fills with dirty pages and allocations stall.
-#include "policies/policy.h"
+#include "policy.h"
 #include "throttle_host.h"
 
 namespace throttlelab::engine {

@@ -7,7 +7,7 @@
 // with a doubling back-off.
 #include <algorithm>
 
-#include "policies/policy.h"
+#include "policy.h"
 #include "throttle_host.h"
 
 namespace throttlelab::engine {

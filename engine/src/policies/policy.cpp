@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "policies/policy.h"
+#include "policy.h"
 
 #include "throttle_host.h"
 

@@ -12,8 +12,9 @@
 #include <vector>
 
 #include "pause_histogram.h"
+#include "task.h"
 #include "throttlelab/engine/records.h"
-#include "world.h"
+#include "vmstat.h"
 
 namespace throttlelab::engine {
 

@@ -153,6 +153,10 @@ struct CgroupSpec {
   bool operator==(const CgroupSpec&) const = default;
 };
 
+/// The most devices a scenario may list (Scenario::devices). The trace importer gives columns to
+/// as many bdis, and a scenario derived from a trace simulates as many.
+inline constexpr std::size_t kMaxDevices = 64;
+
 struct Scenario {
   int schemaVersion = kScenarioSchemaVersion;
   std::string name = "unnamed";

@@ -31,7 +31,6 @@ inline constexpr std::int64_t kTiB = std::int64_t{1} << 40;
 inline constexpr std::array<int, 4> kValidHz{100, 250, 300, 1000};
 inline constexpr std::int64_t kMaxTotalTasks = 100'000;
 inline constexpr std::size_t kMaxTaskGroups = 100'000;
-inline constexpr std::size_t kMaxDevices = 64;
 inline constexpr std::size_t kMaxCgroups = 64;
 inline constexpr std::int64_t kMaxFileMiB = std::int64_t{1} << 30;  // 1 PiB
 // Page-allocator generations (MachineConfig::allocator), oldest first.

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "throttlelab/engine/records.h"
+#include "throttlelab/engine/scenario.h"
 #include "throttlelab/traceio/trace_parser.h"
 
 namespace throttlelab::traceio {
@@ -29,8 +30,8 @@ class ImportSink {
   /// A pid was seen for the first time in a balance_dirty_pages or bdi_dirty_ratelimit
   /// record (the events that name a bdi; a flusher that only traces global_dirty_state is
   /// not a task). info.index is dense (0, 1, …) in order of appearance, info.pid/name are the
-  /// trace's, info.device the index of that first record's bdi (-1 for a bdi beyond
-  /// TraceConverter::kMaxDevices).
+  /// trace's, info.device the index of that first record's bdi (-1 for a bdi beyond the first
+  /// engine::kMaxDevices).
   virtual void onTask(const engine::TaskInfo&) {}
   /// A device (bdi name as printed: "254:0", "sda") was seen for the first time.
   virtual void onDevice(int /*index*/, const std::string& /*name*/) {}
@@ -83,7 +84,7 @@ struct ImportStats {
   /// resume at the next event); shorter ones repeat the last values, as the simulation's rows do.
   std::int64_t gapsSkipped = 0;
   double gapsSkippedS = 0;  ///< their total length
-  /// Devices beyond TraceConverter::kMaxDevices get no columns; their events still count
+  /// Devices beyond the first engine::kMaxDevices get no columns; their events still count
   /// for the global values and the tasks.
   std::int64_t devicesWithoutColumns = 0;
   /// balance_dirty_pages records per traced cgroup_ino (1 = the root; traces before 4.2 carry
@@ -155,17 +156,15 @@ class TraceConverter {
   /// Gaps longer than kMaxFillS, which got no rows, and their total length.
   std::int64_t gapsSkipped() const;
   double gapsSkippedS() const;
-  /// Distinct bdi names beyond the first kMaxDevices (no columns of their own).
+  /// Distinct bdi names beyond the first engine::kMaxDevices (no columns of their own): the
+  /// rows carry every device's columns, so without a bound a trace naming a new bdi per line
+  /// would make a CSV that grows with the square of its length.
   std::int64_t devicesWithoutColumns() const;
 
   /// The longest stretch without records that is filled with rows repeating the last values:
   /// a row per interval wherever the trace has data, without turning a trace whose events are
   /// hours apart into gigabytes of identical rows.
   static constexpr double kMaxFillS = 1.0;
-  /// Devices with columns of their own, as many as a scenario may have: the rows carry every
-  /// device's columns, so without a bound a trace naming a new bdi per line would make a CSV
-  /// that grows with the square of its length.
-  static constexpr std::size_t kMaxDevices = 64;
 
  private:
   struct State;

@@ -3,11 +3,15 @@
 // What a throttling policy may read and do: the simulator implements this.
 #include <string_view>
 
+#include "device_state.h"
+#include "dirty_throttle_control.h"
 #include "ioless_pass.h"
 #include "kernel_era.h"
+#include "memcg.h"
+#include "task.h"
 #include "throttlelab/engine/explain.h"
 #include "throttlelab/engine/records.h"
-#include "world.h"
+#include "vmstat.h"
 
 namespace throttlelab::engine {
 
@@ -74,10 +78,5 @@ class ThrottleHost {
   ThrottleHost(const ThrottleHost&) = default;
   ThrottleHost& operator=(const ThrottleHost&) = default;
 };
-
-/// True for tasks whose effective priority is real-time (rt_or_dl_task()).
-inline bool isRealTime(const Task& t) {
-  return t.info.sched != SchedClass::Other;
-}
 
 }  // namespace throttlelab::engine

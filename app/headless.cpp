@@ -733,6 +733,23 @@ int runLessonText(const CliOptions& options, std::ostream& out, std::ostream& er
   // window plays it, instead of replaying the run from its start.
   te::LessonRunner runner(lesson);
   int questions = 0, failed = 0, unchecked = 0;
+  const auto measured = [&](int i) {
+    return (!options.lessonStep || i + 1 == *options.lessonStep) &&
+           (!options.lessonCheck || lesson.steps[static_cast<std::size_t>(i)].question);
+  };
+  // The progress line covers the simulated seconds of every step up to the last one measured:
+  // each measurement continues the run of the one before, so they add up. --step K replays
+  // from the step that started K's run, whose length only the runner knows: it gives it.
+  double wholeS = 0;
+  if (!options.lessonStep) {
+    int last = count - 1;
+    while (last >= 0 && !measured(last)) --last;
+    for (int i = 0; i <= last; ++i) wholeS += lesson.steps[static_cast<std::size_t>(i)].runForS;
+  }
+  TerminalProgress progress(err, options.progressOnTerminal, wholeS,
+                            "--lesson " + lesson.name + ": ");
+  const te::SimulatedProgress replayed = progress.callback();
+  double doneBeforeS = 0;  // simulated seconds of the measurements before this one
   try {
     if (options.lessonCheck)
       out << lesson.name << ": " << lesson.title << "\n";
@@ -741,10 +758,19 @@ int runLessonText(const CliOptions& options, std::ostream& out, std::ostream& er
           << (lesson.kernel.empty() ? "" : lesson.kernel + "\n") << "\n"
           << lesson.description << "\n";
     for (int i = 0; i < count; ++i) {
-      if (options.lessonStep && i + 1 != *options.lessonStep) continue;
+      if (!measured(i)) continue;
       const te::LessonStep& step = lesson.steps[static_cast<std::size_t>(i)];
-      if (options.lessonCheck && !step.question) continue;
-      const te::LessonMeasurement m = runner.measure(i);
+      double thisS = 0;
+      const te::LessonMeasurement m = runner.measure(i, [&](double doneS, double totalS) {
+        thisS = totalS;
+        if (options.lessonStep) {
+          if (replayed) replayed(doneS, totalS);
+        } else {
+          progress.update(doneBeforeS + doneS);
+        }
+      });
+      doneBeforeS += thisS;
+      progress.finish();
       if (options.lessonCheck) {
         ++questions;
         const te::LessonQuestion& q = *step.question;

@@ -110,6 +110,18 @@ class Progress : public Executable {
   }
 };
 
+TEST_F(Progress, ALesson) {
+  expectProgressOnTheTerminalOnly({"--headless", "--lesson", "about-throttling"},
+                                  "--lesson about-throttling: ");
+}
+
+TEST_F(Progress, OneStepOfALessonAndItsCheck) {
+  expectProgressOnTheTerminalOnly({"--headless", "--lesson", "about-throttling", "--step", "3"},
+                                  "--lesson about-throttling: ");
+  expectProgressOnTheTerminalOnly({"--headless", "--lesson", "about-throttling", "--check"},
+                                  "--lesson about-throttling: ");
+}
+
 TEST_F(Progress, ARun) {
   expectProgressOnTheTerminalOnly(
       {"--headless", "--scenario", "ten-dd", "--duration", "30", "--summary"}, "");

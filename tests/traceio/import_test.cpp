@@ -503,7 +503,8 @@ TEST(TraceImport, ATraceOfUnreadableEventsNamesTheFirstProblem) {
   const auto r = ti::importTraceText(text, sink);
   EXPECT_FALSE(r.ok());
   EXPECT_NE(r.error.find(
-                "none of its 2 writeback event lines could be read (line 1: no number in dirty=)"),
+                "none of its 2 writeback event lines could be read (line 1: dirty=x is not a number "
+                "as the kernel prints one (decimal digits))"),
             std::string::npos)
       << r.error;
 }

@@ -447,6 +447,19 @@ inline const char* readTimestamp(const char* p, const char* end, std::int64_t& n
   return p + 1;
 }
 
+/// A timestamp readTimestamp refused for its size alone (`99999999999.5:`, digits, an
+/// optional fraction, the ':'): returns the byte after the ':', else nullptr.
+inline const char* timestampBeyondRange(const char* p, const char* end) {
+  const char* const start = p;
+  while (p < end && isDigit(*p)) ++p;
+  if (p == start) return nullptr;
+  if (p < end && *p == '.') {
+    ++p;
+    while (p < end && isDigit(*p)) ++p;
+  }
+  return p < end && *p == ':' ? p + 1 : nullptr;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The canonical reading of the fields (readCanonical), tried before readFields.
 
@@ -578,7 +591,8 @@ std::string_view readFields(const char* p, const char* end, Record& rec, std::ui
   constexpr const auto& order = kOrder<Record>;
   constexpr std::uint32_t all = (1u << N) - 1;
   std::uint32_t present = 0;
-  std::size_t next = 0;  // the slot expected next
+  std::size_t next = 0;              // the slot expected next
+  const char* fieldStart = nullptr;  // the last field read, for a word that follows it
   while (p < end) {
     while (p < end && *p == ' ') ++p;
     if (p == end) break;
@@ -589,15 +603,23 @@ std::string_view readFields(const char* p, const char* end, Record& rec, std::ui
       p += order[next].length;
     } else {
       p = findEqualsOrSpace(p, end);
-      if (p == end || *p != '=') continue;  // a bare word: not a field
+      if (p == end || *p != '=') {
+        // A word without '=': the kernel prints name=value pairs only, so it is a value
+        // with a space in it (`cgroup_ino=1 2`) or junk, and the line cannot be trusted.
+        problemField = fieldText(fieldStart ? fieldStart : nameStart, p, end);
+        return "is malformed: a word that is not name=value among the fields (a value with a "
+               "space in it?)";
+      }
       const std::string_view name(nameStart, static_cast<std::size_t>(p - nameStart));
       ++p;
       slot = fieldSlot<Record>(name);
       if (slot < 0 || slot == kIgnored) {
         while (p < end && *p != ' ') ++p;
+        fieldStart = nameStart;
         continue;
       }
     }
+    fieldStart = nameStart;
     next = static_cast<std::size_t>(slot) + 1;
     // The value in the same pass as the scan for its end.
     const bool negative = p < end && *p == '-';
@@ -619,16 +641,17 @@ std::string_view readFields(const char* p, const char* end, Record& rec, std::ui
         overflow |= __builtin_add_overflow(v, static_cast<unsigned>(*q - '0'), &v);
       }
     }
-    if (p == digits) return kNoNumber<Record>[static_cast<std::size_t>(slot)].view();
+    if (p == digits && (p == end || *p == ' '))
+      return kNoNumber<Record>[static_cast<std::size_t>(slot)].view();
     const KindRange& range = rangeOf(order[static_cast<std::size_t>(slot)].kind);
     const auto outOfRange = [&](std::string_view why) {
       problemField = fieldText(nameStart, digits, end);
       return why;
     };
     if (p < end && *p != ' ')
-      return looksLikeFractionOrExponent(p, end)
-                 ? outOfRange(range.notWhole)
-                 : kNoNumber<Record>[static_cast<std::size_t>(slot)].view();
+      return outOfRange(looksLikeFractionOrExponent(p, end)
+                            ? range.notWhole
+                            : "is not a number as the kernel prints one (decimal digits)");
     if (negative && !range.isSigned) return outOfRange(range.negative);
     if (overflow || v > range.max) return outOfRange(range.tooLarge);
     // A negative number read as its magnitude: the two's complement is what a cast from
@@ -876,7 +899,12 @@ void parseTraceLine(std::string_view line, ParsedLine& r) {
   }
   std::int64_t ns = 0;
   const char* tokenEnd = readTimestamp(p, end, ns);
-  if (!tokenEnd) THROTTLELAB_GARBAGE("no timestamp after the [cpu] column");
+  std::string_view badTimestamp;  // `seconds.fraction:` with more seconds than a clock counts
+  if (!tokenEnd) {
+    tokenEnd = timestampBeyondRange(p, end);
+    if (!tokenEnd) THROTTLELAB_GARBAGE("no timestamp after the [cpu] column");
+    badTimestamp = std::string_view(p, static_cast<std::size_t>(tokenEnd - 1 - p));
+  }
 
   // The event name: `balance_dirty_pages:` (ftrace, trace-cmd) or
   // `writeback:balance_dirty_pages:` (perf). Ours are recognised by a few word compares.
@@ -906,6 +934,13 @@ void parseTraceLine(std::string_view line, ParsedLine& r) {
       perfLayout ? TraceFormat::PerfScript : (flags ? TraceFormat::Ftrace : TraceFormat::TraceCmd);
   if (event == Event::None) {
     r.kind = LineKind::Other;
+    return;
+  }
+  if (!badTimestamp.empty()) {
+    r.kind = LineKind::Malformed;
+    r.problemField = badTimestamp;
+    r.problem =
+        "is out of range as a timestamp: seconds since boot, at most 4611686018 (146 years)";
     return;
   }
 

@@ -502,10 +502,11 @@ TEST(TraceImport, ATraceOfUnreadableEventsNamesTheFirstProblem) {
   CollectSink sink;
   const auto r = ti::importTraceText(text, sink);
   EXPECT_FALSE(r.ok());
-  EXPECT_NE(r.error.find(
-                "none of its 2 writeback event lines could be read (line 1: dirty=x is not a number "
-                "as the kernel prints one (decimal digits))"),
-            std::string::npos)
+  EXPECT_NE(
+      r.error.find(
+          "none of its 2 writeback event lines could be read (line 1: dirty=x is not a number "
+          "as the kernel prints one (decimal digits))"),
+      std::string::npos)
       << r.error;
 }
 

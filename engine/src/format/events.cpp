@@ -43,7 +43,7 @@ constexpr EnumName<Kind> kKindNames[] = {
     {Kind::TaskStart, "start"}, {Kind::TaskStop, "stop"},
     {Kind::OomKill, "oom"},     {Kind::Reconfigure, "reconfigure"},
     {Kind::Policy, "policy"},   {Kind::Reset, "reset"},
-    {Kind::Note, "note"}};
+    {Kind::Note, "note"},       {Kind::Adjusted, "adjusted"}};
 }  // namespace
 
 std::string_view toString(RunEvent::Kind k) {

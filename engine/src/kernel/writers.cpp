@@ -127,6 +127,15 @@ void Writers::seedInitialPages(WritersHost& host) {
     const Task& t = tasks[static_cast<std::size_t>(writers[i])];
     if (wbShare[i] > 0) host.writepages(host.file(t.file).device(), t.file, wbShare[i]);
   }
+  // Less than the scenario asked for is said, not left for the plots to show.
+  Pages seeded = 0;
+  for (const int w : writers) seeded += tasks[static_cast<std::size_t>(w)].seededPages;
+  if (const Pages asked = mc.initialDirtyPages + mc.initialWritebackPages; seeded < asked)
+    host.addRunEvent(RunEvent::Kind::Adjusted,
+                     "machine.initialDirtyPages + initialWritebackPages " + std::to_string(asked) +
+                         " → " + std::to_string(seeded) +
+                         " pages: the run starts with at most half the free memory (" +
+                         std::to_string(room) + " pages) and less than each writer's file");
 }
 
 Pages Writers::pieceSize(WritersHost& host, Task& t) {

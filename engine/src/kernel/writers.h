@@ -10,6 +10,7 @@
 // proportions, and each task's last throttle call for the explain breakdown.
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "page_cache.h"
 #include "policy.h"
 #include "task.h"
+#include "throttlelab/engine/events.h"
 #include "throttlelab/engine/explain.h"
 #include "throttlelab/engine/scenario.h"
 #include "vmstat.h"
@@ -37,6 +39,8 @@ class WritersHost {
   virtual const Scenario& scenario() const = 0;
   virtual const KernelEra& era() const = 0;
   virtual int cpus() const = 0;
+  /// The run's timeline: what the run could not start as the scenario asked.
+  virtual void addRunEvent(RunEvent::Kind kind, std::string text) = 0;
   // the throttling policy
   /// nr_dirtied_pause: the pages `t` may dirty before it checks in.
   virtual Pages ratelimit(Task& t) = 0;

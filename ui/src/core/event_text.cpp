@@ -184,6 +184,7 @@ EventText describeEvent(const engine::RunEvent& e, const engine::Scenario* s) {
     case Kind::Policy:
     case Kind::Reset:
     case Kind::Note:
+    case Kind::Adjusted:
       break;
   }
   return {text, text};

@@ -2,8 +2,9 @@
 #pragma once
 /// The timeline of a run: what changed and when (docs/model.md, Outputs). The engine records
 /// task groups starting and stopping, OOM kills, live reconfigurations (with what changed) and
-/// policy changes; the window adds resets and the user's notes to the same list. CSVs carry
-/// them as `# event: SECONDS TEXT` header lines. Plain values: others add a Kind.
+/// policy changes, and what it could not start as asked; the window adds resets and the user's
+/// notes to the same list. CSVs carry them as `# event: SECONDS TEXT` header lines. Plain values:
+/// others add a Kind.
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -15,14 +16,26 @@
 namespace throttlelab::engine {
 
 struct RunEvent {
-  enum class Kind : std::uint8_t { TaskStart, TaskStop, OomKill, Reconfigure, Policy, Reset, Note };
+  /// Adjusted: the run began from less than the scenario asked for (an initial page cache
+  /// larger than the machine can hold), with what was asked and what was done.
+  enum class Kind : std::uint8_t {
+    TaskStart,
+    TaskStop,
+    OomKill,
+    Reconfigure,
+    Policy,
+    Reset,
+    Note,
+    Adjusted
+  };
   double timeS = 0;  ///< simulated seconds
   Kind kind = Kind::Note;
   std::string text;  ///< one line, no newline
   bool operator==(const RunEvent&) const = default;
 };
 
-/// "start", "stop", "oom", "reconfigure", "policy", "reset", "note" (sessions use these names).
+/// "start", "stop", "oom", "reconfigure", "policy", "reset", "note", "adjusted" (sessions use
+/// these names).
 std::string_view toString(RunEvent::Kind k);
 std::optional<RunEvent::Kind> runEventKindFromString(std::string_view s);
 

@@ -29,7 +29,8 @@ TEST(TraceMessages, AnAbsurdTimestampIsNamedNotTakenForAnotherFormat) {
   for (const std::string time :
        {"99999999999999999999.213189", "18446744073.709551", "9223372036.854775", "4611686019.0"}) {
     SCOPED_TRACE(time);
-    const ti::ParsedLine p = ti::parseTraceLine(bdp(time));
+    const std::string line = bdp(time);  // the parsed line's views point into it
+    const ti::ParsedLine p = ti::parseTraceLine(line);
     EXPECT_EQ(p.kind, ti::LineKind::Malformed);
     const std::string problem = ti::problemText(p);
     EXPECT_TRUE(contains(problem, time)) << problem;
@@ -48,22 +49,25 @@ TEST(TraceMessages, AnAbsurdTimestampIsNamedNotTakenForAnotherFormat) {
 }
 
 TEST(TraceMessages, AValueThatIsNoDecimalNumberIsShown) {
-  const ti::ParsedLine p = ti::parseTraceLine(bdp("294.213189", "0x10"));
+  const std::string line = bdp("294.213189", "0x10");
+  const ti::ParsedLine p = ti::parseTraceLine(line);
   EXPECT_EQ(p.kind, ti::LineKind::Malformed);
   const std::string problem = ti::problemText(p);
   EXPECT_TRUE(contains(problem, "cgroup_ino=0x10")) << problem;
   // An empty value still says there is none.
-  EXPECT_TRUE(contains(ti::problemText(ti::parseTraceLine(bdp("294.213189", ""))),
-                       "no number in cgroup_ino="));
+  const std::string empty = bdp("294.213189", "");
+  EXPECT_TRUE(contains(ti::problemText(ti::parseTraceLine(empty)), "no number in cgroup_ino="));
 }
 
 TEST(TraceMessages, AValueWithASpaceInItIsMalformed) {
-  const ti::ParsedLine p = ti::parseTraceLine(bdp("294.213189", "1 2"));
+  const std::string line = bdp("294.213189", "1 2");
+  const ti::ParsedLine p = ti::parseTraceLine(line);
   EXPECT_EQ(p.kind, ti::LineKind::Malformed);
   EXPECT_TRUE(contains(ti::problemText(p), "cgroup_ino=1 2")) << ti::problemText(p);
-  const ti::ParsedLine middle = ti::parseTraceLine(
+  const std::string middleLine =
       "  dd-1 [000] ..... 5.000000: global_dirty_state: dirty=10 20 writeback=5 bg_thresh=50 "
-      "thresh=200 limit=200 dirtied=1 written=1");
+      "thresh=200 limit=200 dirtied=1 written=1";
+  const ti::ParsedLine middle = ti::parseTraceLine(middleLine);
   EXPECT_EQ(middle.kind, ti::LineKind::Malformed);
   EXPECT_TRUE(contains(ti::problemText(middle), "dirty=10 20")) << ti::problemText(middle);
 }

@@ -231,9 +231,10 @@ TEST(TraceParser, CallsAValueTheKernelCannotPrintOutOfRangeAndNamesTheField) {
     EXPECT_NE(text.find(c.why), std::string::npos) << text;
   }
   // The largest values of each type are read.
-  const auto edge = ti::parseTraceLine(bdpHead +
-                                       "dirty=281474976710656 pause=-1099511627776 "
-                                       "dirtied=4294967295 cgroup_ino=18446744073709551615");
+  const std::string edgeLine = bdpHead +
+                               "dirty=281474976710656 pause=-1099511627776 "
+                               "dirtied=4294967295 cgroup_ino=18446744073709551615";
+  const auto edge = ti::parseTraceLine(edgeLine);
   ASSERT_EQ(edge.kind, ti::LineKind::Event) << ti::problemText(edge);
   EXPECT_EQ(bdp(edge).dirty, std::int64_t{1} << 48);
   EXPECT_EQ(bdp(edge).pause, -(std::int64_t{1} << 40));

@@ -67,7 +67,9 @@ inline constexpr std::size_t kMaxBdiNameBytes = 32;
 std::string problemText(const ParsedLine& line);
 
 /// Parses one line (without its '\n'; a trailing '\r' is ignored). Never throws, never reads
-/// outside `line`. Stateless and cheap: the importer calls it for every line of a GB file.
+/// outside `line`. `problem` and `problemField` of the result are views into `line`: keep the
+/// line alive as long as they are read (problemText() included). Stateless and cheap: the importer
+/// calls it for every line of a GB file.
 ParsedLine parseTraceLine(std::string_view line);
 /// The same into an existing ParsedLine (its record is rebuilt only for an Event): the
 /// importer keeps a buffer of parsed lines and fills it without copying each one.

@@ -514,13 +514,25 @@ bool TimePlot::layoutEventLabels() {
     };
     // The pixel of each mark in the range, to keep a label in the last row clear of the other
     // marks (whose labels have no other row to go to): there each gets a share, shortened.
-    std::vector<double> xs(m_marks.size());
-    for (std::size_t i = 0; i < m_marks.size(); ++i) xs[i] = markPixel(m_marks[i].timeS, rect);
-    const auto coversAnother = [&](int i, double a, double b) {
-      const double own = xs[static_cast<std::size_t>(i)];
-      for (const double x : xs)
-        if (!std::isnan(x) && x != own && x > a - kLabelGap && x < b + kLabelGap) return true;
-      return false;
+    // The marks are sorted by time, so the pixels of those in range are sorted too: the
+    // neighbours of a pixel are a binary search away, which keeps 50,000 marks (a session's
+    // notes) from costing a scan of all of them per mark.
+    std::vector<double> xs;
+    xs.reserve(m_marks.size());
+    for (const EventMark& m : m_marks)
+      if (const double x = markPixel(m.timeS, rect); !std::isnan(x)) xs.push_back(x);
+    const auto coversAnother = [&](double own, double a, double b) {
+      const auto from = std::upper_bound(xs.begin(), xs.end(), a - kLabelGap);
+      const auto to = std::lower_bound(from, xs.end(), b + kLabelGap);
+      return from != to && (*from != own || *(to - 1) != own);
+    };
+    // The nearest pixels of other marks below and above `x` (NaN: none).
+    const auto neighbours = [&](double x) {
+      const auto below = std::lower_bound(xs.begin(), xs.end(), x);
+      const auto above = std::upper_bound(below, xs.end(), x);
+      return std::pair{
+          below == xs.begin() ? std::numeric_limits<double>::quiet_NaN() : *(below - 1),
+          above == xs.end() ? std::numeric_limits<double>::quiet_NaN() : *above};
     };
     std::vector<int> waiting;
     for (int i = 0; i < static_cast<int>(m_marks.size()); ++i) {
@@ -531,7 +543,7 @@ bool TimePlot::layoutEventLabels() {
       const Span s = spanAt(x, m_labelWidths[static_cast<std::size_t>(i)]);
       bool placed = false;
       for (int r = 0; r < maxRows && !placed; ++r)
-        if (fits(r, s.a, s.b) && (r < maxRows - 1 || !coversAnother(i, s.a, s.b))) {
+        if (fits(r, s.a, s.b) && (r < maxRows - 1 || !coversAnother(x, s.a, s.b))) {
           rows[static_cast<std::size_t>(r)].push_back(s);
           m_labelLayout.push_back({i, m_marks[static_cast<std::size_t>(i)].label,
                                    QRectF(s.a, 0, s.b - s.a, rowHeight), r});
@@ -556,12 +568,11 @@ bool TimePlot::layoutEventLabels() {
           if (s.a - kLabelGap >= x) hi = std::min(hi, s.a - kLabelGap);
         }
         if (!inside) continue;
-        if (r == maxRows - 1)  // the last row: a share between the neighbouring marks
-          for (const double other : xs) {
-            if (std::isnan(other) || other == x) continue;
-            if (other > x) hi = std::min(hi, other - kLabelGap);
-            if (other < x) lo = std::max(lo, other + kLabelGap);
-          }
+        if (r == maxRows - 1) {  // the last row: a share between the neighbouring marks
+          const auto [below, above] = neighbours(x);
+          if (!std::isnan(above)) hi = std::min(hi, above - kLabelGap);
+          if (!std::isnan(below)) lo = std::max(lo, below + kLabelGap);
+        }
         const Span s = hi - x >= x - lo ? Span{x, hi} : Span{lo, x};
         if (s.b - s.a > best.b - best.a) {
           best = s;

@@ -29,8 +29,10 @@ endif()
 
 # lld links the program in about a fifth of the CPU time of GNU ld (docs/performance.md,
 # "Building"); packaging/setup-deps.sh installs it, and without it GNU ld links as before.
+# Not for Release: there the engine is built with link-time optimisation (engine/CMakeLists.txt),
+# and GCC's LTO objects are read only by GNU ld's linker plugin; lld finds no symbols in them.
 option(THROTTLELAB_LLD "Link with lld when it is installed" ON)
-if(THROTTLELAB_LLD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+if(THROTTLELAB_LLD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND NOT CMAKE_BUILD_TYPE STREQUAL "Release")
   include(CheckLinkerFlag)
   check_linker_flag(CXX -fuse-ld=lld THROTTLELAB_HAVE_LLD)
   if(THROTTLELAB_HAVE_LLD)

@@ -140,7 +140,7 @@ TEST(JsonInput, CheckJsonGivesThePathAndTheKindOfProblem) {
       {.key = "known", .kind = te::JsonKind::ObjectArray, .children = kInner},
       {.key = "scenario", .kind = te::JsonKind::Object, .children = te::schema::kRootFields},
       {.key = "free", .kind = te::JsonKind::Object, .open = true}};
-  static constexpr te::JsonField kRoot{.kind = te::JsonKind::Object, .children = kKeys};
+  static constexpr te::JsonField kRoot{.key = {}, .kind = te::JsonKind::Object, .children = kKeys};
   const auto problem =
       [](const std::string& text) -> std::pair<te::JsonInputError::Kind, std::string> {
     try {

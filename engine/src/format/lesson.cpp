@@ -630,7 +630,6 @@ LessonMeasurement LessonRunner::measure(int index, const Progress& progress,
                                         const std::stop_token& stop) {
   LessonMeasurement m;
   if (index < 0 || index >= static_cast<int>(m_lesson.steps.size())) return m;
-  const LessonStep& step = m_lesson.steps[static_cast<std::size_t>(index)];
   // The segments still to run: the step alone when the run stands at the previous step's end,
   // else the run from the step that started it.
   std::vector<LessonSegment> todo;

@@ -7,14 +7,19 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLocale>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include "log_slider.h"
+#include "throttlelab/engine/scenario_keys.h"
 #include "throttlelab/engine/simulator.h"
 #include "wheel_guard.h"
 
@@ -23,12 +28,101 @@ namespace throttlelab::ui {
 namespace {
 constexpr std::int64_t kMiB = 1024 * 1024;
 
-QSpinBox* spin(int lo, int hi, const QString& suffix, QWidget* parent) {
+/// A key's meaning from the scenario key table as plain text: `code`, **bold** and
+/// [text](link) of the table's Markdown become their text.
+QString plainText(std::string_view markdown) {
+  std::string out;
+  for (std::size_t i = 0; i < markdown.size(); ++i) {
+    const char c = markdown[i];
+    if (c == '`' || (c == '*' && i + 1 < markdown.size() && markdown[i + 1] == '*')) {
+      if (c == '*') ++i;
+      continue;
+    }
+    if (c == ']' && i + 1 < markdown.size() && markdown[i + 1] == '(') {
+      const std::size_t close = markdown.find(')', i);
+      if (close != std::string_view::npos) {
+        i = close;
+        continue;
+      }
+    }
+    if (c == '[') continue;
+    out += c;
+  }
+  return QString::fromStdString(out);
+}
+
+QString number(double v) {
+  return QLocale::system().toString(v, 'g', 12);
+}
+
+/// What a control shows of the key it edits, in the control's unit, from the scenario key table
+/// (schema::kControlSpans and the key's row): range, unit, step, and a tooltip that says what
+/// raising it does (`effect`, the panel's), the key and its meaning, and what the format allows
+/// when the control offers less.
+struct ControlSpec {
+  double lo = 0;
+  double hi = 0;
+  bool zeroToo = false;
+  QString unit;
+  double step = 1;
+  QString tip;
+};
+
+ControlSpec controlSpec(std::string_view control, const QString& effect) {
+  const engine::schema::ControlSpan* span = engine::schema::findControl(control);
+  const auto facts = span ? engine::schema::keyFacts(span->table, span->key) : std::nullopt;
+  Q_ASSERT(facts);  // tests/engine/control_span_test.cpp: every row names a key
+  if (!facts) return {};
+  const double per = span->keyPerUnit;
+  const bool whole = span->range.lo == 0 && span->range.hi == 0;
+  ControlSpec c{.lo = whole ? std::ceil(facts->range.lo / per) : span->range.lo,
+                .hi = whole ? std::floor(facts->range.hi / per) : span->range.hi,
+                .zeroToo = span->zeroToo,
+                .unit = QString::fromUtf8(span->unit.empty() ? facts->unit : span->unit),
+                .step = span->step};
+  const QString key = QString::fromUtf8(span->table) + u'.' + QString::fromUtf8(span->key);
+  const QString unit = QString::fromUtf8(facts->unit);
+  c.tip = effect + QStringLiteral("\n\n") + key + QStringLiteral(": ") + plainText(facts->meaning) +
+          u'.';
+  const QString offered = (c.zeroToo ? QStringLiteral("0, ") : QString()) + number(c.lo) +
+                          QStringLiteral(" … ") + number(c.hi) +
+                          (c.unit.isEmpty() ? QString() : u' ' + c.unit);
+  if (span->why.empty()) {
+    c.tip += ParameterPanel::tr(" %1, all the format allows.").arg(offered);
+  } else {
+    const QString allowed = facts->allowed.empty()
+                                ? number(facts->range.lo) + QStringLiteral(" … ") +
+                                      number(facts->range.hi) +
+                                      (unit.isEmpty() ? QString() : u' ' + unit)
+                                : plainText(facts->allowed);
+    c.tip += ParameterPanel::tr(
+                 " The format allows %1; here %2, because %3. A scenario file or "
+                 "--set reaches the rest.")
+                 .arg(allowed, offered, plainText(span->why));
+  }
+  return c;
+}
+
+QString suffixOf(const ControlSpec& c, const QString& noun) {
+  const QString unit = c.unit.isEmpty() ? noun : c.unit;
+  return unit.isEmpty() ? QString() : u' ' + unit;
+}
+
+QSpinBox* spin(const ControlSpec& c, const QString& noun, QWidget* parent) {
   auto* s = new QSpinBox(parent);
-  s->setRange(lo, hi);
-  s->setSuffix(suffix);
+  s->setRange(static_cast<int>(c.lo), static_cast<int>(c.hi));
+  s->setSingleStep(static_cast<int>(c.step));
+  s->setSuffix(suffixOf(c, noun));
   s->setKeyboardTracking(false);
   s->setAccelerated(true);
+  s->setToolTip(c.tip);
+  return s;
+}
+
+LogSlider* slider(const ControlSpec& c, int decimals, const QString& noun, QWidget* parent) {
+  auto* s =
+      new LogSlider(c.lo, c.hi, decimals, c.unit.isEmpty() ? noun : c.unit, c.zeroToo, parent);
+  s->setToolTip(c.tip);
   return s;
 }
 
@@ -78,34 +172,38 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
 
   // Writers
   auto* writersBox = group(tr("Writers (dd)"), this, form);
-  m_writers = new LogSlider(1, 10000, 0, tr("writers"), true, writersBox);
+  m_writers =
+      slider(controlSpec("writers", tr("Writers: the first normal dd group. More writers share the "
+                                       "same disk: each one's dirty rate falls to write_bw / N and "
+                                       "its pause grows.")),
+             0, tr("writers"), writersBox);
   m_writers->setSingularUnit(tr("writer"));
   // Classes go 1, 2, 3, 5, 10 writers far more often than 7,000: room for them on the slider.
   m_writers->setLowEndPower(2);
-  m_writers->setToolTip(
-      tr("Writers: tasks.count of the first normal dd group (0 to 10,000). More writers share "
-         "the same disk: each one's dirty rate falls to write_bw / N and its pause grows."));
   form->addRow(tr("Writers"), m_writers);
-  m_blockKiB = new LogSlider(4, 65536, 0, tr("KiB"), false, writersBox);
-  m_blockKiB->setToolTip(
-      tr("Block size: dd bs=, tasks.blockKiB, KiB written per write() call. Larger blocks "
-         "dirty more pages per call, so balance_dirty_pages() is entered with more at once."));
+  m_blockKiB =
+      slider(controlSpec("blockSize", tr("Block size: dd bs=, KiB written per write() call. Larger "
+                                         "blocks dirty more pages per call, so "
+                                         "balance_dirty_pages() is entered with more at once.")),
+             0, QString(), writersBox);
   form->addRow(tr("Block size"), m_blockKiB);
-  m_thinkMs = new LogSlider(0.1, 10000, 1, tr("ms"), true, writersBox);
-  m_thinkMs->setToolTip(
-      tr("Think time: tasks.thinkMs, ms between two blocks without using a CPU. Raising it "
-         "lowers the writer's own dirty rate; ioless subtracts it from the next pause."));
+  m_thinkMs =
+      slider(controlSpec("thinkTime", tr("Think time: between two blocks, without using a CPU. "
+                                         "Raising it lowers the writer's own dirty rate; ioless "
+                                         "subtracts it from the next pause.")),
+             1, QString(), writersBox);
   form->addRow(tr("Think time"), m_thinkMs);
   layout->addWidget(writersBox);
 
   // Real-time writers
   auto* rtBox = group(tr("Real-time writers"), this, form);
-  m_rtCount = spin(0, 64, tr(" writers"), rtBox);
+  m_rtCount = spin(
+      controlSpec("rtWriters", tr("Real-time writers: the SCHED_FIFO/RR group. The kernel lifts "
+                                  "their dirty limits by a quarter (domain_dirty_limits()), which "
+                                  "lifts dirty_limit for all.")),
+      tr("writers"), rtBox);
   connect(m_rtCount, &QSpinBox::valueChanged, m_rtCount,
           [this](int n) { m_rtCount->setSuffix(n == 1 ? tr(" writer") : tr(" writers")); });
-  m_rtCount->setToolTip(
-      tr("Real-time writers: tasks.count of the SCHED_FIFO/RR group. The kernel lifts their "
-         "dirty limits by a quarter (domain_dirty_limits()), which lifts dirty_limit for all."));
   form->addRow(tr("RT writers"), m_rtCount);
   m_rtClass = new QComboBox(rtBox);
   m_rtClass->addItem(QStringLiteral("SCHED_FIFO"), static_cast<int>(engine::SchedClass::Fifo));
@@ -114,11 +212,10 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
       tr("Scheduling class (tasks.sched): SCHED_FIFO runs until it blocks; SCHED_RR takes "
          "turns with tasks of its own priority"));
   form->addRow(tr("Class"), m_rtClass);
-  m_rtPriority = spin(1, 99, QString(), rtBox);
+  m_rtPriority = spin(controlSpec("rtPriority", tr("Real-time priority: a higher one preempts "
+                                                   "lower ones and every normal task.")),
+                      QString(), rtBox);
   m_rtPriority->setPrefix(tr("prio "));
-  m_rtPriority->setToolTip(
-      tr("Real-time priority (tasks.rtPriority, 1 to 99): a higher one preempts lower ones "
-         "and every normal task"));
   form->addRow(tr("RT priority"), m_rtPriority);
   layout->addWidget(rtBox);
 
@@ -127,74 +224,71 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
   m_dirtyMode = new QComboBox(vmBox);
   m_dirtyMode->addItems({tr("dirty_ratio"), tr("dirty_bytes")});
   m_dirtyStack = new QStackedWidget(vmBox);
-  m_dirtyRatio = spin(1, 100, tr(" %"), m_dirtyStack);
-  m_dirtyBytes = spin(1, 1 << 20, tr(" MiB"), m_dirtyStack);
+  const QString dirtyTip =
+      tr("The dirty threshold, thresh, as a share of dirtyable memory or in bytes; setting one "
+         "clears the other. Raising it lets more dirty pages build up before writers are "
+         "throttled (freerun and setpoint rise too).");
+  m_dirtyRatio = spin(controlSpec("dirtyRatio", dirtyTip), QString(), m_dirtyStack);
+  m_dirtyBytes = spin(controlSpec("dirtyBytesMiB", dirtyTip), QString(), m_dirtyStack);
   m_dirtyStack->addWidget(m_dirtyRatio);
   m_dirtyStack->addWidget(m_dirtyBytes);
-  const QString dirtyTip =
-      tr("vm.dirty_ratio (%) or vm.dirty_bytes (MiB): the dirty threshold, thresh, as a share "
-         "of dirtyable memory or in bytes; setting one clears the other. Raising it lets more "
-         "dirty pages build up before writers are throttled (freerun and setpoint rise too).");
   m_dirtyMode->setToolTip(dirtyTip);
-  m_dirtyRatio->setToolTip(dirtyTip);
-  m_dirtyBytes->setToolTip(dirtyTip);
   form->addRow(m_dirtyMode, m_dirtyStack);
   m_bgMode = new QComboBox(vmBox);
   m_bgMode->addItems({tr("dirty_background_ratio"), tr("dirty_background_bytes")});
   m_bgStack = new QStackedWidget(vmBox);
-  m_bgRatio = spin(0, 100, tr(" %"), m_bgStack);
-  m_bgBytes = spin(1, 1 << 20, tr(" MiB"), m_bgStack);
+  const QString bgTip =
+      tr("bg_thresh, where the flusher starts writing in the background. Raising it starts "
+         "writeback later; freerun, (thresh + bg_thresh) / 2, rises with it.");
+  m_bgRatio = spin(controlSpec("backgroundRatio", bgTip), QString(), m_bgStack);
+  m_bgBytes = spin(controlSpec("backgroundBytesMiB", bgTip), QString(), m_bgStack);
   m_bgStack->addWidget(m_bgRatio);
   m_bgStack->addWidget(m_bgBytes);
-  const QString bgTip =
-      tr("vm.dirty_background_ratio (%) or vm.dirty_background_bytes (MiB): bg_thresh, where "
-         "the flusher starts writing in the background. Raising it starts writeback later; "
-         "freerun, (thresh + bg_thresh) / 2, rises with it.");
   m_bgMode->setToolTip(bgTip);
-  m_bgRatio->setToolTip(bgTip);
-  m_bgBytes->setToolTip(bgTip);
   form->addRow(m_bgMode, m_bgStack);
-  m_expire = spin(0, 360000, tr(" cs"), vmBox);
-  m_expire->setSingleStep(100);
-  m_expire->setToolTip(
-      tr("vm.dirty_expire_centisecs (1/100 s): dirty data older than this is written by the "
-         "flusher even below bg_thresh. Raising it keeps dirty pages in memory longer."));
+  m_expire = spin(
+      controlSpec("expireCentisecs", tr("Dirty data older than this is written by the flusher even "
+                                        "below bg_thresh. Raising it keeps dirty pages in memory "
+                                        "longer.")),
+      QString(), vmBox);
   form->addRow(tr("dirty_expire"), m_expire);
-  m_writeback = spin(0, 360000, tr(" cs"), vmBox);
-  m_writeback->setSingleStep(100);
-  m_writeback->setToolTip(
-      tr("vm.dirty_writeback_centisecs (1/100 s): how often the flusher wakes to write old "
-         "data (wb_workfn); 0 disables the periodic wake-up. Raising it writes old data later."));
+  m_writeback =
+      spin(controlSpec("writebackCentisecs", tr("How often the flusher wakes to write old data "
+                                                "(wb_workfn). Raising it writes old data later.")),
+           QString(), vmBox);
   form->addRow(tr("dirty_writeback"), m_writeback);
   layout->addWidget(vmBox);
 
   // Machine
   auto* machineBox = group(tr("Machine and device"), this, form);
-  m_memory = new LogSlider(256, 262144, 0, tr("MiB"), false, machineBox);
-  m_memory->setToolTip(
-      tr("Memory: machine.memoryMiB, MiB of RAM. The ratio thresholds are shares of the "
-         "dirtyable part of it, so raising it raises them (vm.dirty_bytes does not change)."));
+  m_memory = slider(
+      controlSpec("memoryMiB", tr("Memory. The ratio thresholds are shares of the dirtyable "
+                                  "part of it, so raising it raises them (vm.dirty_bytes does "
+                                  "not change).")),
+      0, QString(), machineBox);
   form->addRow(tr("Memory"), m_memory);
-  m_cpus = spin(1, 256, tr(" CPUs"), machineBox);
-  m_cpus->setToolTip(
-      tr("CPUs: machine.cpus. Writers copy on CPUs; with fewer CPUs than writers they also "
-         "wait for a CPU, and %system is a share of all of them."));
+  m_cpus = spin(controlSpec("cpus", tr("Writers copy on CPUs; with fewer CPUs than writers "
+                                       "they also wait for a CPU, and %system is a share of all "
+                                       "of them.")),
+                tr("CPUs"), machineBox);
   form->addRow(tr("CPUs"), m_cpus);
-  m_bandwidth = new LogSlider(1, 10000, 1, tr("MB/s"), false, machineBox);
-  m_bandwidth->setToolTip(
-      tr("Device write speed: device.writeMBps, MB/s of sequential writing. Raising it raises "
-         "write_bw, and with it dirty_ratelimit and every writer's rate."));
+  m_bandwidth = slider(
+      controlSpec("deviceMBps", tr("Device write speed of the first device. Raising it raises "
+                                   "write_bw, and with it dirty_ratelimit and every writer's "
+                                   "rate.")),
+      1, QString(), machineBox);
   form->addRow(tr("Device write"), m_bandwidth);
+  const ControlSpec seek =
+      controlSpec("seekMs", tr("Seek time: to position the head between two files or regions "
+                               "(drawn between 0.5 and 1.5 times it). Raising it costs many "
+                               "interleaved writers throughput."));
   m_seek = new QDoubleSpinBox(machineBox);
-  m_seek->setRange(0, 100);
+  m_seek->setRange(seek.lo, seek.hi);
   m_seek->setDecimals(1);
-  m_seek->setSingleStep(0.5);
-  m_seek->setSuffix(tr(" ms"));
+  m_seek->setSingleStep(seek.step);
+  m_seek->setSuffix(suffixOf(seek, QString()));
   m_seek->setKeyboardTracking(false);
-  m_seek->setToolTip(
-      tr("Seek time: device.seekMs, ms to position the head between two files or regions "
-         "(drawn between 0.5 and 1.5 times it). Raising it costs many interleaved writers "
-         "throughput."));
+  m_seek->setToolTip(seek.tip);
   form->addRow(tr("Seek time"), m_seek);
   m_policy = new QComboBox(machineBox);
   for (const auto& p : engine::Simulator::policyDescriptions()) {

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -504,6 +505,125 @@ template <class T, std::size_t N>
 constexpr const Key<T>* findKey(const Key<T> (&keys)[N], std::string_view name) {
   for (const Key<T>& k : keys)
     if (k.name == name) return &k;
+  return nullptr;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The window's Parameters panel. Each control takes its range, unit and meaning from the row of
+// the key it edits; a row here says how the control shows that key (in MiB rather than bytes,
+// the step of a spin box) and, where the window deliberately offers less than the format
+// allows, how much less and why, in this one place. The rest of a scenario's range is reached
+// through a scenario file or --set. tests/engine/control_span_test.cpp holds every span inside
+// its key's range.
+struct ControlSpan {
+  std::string_view control;  // the panel's control (its accessor: ParameterPanel::writers())
+  std::string_view table;    // the key's table and name, as --set spells them: "vm", "dirty_bytes"
+  std::string_view key;
+  Range range{};            // what the control offers, in its unit; {0, 0}: the key's whole range
+  bool zeroToo = false;     // exactly 0 besides `range` (a log slider's far left)
+  std::string_view unit{};  // the control's unit when it is not the key's
+  double keyPerUnit = 1;    // the key's units in one of the control's
+  double step = 1;          // a spin box's step, in the control's unit
+  std::string_view why{};   // why the window offers less than the format; empty: it does not
+};
+
+inline constexpr std::string_view kSliderWhy =
+    "a slider's travel is a few hundred pixels, so it spans what a hand sets in a lecture";
+inline constexpr double kMiBBytes = 1024.0 * 1024.0;
+
+inline constexpr ControlSpan kControlSpans[] = {
+    {.control = "writers",
+     .table = "tasks",
+     .key = "count",
+     .range = {1, 10'000},
+     .zeroToo = true,
+     .why = kSliderWhy},
+    {.control = "blockSize",
+     .table = "tasks",
+     .key = "blockKiB",
+     .range = {4, 65'536},
+     .why = kSliderWhy},
+    {.control = "thinkTime",
+     .table = "tasks",
+     .key = "thinkMs",
+     .range = {0.1, 10'000},
+     .zeroToo = true,
+     .why = kSliderWhy},
+    {.control = "rtWriters", .table = "tasks", .key = "count"},
+    {.control = "rtPriority",
+     .table = "tasks",
+     .key = "rtPriority",
+     .range = {1, 99},
+     .why = "the group is SCHED_FIFO or SCHED_RR, whose priorities are 1 to 99"},
+    {.control = "dirtyRatio", .table = "vm", .key = "dirty_ratio"},
+    {.control = "dirtyBytesMiB",
+     .table = "vm",
+     .key = "dirty_bytes",
+     .unit = "MiB",
+     .keyPerUnit = kMiBBytes},
+    {.control = "backgroundRatio", .table = "vm", .key = "dirty_background_ratio"},
+    // 0 means "use the ratio": the panel's mode box chooses that.
+    {.control = "backgroundBytesMiB",
+     .table = "vm",
+     .key = "dirty_background_bytes",
+     .range = {1, 16 * 1024 * 1024},
+     .unit = "MiB",
+     .keyPerUnit = kMiBBytes,
+     .why = "0 is the mode box's other choice, dirty_background_ratio"},
+    {.control = "expireCentisecs",
+     .table = "vm",
+     .key = "dirty_expire_centisecs",
+     .unit = "cs",
+     .step = 100},
+    {.control = "writebackCentisecs",
+     .table = "vm",
+     .key = "dirty_writeback_centisecs",
+     .unit = "cs",
+     .step = 100},
+    {.control = "memoryMiB",
+     .table = "machine",
+     .key = "memoryMiB",
+     .range = {256, 262'144},
+     .why = kSliderWhy},
+    {.control = "cpus", .table = "machine", .key = "cpus"},
+    {.control = "deviceMBps",
+     .table = "devices",
+     .key = "writeMBps",
+     .range = {1, 10'000},
+     .why = kSliderWhy},
+    {.control = "seekMs", .table = "devices", .key = "seekMs", .step = 0.5},
+};
+
+/// What a row of a key table says, whatever the table's type: for a control that edits the key.
+struct KeyFacts {
+  Range range{};
+  std::string_view unit{};
+  std::string_view meaning{};
+  std::string_view allowed{};
+};
+
+/// The facts of `key` in the table --set calls `table` ("machine", "devices", "vm", "tasks",
+/// "cgroups"), or nothing.
+constexpr std::optional<KeyFacts> keyFacts(std::string_view table, std::string_view key) {
+  const auto from = [key](const auto& keys) -> std::optional<KeyFacts> {
+    for (const auto& k : keys)
+      if (k.name == key)
+        return KeyFacts{
+            .range = k.range, .unit = k.unit, .meaning = k.meaning, .allowed = k.allowed};
+    return std::nullopt;
+  };
+  if (table == "machine") return from(kMachineKeys);
+  if (table == "devices") return from(kDeviceKeys);
+  if (table == "vm") return from(kVmKeys);
+  if (table == "tasks") return from(kTaskKeys);
+  if (table == "cgroups") return from(kCgroupKeys);
+  return std::nullopt;
+}
+
+/// The row of the control named `control`, or nullptr.
+constexpr const ControlSpan* findControl(std::string_view control) {
+  for (const ControlSpan& c : kControlSpans)
+    if (c.control == control) return &c;
   return nullptr;
 }
 

@@ -12,6 +12,8 @@
 
 #include "dashboard.h"
 #include "qcp.h"
+#include "run_controls.h"
+#include "window_parts.h"
 #include "window_rig.h"
 
 namespace throttlelab::ui {
@@ -119,6 +121,10 @@ TEST(Presenter, PlotsPutAwayForRoomComeBackAndTheUsersChoiceStands) {
   window.setGeometry(QRect(0, 0, 1280, 720));
   window.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+  // Paused, so that no legend grows a row while the test acts: a taller header takes room
+  // and puts a plot away again, and on a loaded machine the first samples (and their legend
+  // entries) could arrive after the user's choice below.
+  test::part<RunControls>(window, "runControls").runAction()->trigger();
   QTest::qWait(50);
   auto* dashboard = window.findChild<Dashboard*>();
   ASSERT_NE(dashboard, nullptr);

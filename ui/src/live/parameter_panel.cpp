@@ -159,7 +159,6 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("parameterPanel"));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
-  QFormLayout* form = nullptr;
 
   // What the scenario is: its own description, as the file gives it.
   m_description = new QLabel(this);
@@ -170,7 +169,29 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
   m_description->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layout->addWidget(m_description);
 
-  // Writers
+  layout->addWidget(buildWriters());
+  layout->addWidget(buildRealTime());
+  layout->addWidget(buildLimits());
+  layout->addWidget(buildMachine());
+  layout->addStretch(1);
+
+  wheelOnlyWhenFocused(this);
+
+  // A spin box keeps the keyboard after Enter and takes Space and "." as text, so Run/Pause
+  // and Step stop answering: once a typed value is entered, the box lets go of the focus.
+  for (QAbstractSpinBox* box : findChildren<QAbstractSpinBox*>()) {
+    connect(box, &QAbstractSpinBox::editingFinished, box, [box] {
+      if (box->hasFocus()) box->clearFocus();
+    });
+  }
+
+  connectControls();
+  setScenario(m_scenario);
+}
+
+/// The normal dd writers: how many, their block size, their think time.
+QGroupBox* ParameterPanel::buildWriters() {
+  QFormLayout* form = nullptr;
   auto* writersBox = group(tr("Writers (dd)"), this, form);
   m_writers =
       slider(controlSpec("writers", tr("Writers: the first normal dd group. More writers share the "
@@ -193,9 +214,12 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
                                          "subtracts it from the next pause.")),
              1, QString(), writersBox);
   form->addRow(tr("Think time"), m_thinkMs);
-  layout->addWidget(writersBox);
+  return writersBox;
+}
 
-  // Real-time writers
+/// The real-time writers: how many, their class and priority.
+QGroupBox* ParameterPanel::buildRealTime() {
+  QFormLayout* form = nullptr;
   auto* rtBox = group(tr("Real-time writers"), this, form);
   m_rtCount = spin(
       controlSpec("rtWriters", tr("Real-time writers: the SCHED_FIFO/RR group. The kernel lifts "
@@ -217,9 +241,12 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
                       QString(), rtBox);
   m_rtPriority->setPrefix(tr("prio "));
   form->addRow(tr("RT priority"), m_rtPriority);
-  layout->addWidget(rtBox);
+  return rtBox;
+}
 
-  // vm.* sysctls
+/// The vm.* sysctls: the dirty limits (ratio or bytes) and the flusher's periods.
+QGroupBox* ParameterPanel::buildLimits() {
+  QFormLayout* form = nullptr;
   auto* vmBox = group(tr("Limits (vm.*)"), this, form);
   m_dirtyMode = new QComboBox(vmBox);
   m_dirtyMode->addItems({tr("dirty_ratio"), tr("dirty_bytes")});
@@ -257,9 +284,12 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
                                                 "(wb_workfn). Raising it writes old data later.")),
            QString(), vmBox);
   form->addRow(tr("dirty_writeback"), m_writeback);
-  layout->addWidget(vmBox);
+  return vmBox;
+}
 
-  // Machine
+/// The machine and its first device, and the throttling policy.
+QGroupBox* ParameterPanel::buildMachine() {
+  QFormLayout* form = nullptr;
   auto* machineBox = group(tr("Machine and device"), this, form);
   m_memory = slider(
       controlSpec("memoryMiB", tr("Memory. The ratio thresholds are shares of the dirtyable "
@@ -305,20 +335,11 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
   };
   connect(m_policy, &QComboBox::currentIndexChanged, this, updatePolicyTip);
   form->addRow(tr("Policy"), m_policy);
-  layout->addWidget(machineBox);
-  layout->addStretch(1);
+  return machineBox;
+}
 
-  wheelOnlyWhenFocused(this);
-
-  // A spin box keeps the keyboard after Enter and takes Space and "." as text, so Run/Pause
-  // and Step stop answering: once a typed value is entered, the box lets go of the focus.
-  for (QAbstractSpinBox* box : findChildren<QAbstractSpinBox*>()) {
-    connect(box, &QAbstractSpinBox::editingFinished, box, [box] {
-      if (box->hasFocus()) box->clearFocus();
-    });
-  }
-
-  // Wiring: every control edits the scenario and emits it.
+/// Wiring: every control edits the scenario and emits it.
+void ParameterPanel::connectControls() {
   connect(m_writers, &LogSlider::valueChanged, this, [this](double v) {
     edit([v](auto& s) { normalGroup(s).count = static_cast<int>(std::lround(v)); });
   });
@@ -339,36 +360,16 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
     });
   });
   connect(m_dirtyMode, &QComboBox::currentIndexChanged, this, [this](int mode) {
-    showModes();
-    edit([this, mode](auto& s) {
-      if (mode == 1) {
-        // Start from what the ratio gave on this machine, so the switch changes nothing yet.
-        const auto mib = std::max<std::int64_t>(1, s.machine.memoryMiB * s.vm.dirtyRatio / 100);
-        s.vm.dirtyBytes = mib * kMiB;
-        const QSignalBlocker block(m_dirtyBytes);
-        m_dirtyBytes->setValue(toInt(mib));
-      } else {
-        s.vm.dirtyBytes = 0;
-      }
-    });
+    setLimitMode(mode == 1, &engine::VmConfig::dirtyRatio, &engine::VmConfig::dirtyBytes,
+                 m_dirtyBytes);
   });
   connect(m_dirtyRatio, &QSpinBox::valueChanged, this,
           [this](int v) { edit([v](auto& s) { s.vm.dirtyRatio = v; }); });
   connect(m_dirtyBytes, &QSpinBox::valueChanged, this,
           [this](int v) { edit([v](auto& s) { s.vm.dirtyBytes = std::int64_t{v} * kMiB; }); });
   connect(m_bgMode, &QComboBox::currentIndexChanged, this, [this](int mode) {
-    showModes();
-    edit([this, mode](auto& s) {
-      if (mode == 1) {
-        const auto mib =
-            std::max<std::int64_t>(1, s.machine.memoryMiB * s.vm.dirtyBackgroundRatio / 100);
-        s.vm.dirtyBackgroundBytes = mib * kMiB;
-        const QSignalBlocker block(m_bgBytes);
-        m_bgBytes->setValue(toInt(mib));
-      } else {
-        s.vm.dirtyBackgroundBytes = 0;
-      }
-    });
+    setLimitMode(mode == 1, &engine::VmConfig::dirtyBackgroundRatio,
+                 &engine::VmConfig::dirtyBackgroundBytes, m_bgBytes);
   });
   connect(m_bgRatio, &QSpinBox::valueChanged, this,
           [this](int v) { edit([v](auto& s) { s.vm.dirtyBackgroundRatio = v; }); });
@@ -396,7 +397,22 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
   connect(m_policy, &QComboBox::currentTextChanged, this, [this](const QString& name) {
     edit([name](auto& s) { s.policy = name.toStdString(); });
   });
-  setScenario(m_scenario);
+}
+
+void ParameterPanel::setLimitMode(bool bytes, int engine::VmConfig::*ratioKey,
+                                  std::int64_t engine::VmConfig::*bytesKey, QSpinBox* bytesBox) {
+  showModes();
+  edit([=](engine::Scenario& s) {
+    if (!bytes) {
+      s.vm.*bytesKey = 0;
+      return;
+    }
+    // Start from what the ratio gave on this machine, so the switch changes nothing yet.
+    const auto mib = std::max<std::int64_t>(1, s.machine.memoryMiB * (s.vm.*ratioKey) / 100);
+    s.vm.*bytesKey = mib * kMiB;
+    const QSignalBlocker block(bytesBox);
+    bytesBox->setValue(toInt(mib));
+  });
 }
 
 void ParameterPanel::setRtWriters(int count) {

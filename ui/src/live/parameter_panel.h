@@ -8,6 +8,7 @@
 #include "throttlelab/engine/scenario.h"
 
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QSpinBox;
 class QDoubleSpinBox;
@@ -58,7 +59,16 @@ class ParameterPanel : public QWidget {
 
  private:
   void edit(const std::function<void(engine::Scenario&)>& change);
+  QGroupBox* buildWriters();
+  QGroupBox* buildRealTime();
+  QGroupBox* buildLimits();
+  QGroupBox* buildMachine();
+  void connectControls();
   void setRtWriters(int count);
+  /// A limit's mode box switched: to bytes (starting from what the ratio gives on this
+  /// machine) or back to the ratio (bytes 0).
+  void setLimitMode(bool bytes, int engine::VmConfig::*ratioKey,
+                    std::int64_t engine::VmConfig::*bytesKey, QSpinBox* bytesBox);
   void showModes();
 
   engine::Scenario m_scenario;

@@ -99,7 +99,8 @@ TEST(ParameterRanges, WhatTheIssueFoundDisagreeingNowFollowsTheFormat) {
   // dirty_bytes: the format's 16 TiB, in MiB (the panel offered 1 TiB).
   const double tib16 = schema::findKey(schema::kVmKeys, "dirty_bytes")->range.hi;
   EXPECT_DOUBLE_EQ(panel.dirtyBytesMiB()->maximum(), tib16 / (1024.0 * 1024.0));
-  EXPECT_DOUBLE_EQ(panel.cpus()->maximum(), schema::findKey(schema::kMachineKeys, "cpus")->range.hi);
+  EXPECT_DOUBLE_EQ(panel.cpus()->maximum(),
+                   schema::findKey(schema::kMachineKeys, "cpus")->range.hi);
   // Think time keeps a slider's span, and its tooltip says the format allows more and why.
   const QString tip = panel.thinkTime()->toolTip();
   EXPECT_TRUE(tip.contains(QStringLiteral("tasks.thinkMs"))) << tip.toStdString();

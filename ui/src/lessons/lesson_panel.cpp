@@ -52,6 +52,11 @@ QScrollArea* scrollOf(QWidget* body) {
   return scroll;
 }
 
+QFont boldOf(QFont font) {
+  font.setBold(true);
+  return font;
+}
+
 QLabel* wrappingLabel(const char* name, Qt::TextFormat format = Qt::RichText) {
   auto* label = new QLabel;
   label->setObjectName(QString::fromLatin1(name));
@@ -67,10 +72,19 @@ LessonPanel::LessonPanel(LiveController& controller, QWidget* parent)
   setObjectName(QStringLiteral("lessonPanel"));
   setMinimumWidth(240);
   auto* layout = new QVBoxLayout(this);
+  buildHeader(layout);
+  layout->addWidget(buildPages(), 1);
+  layout->addWidget(buildProgressRow());
+  layout->addLayout(buildButtons());
+  connectControls();
+  showStep();
+}
+
+/// The title, the kernel line, the step's position with the glossary button, and what to
+/// look at: the top of the panel, above the pages.
+void LessonPanel::buildHeader(QVBoxLayout* layout) {
   m_title = wrappingLabel("lessonTitle", Qt::PlainText);
-  QFont bold = m_title->font();
-  bold.setBold(true);
-  m_title->setFont(bold);
+  m_title->setFont(boldOf(m_title->font()));
   // Which kernel the runs model, and which the story is about: small, under the title.
   m_kernel = wrappingLabel("lessonKernel", Qt::PlainText);
   QFont small = m_kernel->font();
@@ -99,6 +113,14 @@ LessonPanel::LessonPanel(LiveController& controller, QWidget* parent)
   lookAtLayout->addWidget(m_lookAt, 1);
   colourLookAtMark();
 
+  layout->addWidget(m_title);
+  layout->addWidget(m_kernel);
+  layout->addLayout(positionRow);
+  layout->addWidget(m_lookAtRow);
+}
+
+/// The step's page (caption, question, answer) and the glossary's, one shown at a time.
+QStackedWidget* LessonPanel::buildPages() {
   // The caption and the terms the step introduces scroll when the panel is short.
   m_caption = wrappingLabel("lessonCaption");
   m_terms = wrappingLabel("lessonTerms");
@@ -115,7 +137,7 @@ LessonPanel::LessonPanel(LiveController& controller, QWidget* parent)
   // caption: at 1280x720 they are all in view while the class predicts, and they stay in view
   // when the answer comes (issue #26).
   m_question = wrappingLabel("lessonQuestion", Qt::PlainText);
-  m_question->setFont(bold);
+  m_question->setFont(boldOf(m_question->font()));
   m_choices = new QWidget;
   m_choiceLayout = new QVBoxLayout(m_choices);
   m_choiceLayout->setContentsMargins(0, 0, 0, 0);
@@ -184,7 +206,11 @@ LessonPanel::LessonPanel(LiveController& controller, QWidget* parent)
   m_pages->addWidget(stepPage);
   m_pages->addWidget(m_glossaryScroll);
 
-  // Progress, and Cancel, for a step that takes more than a moment.
+  return m_pages;
+}
+
+/// Progress, and Cancel, for a step that takes more than a moment.
+QWidget* LessonPanel::buildProgressRow() {
   m_progressRow = new QWidget;
   m_progressRow->setObjectName(QStringLiteral("lessonProgressRow"));
   auto* progressLayout = new QGridLayout(m_progressRow);
@@ -204,6 +230,11 @@ LessonPanel::LessonPanel(LiveController& controller, QWidget* parent)
   m_progressTimer.setInterval(100);
   connect(&m_progressTimer, &QTimer::timeout, this, &LessonPanel::updateProgress);
 
+  return m_progressRow;
+}
+
+/// Previous, All curves, Next.
+QHBoxLayout* LessonPanel::buildButtons() {
   m_allCurves = new QCheckBox(tr("All curves"));
   m_allCurves->setObjectName(QStringLiteral("lessonAllCurves"));
   m_allCurves->setToolTip(tr("Show every curve of the plots, not only those this step is about"));
@@ -217,15 +248,10 @@ LessonPanel::LessonPanel(LiveController& controller, QWidget* parent)
   buttons->addWidget(m_allCurves);
   buttons->addStretch();
   buttons->addWidget(m_next_);
+  return buttons;
+}
 
-  layout->addWidget(m_title);
-  layout->addWidget(m_kernel);
-  layout->addLayout(positionRow);
-  layout->addWidget(m_lookAtRow);
-  layout->addWidget(m_pages, 1);
-  layout->addWidget(m_progressRow);
-  layout->addLayout(buttons);
-
+void LessonPanel::connectControls() {
   connect(m_previous, &QPushButton::clicked, this, &LessonPanel::previousStep);
   connect(m_next_, &QPushButton::clicked, this, &LessonPanel::nextStep);
   connect(m_answerButton, &QPushButton::clicked, this, [this] {
@@ -253,7 +279,6 @@ LessonPanel::LessonPanel(LiveController& controller, QWidget* parent)
     advance();
     showPosition();
   });
-  showStep();
 }
 
 LessonPanel::~LessonPanel() {

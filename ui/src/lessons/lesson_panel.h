@@ -24,6 +24,7 @@
 class QButtonGroup;
 class QCheckBox;
 class QFrame;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -110,6 +111,11 @@ class LessonPanel : public QWidget {
     double toS = 0;
     bool reconfigure = false;
   };
+  void buildHeader(QVBoxLayout* layout);
+  QStackedWidget* buildPages();
+  QWidget* buildProgressRow();
+  QHBoxLayout* buildButtons();
+  void connectControls();
   const engine::LessonStep* step() const;
   void showStep();
   /// The header's "Step K of N" and what the step is doing.

@@ -49,6 +49,29 @@ HostView::HostView(QWidget* parent)
   setObjectName(QStringLiteral("hostView"));
   m_recorded.setWindow(HistoryWindow::Last10min);
 
+  buildControls();
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  addBars(layout);
+  layout->addWidget(buildPlots(), 1);
+  connectPlots();
+  connectControls();
+
+  m_frameTimer = new QTimer(this);
+  m_frameTimer->setInterval(HostMonitor::kIntervalMs);
+  connect(m_frameTimer, &QTimer::timeout, this, &HostView::frame);
+
+  const bool root = ::geteuid() == 0;
+  setRecordingAllowed(root, root ? QString()
+                                 : tr("Recording tracepoints needs root (it mounts tracefs and "
+                                      "enables the writeback events); run ThrottleLab as root, "
+                                      "or watch without tracepoints."));
+  applyTheme();
+  m_readout->setText(tr("Not watching"));
+}
+
+/// The readout, the recording buttons and the cgroup chooser.
+void HostView::buildControls() {
   m_readout = new QLabel;
   m_readout->setObjectName(QStringLiteral("hostReadout"));
   QFont big = m_readout->font();
@@ -85,7 +108,10 @@ HostView::HostView(QWidget* parent)
   m_cgroupInfo->setObjectName(QStringLiteral("hostCgroupInfo"));
   m_cgroupInfo->setWordWrap(true);
   m_cgroupInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
+}
 
+/// The readout's row, the recording bar and the cgroup bar, above the plots.
+void HostView::addBars(QVBoxLayout* layout) {
   auto* top = new QHBoxLayout;
   top->addWidget(m_readout, 1);
   // The bars wrap on a narrow screen rather than widening the window.
@@ -102,7 +128,12 @@ HostView::HostView(QWidget* parent)
   cgroupBar->addWidget(m_cgroupChoice);
   cgroupBar->addWidget(m_cgroupButton);
   cgroupBar->addStretchWidget(m_cgroupInfo);
+  layout->addLayout(top);
+  layout->addLayout(bar);
+  layout->addLayout(cgroupBar);
+}
 
+QSplitter* HostView::buildPlots() {
   // Left: the dirty pages (and, while recording, what the tracepoints say); right: memory and
   // reclaim, which stay flat on a machine with room to spare.
   auto* left = new QSplitter(Qt::Vertical);
@@ -145,14 +176,11 @@ HostView::HostView(QWidget* parent)
   columns->setStretchFactor(0, 3);
   columns->setStretchFactor(1, 2);
   columns->setSizes({900, 600});
+  return columns;
+}
 
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(4, 4, 4, 4);
-  layout->addLayout(top);
-  layout->addLayout(bar);
-  layout->addLayout(cgroupBar);
-  layout->addWidget(columns, 1);
-
+/// The hover cursor in every plot at once, and the plots' shared time range.
+void HostView::connectPlots() {
   for (TimePlot* plot : m_plots) {
     plot->setUnits(m_units);
     connect(plot, &TimePlot::hovered, this, [this](double t) {
@@ -178,7 +206,10 @@ HostView::HostView(QWidget* parent)
     connect(plot, &TimePlot::userRangeChanged, this,
             [this, plot](double lo, double hi) { onUserRange(plot, lo, hi); });
   }
+}
 
+/// The monitor's samples and failures, the cgroup chooser, the recorder and its buttons.
+void HostView::connectControls() {
   connect(m_monitor, &HostMonitor::sampled, this, &HostView::onSample);
   connect(m_monitor, &HostMonitor::pollFailed, this, [this](const QString& message) {
     m_readout->setText(tr("Cannot read this machine's state: %1").arg(message));
@@ -213,18 +244,6 @@ HostView::HostView(QWidget* parent)
       Q_EMIT statusMessage(tr("Recording stopped; tracing is as it was found"));
     updateRecordControls();
   });
-
-  m_frameTimer = new QTimer(this);
-  m_frameTimer->setInterval(HostMonitor::kIntervalMs);
-  connect(m_frameTimer, &QTimer::timeout, this, &HostView::frame);
-
-  const bool root = ::geteuid() == 0;
-  setRecordingAllowed(root, root ? QString()
-                                 : tr("Recording tracepoints needs root (it mounts tracefs and "
-                                      "enables the writeback events); run ThrottleLab as root, "
-                                      "or watch without tracepoints."));
-  applyTheme();
-  m_readout->setText(tr("Not watching"));
 }
 
 HostView::~HostView() {

@@ -22,7 +22,9 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QSplitter;
 class QTimer;
+class QVBoxLayout;
 
 namespace throttlelab::ui {
 
@@ -93,6 +95,13 @@ class HostView final : public QWidget {
   void changeEvent(QEvent* event) override;
 
  private:
+  void buildControls();
+  void addBars(QVBoxLayout* layout);
+  /// Left: the dirty pages (and, while recording, what the tracepoints say); right: memory and
+  /// reclaim.
+  QSplitter* buildPlots();
+  void connectPlots();
+  void connectControls();
   void frame();
   void onSample(const engine::Sample& sample);
   void applyTheme();

@@ -74,6 +74,23 @@ TraceView::TraceView(QWidget* parent)
   m_measuredHistory.setWindow(HistoryWindow::Everything);
   m_simulatedHistory.setWindow(HistoryWindow::Everything);
 
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addLayout(buildBar());
+  auto* columns = new QSplitter(Qt::Horizontal);
+  columns->addWidget(buildPlots());
+  columns->addWidget(buildSide());
+  columns->setStretchFactor(0, 3);
+  columns->setStretchFactor(1, 2);
+  columns->setSizes({960, 640});
+  layout->addWidget(columns, 1);
+  connectControls();
+  applyTheme();
+  updateButtons();
+}
+
+/// The bar above the plots: import, the source, progress and Cancel, the cgroup, simulate.
+FlowLayout* TraceView::buildBar() {
   m_importButton = new QPushButton(tr("Import trace…"));
   m_sourceLabel = new QLabel(tr("No trace yet: File ▸ Import kernel trace…"));
   m_sourceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -129,16 +146,24 @@ TraceView::TraceView(QWidget* parent)
   bar->addWidget(m_takenHere);
   bar->addWidget(m_simulateButton);
   bar->addWidget(m_openButton);
+  return bar;
+}
 
+/// The run's plots, stacked, with a shared cursor and time range.
+QSplitter* TraceView::buildPlots() {
   const auto makePlot = [this](PlotId id, QWidget* parent) {
     return m_plots.emplace_back(new TracePlot(id, parent));
   };
   const auto zoomed = [this](TimePlot* plot, double lo, double hi) {
     onUserRange(static_cast<TracePlot*>(plot), lo, hi);
   };
-  auto* plotSplitter = stackRunPlots(
-      this, {makePlot, [this](std::optional<double> t) { setCursorTime(t); }, zoomed});
+  return stackRunPlots(this,
+                       {makePlot, [this](std::optional<double> t) { setCursorTime(t); }, zoomed});
+}
 
+/// Beside the plots: the trace's summary, measured against simulated, how the scenario was
+/// derived, and the writers in the trace.
+QSplitter* TraceView::buildSide() {
   m_summary = new QLabel;
   m_summary->setObjectName(QStringLiteral("traceSummary"));
   m_summary->setWordWrap(true);
@@ -197,19 +222,10 @@ TraceView::TraceView(QWidget* parent)
   side->setStretchFactor(3, 2);
   side->setSizes({80, 370, 190, 260});
   summaryScroll->setMinimumHeight(m_summary->fontMetrics().lineSpacing() * 3);
+  return side;
+}
 
-  auto* columns = new QSplitter(Qt::Horizontal);
-  columns->addWidget(plotSplitter);
-  columns->addWidget(side);
-  columns->setStretchFactor(0, 3);
-  columns->setStretchFactor(1, 2);
-  columns->setSizes({960, 640});
-
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(4, 4, 4, 4);
-  layout->addLayout(bar);
-  layout->addWidget(columns, 1);
-
+void TraceView::connectControls() {
   connect(m_importButton, &QPushButton::clicked, this, &TraceView::importRequested);
   connect(m_cancelButton, &QPushButton::clicked, this, [this] {
     cancelImport();
@@ -238,8 +254,6 @@ TraceView::TraceView(QWidget* parent)
     clearBusy();
     Q_EMIT simulationFailed(message);
   });
-  applyTheme();
-  updateButtons();
 }
 
 TraceView::~TraceView() {

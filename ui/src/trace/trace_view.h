@@ -21,10 +21,12 @@ class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
+class QSplitter;
 class QTableView;
 
 namespace throttlelab::ui {
 
+class FlowLayout;
 class TraceComparisonModel;
 class TraceImportJob;
 class TracePlot;
@@ -89,6 +91,10 @@ class TraceView final : public QWidget {
   void changeEvent(QEvent* event) override;
 
  private:
+  FlowLayout* buildBar();
+  QSplitter* buildPlots();
+  QSplitter* buildSide();
+  void connectControls();
   void connectImportJob();
   void onImported(std::shared_ptr<const ImportedTrace> trace);
   void onSimulated(std::shared_ptr<const SimulatedTrace> result);

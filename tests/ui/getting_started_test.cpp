@@ -156,23 +156,31 @@ TEST(GettingStarted, OpeningATraceAsksForTheFileToImport) {
   EXPECT_EQ(window.centralView(), CentralView::Dashboard);  // nothing picked, nothing changed
 }
 
+/// One start of the program on the settings file `ini`, its window at 1280 × 720.
+struct StartedAt {
+  StartedAt(const QString& ini, test::RecordingNotifier& notifier)
+      : settings(ini), window({}, notifier, settings) {
+    showAt(window, {1280, 720});
+  }
+  SettingsStore settings;
+  MainWindow window;
+};
+
 TEST(GettingStarted, OnceDismissedItStaysAwayUntilHelpBringsItBack) {
   QTemporaryDir dir;
   const QString ini = dir.filePath(QStringLiteral("settings.ini"));
   test::RecordingNotifier notifier;
   {
-    SettingsStore settings(ini);
-    MainWindow window({}, notifier, settings);
-    showAt(window, {1280, 720});
+    StartedAt start(ini, notifier);
+    MainWindow& window = start.window;
     ASSERT_TRUE(isInFront(dock(window)));
     QTest::mouseClick(panel(window).dismissButton(), Qt::LeftButton);
     EXPECT_TRUE(dock(window).isHidden());
     window.close();
   }
   {
-    SettingsStore settings(ini);
-    MainWindow window({}, notifier, settings);
-    showAt(window, {1280, 720});
+    StartedAt start(ini, notifier);
+    MainWindow& window = start.window;
     EXPECT_TRUE(dock(window).isHidden());
     // Help ▸ Getting started.
     part<QAction>(window, "gettingStartedAction").trigger();
@@ -180,9 +188,8 @@ TEST(GettingStarted, OnceDismissedItStaysAwayUntilHelpBringsItBack) {
     window.close();
   }
   {
-    SettingsStore settings(ini);
-    MainWindow window({}, notifier, settings);
-    showAt(window, {1280, 720});
+    StartedAt start(ini, notifier);
+    MainWindow& window = start.window;
     EXPECT_TRUE(dock(window).isHidden()) << "brought back once, not for every start";
   }
 }
@@ -192,9 +199,8 @@ TEST(GettingStarted, ClosingThePanelDismissesItToo) {
   const QString ini = dir.filePath(QStringLiteral("settings.ini"));
   test::RecordingNotifier notifier;
   {
-    SettingsStore settings(ini);
-    MainWindow window({}, notifier, settings);
-    showAt(window, {1280, 720});
+    StartedAt start(ini, notifier);
+    MainWindow& window = start.window;
     dock(window).close();
     window.close();
   }
@@ -209,9 +215,8 @@ TEST(GettingStarted, UntilDismissedItIsShownAtEveryStart) {
   const QString ini = dir.filePath(QStringLiteral("settings.ini"));
   test::RecordingNotifier notifier;
   {
-    SettingsStore settings(ini);
-    MainWindow window({}, notifier, settings);
-    showAt(window, {1280, 720});
+    StartedAt start(ini, notifier);
+    MainWindow& window = start.window;
     window.close();  // stores the window's geometry: the settings are no longer empty
   }
   SettingsStore settings(ini);

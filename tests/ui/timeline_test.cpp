@@ -172,9 +172,11 @@ TEST(Timeline, APolicyWithoutPositionControlShowsNone) {
   }
   const auto& model = *w.findChild<TaskTable*>()->findChild<QAbstractItemModel*>();
   ASSERT_GT(model.rowCount(), 0);
-  for (int col = 0; col < model.columnCount(); ++col)
-    if (model.headerData(col, Qt::Horizontal).toString().contains("task_ratelimit"))
+  for (int col = 0; col < model.columnCount(); ++col) {
+    if (model.headerData(col, Qt::Horizontal).toString().contains("task_ratelimit")) {
       EXPECT_EQ(model.index(0, col).data().toString(), QStringLiteral("—"));
+    }
+  }
 
   const QString csv = a.path(QStringLiteral("run.csv"));
   ASSERT_EQ(w.exportTo(csv, ExportChoice{.format = ExportFormat::CsvAll}), QString());
@@ -196,8 +198,12 @@ TEST(Timeline, APolicyWithoutPositionControlShowsNone) {
     ASSERT_EQ(row.size(), header.size()) << rows[i].toStdString();
     const double t = row.front().toDouble();
     const QString p = row.back();
-    if (t < 4.9) EXPECT_EQ(p, "ioless") << rows[i].toStdString();
-    if (t > 5.2) EXPECT_EQ(p, "legacy-2.6.0") << rows[i].toStdString();
+    if (t < 4.9) {
+      EXPECT_EQ(p, "ioless") << rows[i].toStdString();
+    }
+    if (t > 5.2) {
+      EXPECT_EQ(p, "legacy-2.6.0") << rows[i].toStdString();
+    }
     for (const QString& name : position)
       EXPECT_EQ(row[header.indexOf(name)].isEmpty(), p != "ioless")
           << name.toStdString() << " at " << t;
@@ -261,18 +267,27 @@ TEST(ExplainPanel, ShowsTheTraceRecordOfTheMarkedMoment) {
   EXPECT_EQ(explained(text, "dirty"), sink.last.dirty);
 }
 
+/// A dirty-pages plot of 520 × 300 pixels on screen, showing 0 to 40 s: where the tests
+/// below put the timeline's marks and labels.
+struct ShownPlot {
+  ShownPlot() : plot(&host) {
+    plot.widget()->resize(520, 300);
+    host.resize(520, 300);
+    host.show();
+    QCoreApplication::processEvents();
+    plot.setTimeRange(0, 40);
+  }
+  QWidget host;
+  DirtyPagesPlot plot;
+};
+
 // Labels sit in a strip above the data area (never over the data), beside their marks, inside
 // the plot, never over each other: crowded ones stack in a second row, then are shortened or
 // left out; an event outside the visible range has no label. (A label box hid the pauses from
 // 40.5 to 49.5 s; a 130 s label was drawn near 45 s; labels ran into each other.)
 TEST(Timeline, EventLabelsNeverCoverTheDataOrEachOther) {
-  QWidget host;
-  DirtyPagesPlot plot(&host);
-  plot.widget()->resize(520, 300);
-  host.resize(520, 300);
-  host.show();
-  QCoreApplication::processEvents();
-  plot.setTimeRange(0, 40);
+  ShownPlot shown;
+  DirtyPagesPlot& plot = shown.plot;
   using Kind = engine::RunEvent::Kind;
   plot.setEvents({{1.0, Kind::TaskStart, "tasks[0] dd x2 start"},
                   {1.5, Kind::Note, "a note with rather a lot of words in it"},
@@ -307,22 +322,19 @@ TEST(Timeline, EventLabelsNeverCoverTheDataOrEachOther) {
 // The marks and labels are not on the buffered hover layer (anything on it makes every frame
 // clear and blend a whole extra image); the hover readout is above them.
 TEST(Timeline, EventMarksAreNotOnTheHoverOverlay) {
-  QWidget host;
-  DirtyPagesPlot plot(&host);
-  plot.widget()->resize(520, 300);
-  host.resize(520, 300);
-  host.show();
-  QCoreApplication::processEvents();
-  plot.setTimeRange(0, 40);
+  ShownPlot shown;
+  DirtyPagesPlot& plot = shown.plot;
   plot.setEvents({{10.0, engine::RunEvent::Kind::TaskStart, "tasks[0] dd x2 start"}});
   plot.replot(true);
   QCustomPlot* qcp = plot.widget();
   QCPLayer* overlay = qcp->layer(QStringLiteral("overlay"));
   ASSERT_NE(overlay, nullptr);
-  for (QCPLayerable* child : overlay->children())
-    if (!qobject_cast<QCPSelectionRect*>(child))  // draws only while a rectangle is dragged
+  for (QCPLayerable* child : overlay->children()) {
+    if (!qobject_cast<QCPSelectionRect*>(child)) {  // draws only while a rectangle is dragged
       EXPECT_FALSE(child->visible())
           << "visible on the overlay with no cursor: " << child->metaObject()->className();
+    }
+  }
   // Hovering at the mark names it in the readout, which is drawn above the marks.
   plot.setCursor(10.0, std::vector<const engine::Sample*>{});
   QCPLayer* events = qcp->layer(QStringLiteral("events"));

@@ -510,34 +510,28 @@ void LessonPanel::answer(int choice) {
   if (!s || !s->question || s->question->numeric || choice < 0 ||
       choice >= static_cast<int>(s->question->choices.size()))
     return;
-  const bool wasWaiting = m_waitingAnswer;
-  // Run on by hand while the question waited: the step starts again from where it began, so
-  // that what it shows is its own run.
-  if (wasWaiting && !m_waitingRun && m_hasRun && s->view == engine::LessonView::Simulation &&
-      std::abs(m_controller.status().simTimeS - m_runTimeS) > 1e-6)
-    goToStep(m_index);
-  m_answered = choice;
-  m_waitingAnswer = false;
-  m_runClock.start();
-  m_progressTimer.start();
-  showStep();
-  // While the run is still on its way to the step's start, the step runs once it is there.
-  if (wasWaiting && !m_waitingRun) advance();
-  showPosition();
+  lockIn(*s, [this, choice] { m_answered = choice; });
 }
 
 void LessonPanel::answerNumber(double guess) {
   const engine::LessonStep* s = step();
   if (!s || !s->question || !s->question->numeric || !std::isfinite(guess)) return;
+  lockIn(*s, [this, guess] { m_guess = guess; });
+}
+
+void LessonPanel::lockIn(const engine::LessonStep& s, const std::function<void()>& record) {
   const bool wasWaiting = m_waitingAnswer;
-  if (wasWaiting && !m_waitingRun && m_hasRun && s->view == engine::LessonView::Simulation &&
+  // Run on by hand while the question waited: the step starts again from where it began, so
+  // that what it shows is its own run.
+  if (wasWaiting && !m_waitingRun && m_hasRun && s.view == engine::LessonView::Simulation &&
       std::abs(m_controller.status().simTimeS - m_runTimeS) > 1e-6)
     goToStep(m_index);
-  m_guess = guess;
+  record();
   m_waitingAnswer = false;
   m_runClock.start();
   m_progressTimer.start();
   showStep();
+  // While the run is still on its way to the step's start, the step runs once it is there.
   if (wasWaiting && !m_waitingRun) advance();
   showPosition();
 }

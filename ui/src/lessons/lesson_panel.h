@@ -14,6 +14,7 @@
 #include <QStringList>
 #include <QTimer>
 #include <QWidget>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -116,6 +117,9 @@ class LessonPanel : public QWidget {
   QWidget* buildProgressRow();
   QHBoxLayout* buildButtons();
   void connectControls();
+  /// An answer locked in (`record` keeps it): the step runs, or starts again from where it
+  /// began when the run went on by hand while the question waited, and the reveal shows.
+  void lockIn(const engine::LessonStep& step, const std::function<void()>& record);
   const engine::LessonStep* step() const;
   void showStep();
   /// The header's "Step K of N" and what the step is doing.

@@ -107,10 +107,45 @@ std::optional<double> parsePositiveSeconds(const std::string& text) {
   return v;
 }
 
+/// The whole of `text` as an integer of type T; nullopt for anything else (a sign where T is
+/// unsigned, a number out of T's range, trailing characters).
+template <typename T>
+std::optional<T> wholeNumber(const std::string& text) {
+  T v{};
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (r.ec != std::errc{} || r.ptr != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+/// KEY=VALUE of --set and --branch-set, split at the first '='; nullopt without a KEY.
+std::optional<engine::Override> keyValue(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) return std::nullopt;
+  return engine::Override{text.substr(0, eq), text.substr(eq + 1)};
+}
+
+/// The comma-separated names of --compare, empty ones kept (the check names them).
+std::vector<std::string> commaList(const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  for (;;) {
+    const auto comma = text.find(',', start);
+    items.push_back(
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return items;
+}
+
 std::string jsonString(std::string_view s) {
   // `replace`: a name that is not UTF-8 becomes one that the scenario's checks then refuse.
   return nlohmann::json(std::string(s))
       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+CliError secondsNeeded(const std::string& option, const std::string& value) {
+  return CliError{option + " needs a number of seconds greater than 0, got '" + value + "'"};
 }
 
 std::string shortestNumber(double v) {
@@ -269,9 +304,11 @@ class Parser {
         return CliError{name + " is given more than once"};
     }
     m_given.emplace_back(spec->name, spec->scope);
-    return apply(name, value);
+    return spec->scope == Scope::Window ? applyWindowOption(name, value) : apply(name, value);
   }
 
+  // Sets what a command-line option says; the window's options, a group of their own in
+  // kOptions, in applyWindowOption().
   std::optional<CliError> apply(const std::string& name, const std::string& value) {
     CliOptions& o = m_options;
     if (name == "--headless") {
@@ -284,53 +321,45 @@ class Parser {
       m_listPolicies = true;
     } else if (name == "--lesson") {
       o.lesson = value;
-    } else if (name == "--unanswered") {
-      o.lessonUnanswered = true;
     } else if (name == "--check") {
       o.lessonCheck = true;
     } else if (name == "--step") {
-      int k = 0;
-      const auto r = std::from_chars(value.data(), value.data() + value.size(), k);
-      if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || k < 1)
-        return CliError{"--step needs a step number from 1, got '" + value + "'"};
-      o.lessonStep = k;
+      const auto k = wholeNumber<int>(value);
+      if (!k || *k < 1) return CliError{"--step needs a step number from 1, got '" + value + "'"};
+      o.lessonStep = *k;
     } else if (name == "--scenario") {
       o.scenario = value;
-    } else if (name == "--duration" || name == "--run-for") {
+    } else if (name == "--duration") {
       const auto s = parsePositiveSeconds(value);
-      if (!s)
-        return CliError{name + " needs a number of seconds greater than 0, got '" + value + "'"};
-      (name == "--duration" ? o.durationS : o.runForS) = *s;
+      if (!s) return secondsNeeded(name, value);
+      o.durationS = s;
     } else if (name == "--seed") {
-      std::uint64_t seed = 0;
-      const auto r = std::from_chars(value.data(), value.data() + value.size(), seed);
-      if (r.ec != std::errc{} || r.ptr != value.data() + value.size())
-        return CliError{"--seed needs an unsigned 64-bit integer, got '" + value + "'"};
+      const auto seed = wholeNumber<std::uint64_t>(value);
+      if (!seed) return CliError{"--seed needs an unsigned 64-bit integer, got '" + value + "'"};
       o.seed = seed;
     } else if (name == "--policy") {
       o.policy = value;
     } else if (name == "--set") {
-      const auto eq = value.find('=');
-      if (eq == std::string::npos || eq == 0)
+      const auto change = keyValue(value);
+      if (!change)
         return CliError{"--set needs KEY=VALUE (like vm.dirty_bytes=104857600), got '" + value +
                         "'"};
-      o.overrides.push_back({value.substr(0, eq), value.substr(eq + 1)});
+      o.overrides.push_back(*change);
     } else if (name == "--branch-at") {
-      double v = 0;
-      const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
-      if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || !std::isfinite(v) ||
-          v <= 0)
+      // The same number as --duration's: finite and greater than 0.
+      const auto s = parsePositiveSeconds(value);
+      if (!s)
         return CliError{
             "--branch-at needs the simulated second to branch at, a number "
             "greater than 0, got '" +
             value + "'"};
-      o.branchAtS = v;
+      o.branchAtS = s;
     } else if (name == "--branch-set") {
-      const auto eq = value.find('=');
-      if (eq == std::string::npos || eq == 0)
+      const auto change = keyValue(value);
+      if (!change)
         return CliError{"--branch-set needs KEY=VALUE (like vm.dirty_ratio=10), got '" + value +
                         "'"};
-      o.branchOverrides.push_back({value.substr(0, eq), value.substr(eq + 1)});
+      o.branchOverrides.push_back(*change);
     } else if (name == "--branch-csv") {
       o.branchCsv = value;
     } else if (name == "--csv") {
@@ -349,25 +378,16 @@ class Parser {
       o.explainPid = request->pid;
       o.explainS = request->seconds;
     } else if (name == "--compare") {
-      std::vector<std::string> policies;
-      std::size_t start = 0;
-      for (;;) {
-        const auto comma = value.find(',', start);
-        policies.push_back(
-            value.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
+      std::vector<std::string> policies = commaList(value);
       if (const std::string problem = engine::checkComparePolicies(policies); !problem.empty())
         return CliError{"--compare: " + problem};
       o.comparePolicies = std::move(policies);
     } else if (name == "--seeds") {
-      int n = 0;
-      const auto r = std::from_chars(value.data(), value.data() + value.size(), n);
-      if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || n < 1 || n > kMaxSeeds)
+      const auto n = wholeNumber<int>(value);
+      if (!n || *n < 1 || *n > kMaxSeeds)
         return CliError{"--seeds needs a whole number from 1 to " + std::to_string(kMaxSeeds) +
                         ", got '" + value + "'"};
-      o.seeds = n;
+      o.seeds = *n;
     } else if (name == "--report") {
       if (value != "-" && !reportFormatOf(value))
         return CliError{
@@ -386,9 +406,8 @@ class Parser {
     } else if (name == "--this-host") {
       o.thisHost = true;
     } else if (name == "--trace-cgroup") {
-      std::uint64_t ino = 0;
-      const auto r = std::from_chars(value.data(), value.data() + value.size(), ino);
-      if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || ino < 1)
+      const auto ino = wholeNumber<std::uint64_t>(value);
+      if (!ino || *ino < 1)
         return CliError{
             "--trace-cgroup needs a cgroup_ino as the balance_dirty_pages records print it, a "
             "whole number from 1 (1 = the root cgroup), got '" +
@@ -396,6 +415,19 @@ class Parser {
       o.traceCgroup = ino;
     } else if (name == "--record-trace") {
       o.recordTrace = value;
+    }
+    return std::nullopt;
+  }
+
+  // The options of Scope::Window: what only the window reads.
+  std::optional<CliError> applyWindowOption(const std::string& name, const std::string& value) {
+    CliOptions& o = m_options;
+    if (name == "--run-for") {
+      const auto s = parsePositiveSeconds(value);
+      if (!s) return secondsNeeded(name, value);
+      o.runForS = s;
+    } else if (name == "--unanswered") {
+      o.lessonUnanswered = true;
     } else if (name == "--export-png") {
       o.exportPng = value;
     } else if (name == "--export-svg") {
@@ -411,13 +443,11 @@ class Parser {
     } else if (name == "--presenter") {
       o.presenter = true;
     } else if (name == "--snapshot-budget") {
-      int mib = 0;
-      const auto r = std::from_chars(value.data(), value.data() + value.size(), mib);
-      if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || mib < 1 ||
-          mib > kMaxSnapshotBudgetMiB)
+      const auto mib = wholeNumber<int>(value);
+      if (!mib || *mib < 1 || *mib > kMaxSnapshotBudgetMiB)
         return CliError{"--snapshot-budget needs a whole number of MiB from 1 to " +
                         std::to_string(kMaxSnapshotBudgetMiB) + ", got '" + value + "'"};
-      o.snapshotBudgetMiB = mib;
+      o.snapshotBudgetMiB = *mib;
     } else if (name == "--open-trace") {
       o.openTrace = value;
     } else if (name == "--watch-host") {

@@ -616,8 +616,11 @@ std::variant<CliOptions, CliError> parseCommandLine(const std::vector<std::strin
   return Parser().parse(args);
 }
 
-std::string helpText() {
-  std::string text = R"(Usage:
+namespace {
+
+// The --help text, a constant a section, in the order printed with an empty line between
+// them. docs/command-line.md quotes it (the test docs.command_line_options compares them).
+constexpr std::string_view kHelpUsage = R"(Usage:
   throttlelab [SCENARIO] [options]                 open the window
   throttlelab --headless [--scenario FILE|NAME] [options]
                                                    run without a window, write the outputs
@@ -641,8 +644,9 @@ std::string helpText() {
   throttlelab --headless --lesson NAME|FILE --check
                                                    check every keyed answer against the run
   throttlelab --list-scenarios | --list-lessons | --list-policies | --version | --help
+)";
 
-Scenario (window and headless):
+constexpr std::string_view kHelpScenario = R"(Scenario (window and headless):
   --scenario FILE|NAME   scenario JSON file, or the name of a built-in scenario
                          (see --list-scenarios); default: "default"
   --duration S           simulated seconds to run (sets durationS)
@@ -652,8 +656,10 @@ Scenario (window and headless):
                          such as vm.dirty_bytes, tasks[0].count, device.writeMBps or
                          machine.cpus; VALUE is JSON, or else taken as a string.
                          Repeatable; applied in order. See docs/scenario-format.md.
+)";
 
-Headless outputs (FILE "-" means standard output; see "Output files" below):
+constexpr std::string_view kHelpHeadlessOutputs =
+    R"(Headless outputs (FILE "-" means standard output; see "Output files" below):
   --headless             run to the end of the scenario without a window
   --csv FILE             one row per sample interval (time_s, dirty_pages, ...)
   --task-csv FILE        one row per task per interval (time_s, task, pid, sched,
@@ -670,8 +676,9 @@ Headless outputs (FILE "-" means standard output; see "Output files" below):
                          time, device throughput, request size, time above freerun and
                          limit, %system/%user, and allocation stalls, swap and OOM kills
                          when there were any. Printed anyway when no output file is asked for.
+)";
 
-Policy comparison (headless):
+constexpr std::string_view kHelpPolicyComparison = R"(Policy comparison (headless):
   --compare A,B[,...]    run the scenario once per policy (two or more, e.g.
                          perbdi-2.6.24,ioless; an unknown name is listed with the known
                          ones) and report %system, wkB/s, avgrq-sz, pauses, ... with the
@@ -681,8 +688,10 @@ Policy comparison (headless):
                          report then gives the mean and the spread
   --report FILE          FILE.md: Markdown tables; FILE.json: {"scenario", "runs",
                          "comparison"}; "-": Markdown on standard output (the default)
+)";
 
-Branched run (headless): what if, from second S, one thing had been different
+constexpr std::string_view kHelpBranchedRun =
+    R"(Branched run (headless): what if, from second S, one thing had been different
   --branch-at S          run the scenario to simulated second S, then go on twice from
                          exactly that state: unchanged (--csv, --task-csv, --trace-out as
                          usual) and with the --branch-set changes (--branch-csv). Rows of
@@ -699,8 +708,10 @@ Branched run (headless): what if, from second S, one thing had been different
   In the window, --branch-at S --branch-set KEY=VALUE with --run-for T (T > S) runs to T,
   branches at S and shows both futures at T in the compare view, for --export-png/svg/pdf;
   --export-csv F writes the original to F and the branch to F-branch.csv.
+)";
 
-Seed experiments (the mailing-list measurements of docs/model.md, reproduced; no --headless needed):
+constexpr std::string_view kHelpSeedExperiments =
+    R"(Seed experiments (the mailing-list measurements of docs/model.md, reproduced; no --headless needed):
   --experiment list      list the experiments (name and title)
   --experiment NAME      run one: every case with each seed, then judge the mail's claims
                          from the simulated numbers; the verdicts are printed at the end
@@ -710,8 +721,9 @@ Seed experiments (the mailing-list measurements of docs/model.md, reproduced; no
                          one, the machine with the source of every value, the verdicts;
                          FILE.json: {"experiment", "rows", "verdicts"}; "-": Markdown on
                          standard output instead of the verdict lines
+)";
 
-Kernel traces (no --headless needed):
+constexpr std::string_view kHelpKernelTraces = R"(Kernel traces (no --headless needed):
   --import-trace FILE    read the writeback:global_dirty_state, bdi_dirty_ratelimit and
                          balance_dirty_pages events of a kernel trace: the text of
                          /sys/kernel/tracing/trace or trace_pipe, `trace-cmd report` or
@@ -751,8 +763,9 @@ Kernel traces (no --headless needed):
   --record-trace FILE    record the three events from this machine's kernel into FILE (root;
                          in a private ftrace instance, so the system's own tracing is left
                          as it was); needs --duration S
+)";
 
-Window:
+constexpr std::string_view kHelpWindow = R"(Window:
   --run-for S            run S simulated seconds as fast as possible, then stop
   --export-png FILE      save the dashboard as PNG (after --run-for, if given)
   --export-svg FILE      save the dashboard as SVG
@@ -796,8 +809,10 @@ Window:
   Qt's own options (-platform NAME, -style NAME, -reverse, ...) are passed to Qt.
   Without DISPLAY, WAYLAND_DISPLAY or QT_QPA_PLATFORM, throttlelab runs the scenario
   headless with --summary instead (use xvfb-run, or QT_QPA_PLATFORM=offscreen for exports).
+)";
 
-Output files (--csv, --task-csv, --trace-out, --report, --record-trace, --export-*):
+constexpr std::string_view kHelpOutputFiles =
+    R"(Output files (--csv, --task-csv, --trace-out, --report, --record-trace, --export-*):
   A regular file is written to FILE.tmp-PID beside it and renamed over FILE only when
   the run succeeded: FILE is the old file or the complete new one, never a part. A
   symbolic link is followed and its target replaced; the link stays. A character device
@@ -814,21 +829,26 @@ Output files (--csv, --task-csv, --trace-out, --report, --record-trace, --export
   signals the temporary files are removed (and the process ends by the signal); one
   left by SIGKILL is removed by the next run that writes the same output, if its PID
   is no longer running.
+)";
 
-Other:
+constexpr std::string_view kHelpOther = R"(Other:
   --list-scenarios       list the built-in scenarios with their descriptions
   --list-lessons         list the built-in lessons with their titles
   --list-policies        list the throttling policies: their kernels and what each does
   --version              print "throttlelab VERSION"
   --help                 print this help
+)";
 
-Progress: long work (a headless run or branch, --compare, --experiment, --simulate, a
+constexpr std::string_view kHelpProgress =
+    R"(Progress: long work (a headless run or branch, --compare, --experiment, --simulate, a
 headless lesson) that is expected to take more than about two seconds prints one line on
 standard error while it runs, when standard error is a terminal: the simulated seconds done
 of the whole, the speed against real time and an estimate of the time left. Nothing is
 printed into a file or a pipe. THROTTLELAB_PROGRESS_DELAY=S sets the two seconds (0: always).
+)";
 
-Options take their value as "--opt value" or "--opt=value".
+constexpr std::string_view kHelpValuesAndExitStatus =
+    R"(Options take their value as "--opt value" or "--opt=value".
 Exit status: 0 on success; 2 on bad input (options, files that are read, output paths
 that cannot be written; the message on standard error names the problem, nothing is
 written); 1 when an output could not be written (a full disk, or standard output
@@ -837,6 +857,21 @@ a mode that prints there refuses to start when it is closed), when a scripted wi
 run could not export, or on an internal error. A closed standard input or error is
 never taken by a file the program opens (--import-trace - refuses a closed input).
 )";
+
+constexpr std::array kHelpSections{
+    kHelpUsage,       kHelpScenario,        kHelpHeadlessOutputs, kHelpPolicyComparison,
+    kHelpBranchedRun, kHelpSeedExperiments, kHelpKernelTraces,    kHelpWindow,
+    kHelpOutputFiles, kHelpOther,           kHelpProgress,        kHelpValuesAndExitStatus,
+};
+
+}  // namespace
+
+std::string helpText() {
+  std::string text;
+  for (const std::string_view section : kHelpSections) {
+    if (!text.empty()) text += '\n';
+    text += section;
+  }
   // The default the window's snapshot store takes (SnapshotStoreOptions::budgetFor()), from
   // the engine's constant rather than a second copy of it that can go stale.
   const std::string_view mark = "@SNAPSHOT_MIB@";

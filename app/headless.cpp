@@ -138,19 +138,8 @@ class StreamingSink final : public te::RecordSink {
     }
   }
 
-  void onTrace(const te::TraceRecord& r) override {
-    if (!m_trace) return;
-    std::string line = te::formatTraceLine(r);
-    line += '\n';
-    m_trace->stream().write(line.data(), static_cast<std::streamsize>(line.size()));
-  }
-
-  void onFsTrace(const te::FsTraceRecord& r) override {
-    if (!m_trace) return;
-    std::string line = te::formatTraceLine(r);
-    line += '\n';
-    m_trace->stream().write(line.data(), static_cast<std::streamsize>(line.size()));
-  }
+  void onTrace(const te::TraceRecord& r) override { writeTraceLine(r); }
+  void onFsTrace(const te::FsTraceRecord& r) override { writeTraceLine(r); }
 
   void onTaskCreated(const te::TaskInfo& info) override {
     if (info.index < 0) return;
@@ -160,6 +149,15 @@ class StreamingSink final : public te::RecordSink {
   }
 
  private:
+  /// A record of either kind (TraceRecord, FsTraceRecord) as a line of --trace-out.
+  template <typename Record>
+  void writeTraceLine(const Record& r) {
+    if (!m_trace) return;
+    std::string line = te::formatTraceLine(r);
+    line += '\n';
+    m_trace->stream().write(line.data(), static_cast<std::streamsize>(line.size()));
+  }
+
   static void check(OutputFile& f) {
     if (!f.stream())
       throw WriteFailed{
@@ -325,29 +323,46 @@ class ImportOutputs final : public traceio::ImportSink {
   std::size_t m_devices = 0;
 };
 
+using OutputFiles = std::vector<std::unique_ptr<OutputFile>>;
+
+/// The output `option` names, added to `files`; null when `path` is empty (not given).
+OutputFile* addOutput(OutputFiles& files, const char* option, const std::string& path,
+                      std::ostream& out) {
+  if (path.empty()) return nullptr;
+  files.push_back(std::make_unique<OutputFile>(option, path, out));
+  return files.back().get();
+}
+
+/// Whether more than one thing would write to standard output: the outputs named "-", then
+/// `alsoThere` (what the run prints there itself). Two outputs interleaved in one stream
+/// would be unreadable; said on `err`, before anything runs.
+bool stdoutShared(const OutputFiles& files, const std::vector<std::string>& alsoThere,
+                  std::ostream& err) {
+  std::vector<std::string> toStdout;
+  for (const auto& f : files)
+    if (f->isStdout()) toStdout.push_back(f->option() + " -");
+  toStdout.insert(toStdout.end(), alsoThere.begin(), alsoThere.end());
+  if (toStdout.size() <= 1) return false;
+  err << "throttlelab: " << toStdout[0] << " and " << toStdout[1]
+      << " would both write to standard output; send one of them to a file\n";
+  return true;
+}
+
 }  // namespace
 
 int runImportTrace(const CliOptions& options, std::ostream& out, std::ostream& err) {
   const std::string& path = options.importTrace;
-  std::vector<std::unique_ptr<OutputFile>> files;
-  const auto add = [&](const char* option, const std::string& file) -> OutputFile* {
-    if (file.empty()) return nullptr;
-    files.push_back(std::make_unique<OutputFile>(option, file, out));
-    return files.back().get();
-  };
-  OutputFile* csv = add("--csv", options.csv);
-  OutputFile* taskCsv = add("--task-csv", options.taskCsv);
+  OutputFiles files;
+  OutputFile* csv = addOutput(files, "--csv", options.csv, out);
+  OutputFile* taskCsv = addOutput(files, "--task-csv", options.taskCsv, out);
 
   // Standard output carries at most one thing; the import's own summary yields to it.
-  std::vector<std::string> toStdout;
-  for (const auto& f : files)
-    if (f->isStdout()) toStdout.push_back(f->option() + " -");
-  if (options.simulate) toStdout.emplace_back("--simulate");
-  if (toStdout.size() > 1) {
-    err << "throttlelab: " << toStdout[0] << " and " << toStdout[1]
-        << " would both write to standard output; send one of them to a file\n";
-    return kExitBadInput;
-  }
+  std::vector<std::string> printed;
+  if (options.simulate) printed.emplace_back("--simulate");
+  if (stdoutShared(files, printed, err)) return kExitBadInput;
+  const bool stdoutTaken =
+      options.simulate ||
+      std::any_of(files.begin(), files.end(), [](const auto& f) { return f->isStdout(); });
   if (csv && taskCsv && !csv->isStdout() && sameFile(csv->path(), taskCsv->path())) {
     err << "throttlelab: --csv and --task-csv both name '" << csv->path() << "'\n";
     return kExitBadInput;
@@ -401,9 +416,8 @@ int runImportTrace(const CliOptions& options, std::ostream& out, std::ostream& e
     // All outputs or none, as for a headless run (--help: "Several outputs").
     if (!commitAll(files, err)) return kExitWriteFailed;
     // What was read, on standard output unless that carries a CSV or the comparison.
-    (toStdout.empty() ? out : err)
-        << "Read " << (path == "-" ? std::string("standard input") : path) << ": "
-        << traceio::describe(result.stats) << '\n';
+    (stdoutTaken ? err : out) << "Read " << (path == "-" ? std::string("standard input") : path)
+                              << ": " << traceio::describe(result.stats) << '\n';
     if (options.simulate) return runTraceSimulation(options, stats.result(), path, out, err);
   } catch (const WriteFailed& e) {
     err << "throttlelab: cannot write '" << e.path
@@ -427,8 +441,6 @@ std::optional<te::Scenario> loadScenarioFor(const CliOptions& options, std::ostr
 
 namespace {
 
-using OutputFiles = std::vector<std::unique_ptr<OutputFile>>;
-
 /// The outputs of a headless run: `files` in the order they are renamed (--help: "Output
 /// files"), and each by its option, null where that option was not given.
 struct HeadlessOutputs {
@@ -440,14 +452,6 @@ struct HeadlessOutputs {
   OutputFile* report = nullptr;  ///< the branch comparison; --compare writes its own
 };
 
-/// The output `option` names, added to `files`; null when `path` is empty (not given).
-OutputFile* addOutput(OutputFiles& files, const char* option, const std::string& path,
-                      std::ostream& out) {
-  if (path.empty()) return nullptr;
-  files.push_back(std::make_unique<OutputFile>(option, path, out));
-  return files.back().get();
-}
-
 HeadlessOutputs headlessOutputs(const CliOptions& options, std::ostream& out) {
   HeadlessOutputs o;
   o.csv = addOutput(o.files, "--csv", options.csv, out);
@@ -456,21 +460,6 @@ HeadlessOutputs headlessOutputs(const CliOptions& options, std::ostream& out) {
   o.branchCsv = addOutput(o.files, "--branch-csv", options.branchCsv, out);
   if (options.branching()) o.report = addOutput(o.files, "--report", options.report, out);
   return o;
-}
-
-/// Whether more than one thing would write to standard output: the outputs named "-", then
-/// `alsoThere` (what the run prints there itself). Two outputs interleaved in one stream
-/// would be unreadable; said on `err`, before anything runs.
-bool stdoutShared(const OutputFiles& files, const std::vector<std::string>& alsoThere,
-                  std::ostream& err) {
-  std::vector<std::string> toStdout;
-  for (const auto& f : files)
-    if (f->isStdout()) toStdout.push_back(f->option() + " -");
-  toStdout.insert(toStdout.end(), alsoThere.begin(), alsoThere.end());
-  if (toStdout.size() <= 1) return false;
-  err << "throttlelab: " << toStdout[0] << " and " << toStdout[1]
-      << " would both write to standard output; send one of them to a file\n";
-  return true;
 }
 
 /// `step` (OutputFile::resolve or OutputFile::open) for every output, up to the first that

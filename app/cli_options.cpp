@@ -259,9 +259,8 @@ class Parser {
       return CliError{
           "--explain needs --headless, or in the window --run-for S and --export-png "
           "FILE (the figure is then the whole window with the explain panel)"};
-    if (headless && !m_options.qtArguments.empty())
-      return CliError{m_options.qtArguments.front() +
-                      " is an option of the window (Qt); it cannot be combined with --headless"};
+    if (headless)
+      if (auto refused = qtOptionsRefused("--headless")) return *refused;
     if (branching && m_options.branchOverrides.empty())
       return CliError{
           "--branch-at needs at least one --branch-set KEY=VALUE: the change the branch makes"};
@@ -489,10 +488,7 @@ class Parser {
                       " cannot be combined with --import-trace, which takes the scenario from "
                       "the trace"};
     }
-    if (!o.qtArguments.empty())
-      return CliError{o.qtArguments.front() +
-                      " is an option of the window (Qt); it cannot be combined with "
-                      "--import-trace"};
+    if (auto refused = qtOptionsRefused("--import-trace")) return *refused;
     o.mode = Mode::ImportTrace;
     return o;
   }
@@ -510,10 +506,7 @@ class Parser {
                       "kernel"};
     }
     if (!o.durationS) return CliError{"--record-trace needs --duration S, the seconds to record"};
-    if (!o.qtArguments.empty())
-      return CliError{o.qtArguments.front() +
-                      " is an option of the window (Qt); it cannot be combined with "
-                      "--record-trace"};
+    if (auto refused = qtOptionsRefused("--record-trace")) return *refused;
     o.mode = Mode::RecordTrace;
     return o;
   }
@@ -537,12 +530,16 @@ class Parser {
       return CliError{std::string(name) +
                       " cannot be combined with --experiment, which runs its own scenarios"};
     }
-    if (!o.qtArguments.empty())
-      return CliError{o.qtArguments.front() +
-                      " is an option of the window (Qt); it cannot be combined with "
-                      "--experiment"};
+    if (auto refused = qtOptionsRefused("--experiment")) return *refused;
     o.mode = Mode::Experiment;
     return o;
+  }
+
+  // Qt's own options (qtOption) reach only the window: refused in `mode`, which has none.
+  std::optional<CliError> qtOptionsRefused(const char* mode) const {
+    if (m_options.qtArguments.empty()) return std::nullopt;
+    return CliError{m_options.qtArguments.front() +
+                    " is an option of the window (Qt); it cannot be combined with " + mode};
   }
 
   std::optional<CliError> qtOption(const std::vector<std::string>& args, std::size_t& i) {

@@ -107,10 +107,45 @@ std::optional<double> parsePositiveSeconds(const std::string& text) {
   return v;
 }
 
+/// The whole of `text` as an integer of type T; nullopt for anything else (a sign where T is
+/// unsigned, a number out of T's range, trailing characters).
+template <typename T>
+std::optional<T> wholeNumber(const std::string& text) {
+  T v{};
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (r.ec != std::errc{} || r.ptr != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+/// KEY=VALUE of --set and --branch-set, split at the first '='; nullopt without a KEY.
+std::optional<engine::Override> keyValue(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) return std::nullopt;
+  return engine::Override{text.substr(0, eq), text.substr(eq + 1)};
+}
+
+/// The comma-separated names of --compare, empty ones kept (the check names them).
+std::vector<std::string> commaList(const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  for (;;) {
+    const auto comma = text.find(',', start);
+    items.push_back(
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return items;
+}
+
 std::string jsonString(std::string_view s) {
   // `replace`: a name that is not UTF-8 becomes one that the scenario's checks then refuse.
   return nlohmann::json(std::string(s))
       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+CliError secondsNeeded(const std::string& option, const std::string& value) {
+  return CliError{option + " needs a number of seconds greater than 0, got '" + value + "'"};
 }
 
 std::string shortestNumber(double v) {
@@ -224,9 +259,8 @@ class Parser {
       return CliError{
           "--explain needs --headless, or in the window --run-for S and --export-png "
           "FILE (the figure is then the whole window with the explain panel)"};
-    if (headless && !m_options.qtArguments.empty())
-      return CliError{m_options.qtArguments.front() +
-                      " is an option of the window (Qt); it cannot be combined with --headless"};
+    if (headless)
+      if (auto refused = qtOptionsRefused("--headless")) return *refused;
     if (branching && m_options.branchOverrides.empty())
       return CliError{
           "--branch-at needs at least one --branch-set KEY=VALUE: the change the branch makes"};
@@ -269,9 +303,11 @@ class Parser {
         return CliError{name + " is given more than once"};
     }
     m_given.emplace_back(spec->name, spec->scope);
-    return apply(name, value);
+    return spec->scope == Scope::Window ? applyWindowOption(name, value) : apply(name, value);
   }
 
+  // Sets what a command-line option says; the window's options, a group of their own in
+  // kOptions, in applyWindowOption().
   std::optional<CliError> apply(const std::string& name, const std::string& value) {
     CliOptions& o = m_options;
     if (name == "--headless") {
@@ -284,53 +320,45 @@ class Parser {
       m_listPolicies = true;
     } else if (name == "--lesson") {
       o.lesson = value;
-    } else if (name == "--unanswered") {
-      o.lessonUnanswered = true;
     } else if (name == "--check") {
       o.lessonCheck = true;
     } else if (name == "--step") {
-      int k = 0;
-      const auto r = std::from_chars(value.data(), value.data() + value.size(), k);
-      if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || k < 1)
-        return CliError{"--step needs a step number from 1, got '" + value + "'"};
-      o.lessonStep = k;
+      const auto k = wholeNumber<int>(value);
+      if (!k || *k < 1) return CliError{"--step needs a step number from 1, got '" + value + "'"};
+      o.lessonStep = *k;
     } else if (name == "--scenario") {
       o.scenario = value;
-    } else if (name == "--duration" || name == "--run-for") {
+    } else if (name == "--duration") {
       const auto s = parsePositiveSeconds(value);
-      if (!s)
-        return CliError{name + " needs a number of seconds greater than 0, got '" + value + "'"};
-      (name == "--duration" ? o.durationS : o.runForS) = *s;
+      if (!s) return secondsNeeded(name, value);
+      o.durationS = s;
     } else if (name == "--seed") {
-      std::uint64_t seed = 0;
-      const auto r = std::from_chars(value.data(), value.data() + value.size(), seed);
-      if (r.ec != std::errc{} || r.ptr != value.data() + value.size())
-        return CliError{"--seed needs an unsigned 64-bit integer, got '" + value + "'"};
+      const auto seed = wholeNumber<std::uint64_t>(value);
+      if (!seed) return CliError{"--seed needs an unsigned 64-bit integer, got '" + value + "'"};
       o.seed = seed;
     } else if (name == "--policy") {
       o.policy = value;
     } else if (name == "--set") {
-      const auto eq = value.find('=');
-      if (eq == std::string::npos || eq == 0)
+      const auto change = keyValue(value);
+      if (!change)
         return CliError{"--set needs KEY=VALUE (like vm.dirty_bytes=104857600), got '" + value +
                         "'"};
-      o.overrides.push_back({value.substr(0, eq), value.substr(eq + 1)});
+      o.overrides.push_back(*change);
     } else if (name == "--branch-at") {
-      double v = 0;
-      const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
-      if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || !std::isfinite(v) ||
-          v <= 0)
+      // The same number as --duration's: finite and greater than 0.
+      const auto s = parsePositiveSeconds(value);
+      if (!s)
         return CliError{
             "--branch-at needs the simulated second to branch at, a number "
             "greater than 0, got '" +
             value + "'"};
-      o.branchAtS = v;
+      o.branchAtS = s;
     } else if (name == "--branch-set") {
-      const auto eq = value.find('=');
-      if (eq == std::string::npos || eq == 0)
+      const auto change = keyValue(value);
+      if (!change)
         return CliError{"--branch-set needs KEY=VALUE (like vm.dirty_ratio=10), got '" + value +
                         "'"};
-      o.branchOverrides.push_back({value.substr(0, eq), value.substr(eq + 1)});
+      o.branchOverrides.push_back(*change);
     } else if (name == "--branch-csv") {
       o.branchCsv = value;
     } else if (name == "--csv") {
@@ -349,25 +377,16 @@ class Parser {
       o.explainPid = request->pid;
       o.explainS = request->seconds;
     } else if (name == "--compare") {
-      std::vector<std::string> policies;
-      std::size_t start = 0;
-      for (;;) {
-        const auto comma = value.find(',', start);
-        policies.push_back(
-            value.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
+      std::vector<std::string> policies = commaList(value);
       if (const std::string problem = engine::checkComparePolicies(policies); !problem.empty())
         return CliError{"--compare: " + problem};
       o.comparePolicies = std::move(policies);
     } else if (name == "--seeds") {
-      int n = 0;
-      const auto r = std::from_chars(value.data(), value.data() + value.size(), n);
-      if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || n < 1 || n > kMaxSeeds)
+      const auto n = wholeNumber<int>(value);
+      if (!n || *n < 1 || *n > kMaxSeeds)
         return CliError{"--seeds needs a whole number from 1 to " + std::to_string(kMaxSeeds) +
                         ", got '" + value + "'"};
-      o.seeds = n;
+      o.seeds = *n;
     } else if (name == "--report") {
       if (value != "-" && !reportFormatOf(value))
         return CliError{
@@ -386,9 +405,8 @@ class Parser {
     } else if (name == "--this-host") {
       o.thisHost = true;
     } else if (name == "--trace-cgroup") {
-      std::uint64_t ino = 0;
-      const auto r = std::from_chars(value.data(), value.data() + value.size(), ino);
-      if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || ino < 1)
+      const auto ino = wholeNumber<std::uint64_t>(value);
+      if (!ino || *ino < 1)
         return CliError{
             "--trace-cgroup needs a cgroup_ino as the balance_dirty_pages records print it, a "
             "whole number from 1 (1 = the root cgroup), got '" +
@@ -396,6 +414,19 @@ class Parser {
       o.traceCgroup = ino;
     } else if (name == "--record-trace") {
       o.recordTrace = value;
+    }
+    return std::nullopt;
+  }
+
+  // The options of Scope::Window: what only the window reads.
+  std::optional<CliError> applyWindowOption(const std::string& name, const std::string& value) {
+    CliOptions& o = m_options;
+    if (name == "--run-for") {
+      const auto s = parsePositiveSeconds(value);
+      if (!s) return secondsNeeded(name, value);
+      o.runForS = s;
+    } else if (name == "--unanswered") {
+      o.lessonUnanswered = true;
     } else if (name == "--export-png") {
       o.exportPng = value;
     } else if (name == "--export-svg") {
@@ -411,13 +442,11 @@ class Parser {
     } else if (name == "--presenter") {
       o.presenter = true;
     } else if (name == "--snapshot-budget") {
-      int mib = 0;
-      const auto r = std::from_chars(value.data(), value.data() + value.size(), mib);
-      if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || mib < 1 ||
-          mib > kMaxSnapshotBudgetMiB)
+      const auto mib = wholeNumber<int>(value);
+      if (!mib || *mib < 1 || *mib > kMaxSnapshotBudgetMiB)
         return CliError{"--snapshot-budget needs a whole number of MiB from 1 to " +
                         std::to_string(kMaxSnapshotBudgetMiB) + ", got '" + value + "'"};
-      o.snapshotBudgetMiB = mib;
+      o.snapshotBudgetMiB = *mib;
     } else if (name == "--open-trace") {
       o.openTrace = value;
     } else if (name == "--watch-host") {
@@ -459,10 +488,7 @@ class Parser {
                       " cannot be combined with --import-trace, which takes the scenario from "
                       "the trace"};
     }
-    if (!o.qtArguments.empty())
-      return CliError{o.qtArguments.front() +
-                      " is an option of the window (Qt); it cannot be combined with "
-                      "--import-trace"};
+    if (auto refused = qtOptionsRefused("--import-trace")) return *refused;
     o.mode = Mode::ImportTrace;
     return o;
   }
@@ -480,10 +506,7 @@ class Parser {
                       "kernel"};
     }
     if (!o.durationS) return CliError{"--record-trace needs --duration S, the seconds to record"};
-    if (!o.qtArguments.empty())
-      return CliError{o.qtArguments.front() +
-                      " is an option of the window (Qt); it cannot be combined with "
-                      "--record-trace"};
+    if (auto refused = qtOptionsRefused("--record-trace")) return *refused;
     o.mode = Mode::RecordTrace;
     return o;
   }
@@ -507,12 +530,16 @@ class Parser {
       return CliError{std::string(name) +
                       " cannot be combined with --experiment, which runs its own scenarios"};
     }
-    if (!o.qtArguments.empty())
-      return CliError{o.qtArguments.front() +
-                      " is an option of the window (Qt); it cannot be combined with "
-                      "--experiment"};
+    if (auto refused = qtOptionsRefused("--experiment")) return *refused;
     o.mode = Mode::Experiment;
     return o;
+  }
+
+  // Qt's own options (qtOption) reach only the window: refused in `mode`, which has none.
+  std::optional<CliError> qtOptionsRefused(const char* mode) const {
+    if (m_options.qtArguments.empty()) return std::nullopt;
+    return CliError{m_options.qtArguments.front() +
+                    " is an option of the window (Qt); it cannot be combined with " + mode};
   }
 
   std::optional<CliError> qtOption(const std::vector<std::string>& args, std::size_t& i) {
@@ -586,8 +613,11 @@ std::variant<CliOptions, CliError> parseCommandLine(const std::vector<std::strin
   return Parser().parse(args);
 }
 
-std::string helpText() {
-  std::string text = R"(Usage:
+namespace {
+
+// The --help text, a constant a section, in the order printed with an empty line between
+// them. docs/command-line.md quotes it (the test docs.command_line_options compares them).
+constexpr std::string_view kHelpUsage = R"(Usage:
   throttlelab [SCENARIO] [options]                 open the window
   throttlelab --headless [--scenario FILE|NAME] [options]
                                                    run without a window, write the outputs
@@ -611,8 +641,9 @@ std::string helpText() {
   throttlelab --headless --lesson NAME|FILE --check
                                                    check every keyed answer against the run
   throttlelab --list-scenarios | --list-lessons | --list-policies | --version | --help
+)";
 
-Scenario (window and headless):
+constexpr std::string_view kHelpScenario = R"(Scenario (window and headless):
   --scenario FILE|NAME   scenario JSON file, or the name of a built-in scenario
                          (see --list-scenarios); default: "default"
   --duration S           simulated seconds to run (sets durationS)
@@ -622,8 +653,10 @@ Scenario (window and headless):
                          such as vm.dirty_bytes, tasks[0].count, device.writeMBps or
                          machine.cpus; VALUE is JSON, or else taken as a string.
                          Repeatable; applied in order. See docs/scenario-format.md.
+)";
 
-Headless outputs (FILE "-" means standard output; see "Output files" below):
+constexpr std::string_view kHelpHeadlessOutputs =
+    R"(Headless outputs (FILE "-" means standard output; see "Output files" below):
   --headless             run to the end of the scenario without a window
   --csv FILE             one row per sample interval (time_s, dirty_pages, ...)
   --task-csv FILE        one row per task per interval (time_s, task, pid, sched,
@@ -640,8 +673,9 @@ Headless outputs (FILE "-" means standard output; see "Output files" below):
                          time, device throughput, request size, time above freerun and
                          limit, %system/%user, and allocation stalls, swap and OOM kills
                          when there were any. Printed anyway when no output file is asked for.
+)";
 
-Policy comparison (headless):
+constexpr std::string_view kHelpPolicyComparison = R"(Policy comparison (headless):
   --compare A,B[,...]    run the scenario once per policy (two or more, e.g.
                          perbdi-2.6.24,ioless; an unknown name is listed with the known
                          ones) and report %system, wkB/s, avgrq-sz, pauses, ... with the
@@ -651,8 +685,10 @@ Policy comparison (headless):
                          report then gives the mean and the spread
   --report FILE          FILE.md: Markdown tables; FILE.json: {"scenario", "runs",
                          "comparison"}; "-": Markdown on standard output (the default)
+)";
 
-Branched run (headless): what if, from second S, one thing had been different
+constexpr std::string_view kHelpBranchedRun =
+    R"(Branched run (headless): what if, from second S, one thing had been different
   --branch-at S          run the scenario to simulated second S, then go on twice from
                          exactly that state: unchanged (--csv, --task-csv, --trace-out as
                          usual) and with the --branch-set changes (--branch-csv). Rows of
@@ -669,8 +705,10 @@ Branched run (headless): what if, from second S, one thing had been different
   In the window, --branch-at S --branch-set KEY=VALUE with --run-for T (T > S) runs to T,
   branches at S and shows both futures at T in the compare view, for --export-png/svg/pdf;
   --export-csv F writes the original to F and the branch to F-branch.csv.
+)";
 
-Seed experiments (the mailing-list measurements of docs/model.md, reproduced; no --headless needed):
+constexpr std::string_view kHelpSeedExperiments =
+    R"(Seed experiments (the mailing-list measurements of docs/model.md, reproduced; no --headless needed):
   --experiment list      list the experiments (name and title)
   --experiment NAME      run one: every case with each seed, then judge the mail's claims
                          from the simulated numbers; the verdicts are printed at the end
@@ -680,8 +718,9 @@ Seed experiments (the mailing-list measurements of docs/model.md, reproduced; no
                          one, the machine with the source of every value, the verdicts;
                          FILE.json: {"experiment", "rows", "verdicts"}; "-": Markdown on
                          standard output instead of the verdict lines
+)";
 
-Kernel traces (no --headless needed):
+constexpr std::string_view kHelpKernelTraces = R"(Kernel traces (no --headless needed):
   --import-trace FILE    read the writeback:global_dirty_state, bdi_dirty_ratelimit and
                          balance_dirty_pages events of a kernel trace: the text of
                          /sys/kernel/tracing/trace or trace_pipe, `trace-cmd report` or
@@ -721,8 +760,9 @@ Kernel traces (no --headless needed):
   --record-trace FILE    record the three events from this machine's kernel into FILE (root;
                          in a private ftrace instance, so the system's own tracing is left
                          as it was); needs --duration S
+)";
 
-Window:
+constexpr std::string_view kHelpWindow = R"(Window:
   --run-for S            run S simulated seconds as fast as possible, then stop
   --export-png FILE      save the dashboard as PNG (after --run-for, if given)
   --export-svg FILE      save the dashboard as SVG
@@ -766,8 +806,10 @@ Window:
   Qt's own options (-platform NAME, -style NAME, -reverse, ...) are passed to Qt.
   Without DISPLAY, WAYLAND_DISPLAY or QT_QPA_PLATFORM, throttlelab runs the scenario
   headless with --summary instead (use xvfb-run, or QT_QPA_PLATFORM=offscreen for exports).
+)";
 
-Output files (--csv, --task-csv, --trace-out, --report, --record-trace, --export-*):
+constexpr std::string_view kHelpOutputFiles =
+    R"(Output files (--csv, --task-csv, --trace-out, --report, --record-trace, --export-*):
   A regular file is written to FILE.tmp-PID beside it and renamed over FILE only when
   the run succeeded: FILE is the old file or the complete new one, never a part. A
   symbolic link is followed and its target replaced; the link stays. A character device
@@ -784,21 +826,26 @@ Output files (--csv, --task-csv, --trace-out, --report, --record-trace, --export
   signals the temporary files are removed (and the process ends by the signal); one
   left by SIGKILL is removed by the next run that writes the same output, if its PID
   is no longer running.
+)";
 
-Other:
+constexpr std::string_view kHelpOther = R"(Other:
   --list-scenarios       list the built-in scenarios with their descriptions
   --list-lessons         list the built-in lessons with their titles
   --list-policies        list the throttling policies: their kernels and what each does
   --version              print "throttlelab VERSION"
   --help                 print this help
+)";
 
-Progress: long work (a headless run or branch, --compare, --experiment, --simulate, a
+constexpr std::string_view kHelpProgress =
+    R"(Progress: long work (a headless run or branch, --compare, --experiment, --simulate, a
 headless lesson) that is expected to take more than about two seconds prints one line on
 standard error while it runs, when standard error is a terminal: the simulated seconds done
 of the whole, the speed against real time and an estimate of the time left. Nothing is
 printed into a file or a pipe. THROTTLELAB_PROGRESS_DELAY=S sets the two seconds (0: always).
+)";
 
-Options take their value as "--opt value" or "--opt=value".
+constexpr std::string_view kHelpValuesAndExitStatus =
+    R"(Options take their value as "--opt value" or "--opt=value".
 Exit status: 0 on success; 2 on bad input (options, files that are read, output paths
 that cannot be written; the message on standard error names the problem, nothing is
 written); 1 when an output could not be written (a full disk, or standard output
@@ -807,6 +854,21 @@ a mode that prints there refuses to start when it is closed), when a scripted wi
 run could not export, or on an internal error. A closed standard input or error is
 never taken by a file the program opens (--import-trace - refuses a closed input).
 )";
+
+constexpr std::array kHelpSections{
+    kHelpUsage,       kHelpScenario,        kHelpHeadlessOutputs, kHelpPolicyComparison,
+    kHelpBranchedRun, kHelpSeedExperiments, kHelpKernelTraces,    kHelpWindow,
+    kHelpOutputFiles, kHelpOther,           kHelpProgress,        kHelpValuesAndExitStatus,
+};
+
+}  // namespace
+
+std::string helpText() {
+  std::string text;
+  for (const std::string_view section : kHelpSections) {
+    if (!text.empty()) text += '\n';
+    text += section;
+  }
   // The default the window's snapshot store takes (SnapshotStoreOptions::budgetFor()), from
   // the engine's constant rather than a second copy of it that can go stale.
   const std::string_view mark = "@SNAPSHOT_MIB@";

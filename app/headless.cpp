@@ -138,19 +138,8 @@ class StreamingSink final : public te::RecordSink {
     }
   }
 
-  void onTrace(const te::TraceRecord& r) override {
-    if (!m_trace) return;
-    std::string line = te::formatTraceLine(r);
-    line += '\n';
-    m_trace->stream().write(line.data(), static_cast<std::streamsize>(line.size()));
-  }
-
-  void onFsTrace(const te::FsTraceRecord& r) override {
-    if (!m_trace) return;
-    std::string line = te::formatTraceLine(r);
-    line += '\n';
-    m_trace->stream().write(line.data(), static_cast<std::streamsize>(line.size()));
-  }
+  void onTrace(const te::TraceRecord& r) override { writeTraceLine(r); }
+  void onFsTrace(const te::FsTraceRecord& r) override { writeTraceLine(r); }
 
   void onTaskCreated(const te::TaskInfo& info) override {
     if (info.index < 0) return;
@@ -160,6 +149,15 @@ class StreamingSink final : public te::RecordSink {
   }
 
  private:
+  /// A record of either kind (TraceRecord, FsTraceRecord) as a line of --trace-out.
+  template <typename Record>
+  void writeTraceLine(const Record& r) {
+    if (!m_trace) return;
+    std::string line = te::formatTraceLine(r);
+    line += '\n';
+    m_trace->stream().write(line.data(), static_cast<std::streamsize>(line.size()));
+  }
+
   static void check(OutputFile& f) {
     if (!f.stream())
       throw WriteFailed{
@@ -325,29 +323,46 @@ class ImportOutputs final : public traceio::ImportSink {
   std::size_t m_devices = 0;
 };
 
+using OutputFiles = std::vector<std::unique_ptr<OutputFile>>;
+
+/// The output `option` names, added to `files`; null when `path` is empty (not given).
+OutputFile* addOutput(OutputFiles& files, const char* option, const std::string& path,
+                      std::ostream& out) {
+  if (path.empty()) return nullptr;
+  files.push_back(std::make_unique<OutputFile>(option, path, out));
+  return files.back().get();
+}
+
+/// Whether more than one thing would write to standard output: the outputs named "-", then
+/// `alsoThere` (what the run prints there itself). Two outputs interleaved in one stream
+/// would be unreadable; said on `err`, before anything runs.
+bool stdoutShared(const OutputFiles& files, const std::vector<std::string>& alsoThere,
+                  std::ostream& err) {
+  std::vector<std::string> toStdout;
+  for (const auto& f : files)
+    if (f->isStdout()) toStdout.push_back(f->option() + " -");
+  toStdout.insert(toStdout.end(), alsoThere.begin(), alsoThere.end());
+  if (toStdout.size() <= 1) return false;
+  err << "throttlelab: " << toStdout[0] << " and " << toStdout[1]
+      << " would both write to standard output; send one of them to a file\n";
+  return true;
+}
+
 }  // namespace
 
 int runImportTrace(const CliOptions& options, std::ostream& out, std::ostream& err) {
   const std::string& path = options.importTrace;
-  std::vector<std::unique_ptr<OutputFile>> files;
-  const auto add = [&](const char* option, const std::string& file) -> OutputFile* {
-    if (file.empty()) return nullptr;
-    files.push_back(std::make_unique<OutputFile>(option, file, out));
-    return files.back().get();
-  };
-  OutputFile* csv = add("--csv", options.csv);
-  OutputFile* taskCsv = add("--task-csv", options.taskCsv);
+  OutputFiles files;
+  OutputFile* csv = addOutput(files, "--csv", options.csv, out);
+  OutputFile* taskCsv = addOutput(files, "--task-csv", options.taskCsv, out);
 
   // Standard output carries at most one thing; the import's own summary yields to it.
-  std::vector<std::string> toStdout;
-  for (const auto& f : files)
-    if (f->isStdout()) toStdout.push_back(f->option() + " -");
-  if (options.simulate) toStdout.emplace_back("--simulate");
-  if (toStdout.size() > 1) {
-    err << "throttlelab: " << toStdout[0] << " and " << toStdout[1]
-        << " would both write to standard output; send one of them to a file\n";
-    return kExitBadInput;
-  }
+  std::vector<std::string> printed;
+  if (options.simulate) printed.emplace_back("--simulate");
+  if (stdoutShared(files, printed, err)) return kExitBadInput;
+  const bool stdoutTaken =
+      options.simulate ||
+      std::any_of(files.begin(), files.end(), [](const auto& f) { return f->isStdout(); });
   if (csv && taskCsv && !csv->isStdout() && sameFile(csv->path(), taskCsv->path())) {
     err << "throttlelab: --csv and --task-csv both name '" << csv->path() << "'\n";
     return kExitBadInput;
@@ -401,9 +416,8 @@ int runImportTrace(const CliOptions& options, std::ostream& out, std::ostream& e
     // All outputs or none, as for a headless run (--help: "Several outputs").
     if (!commitAll(files, err)) return kExitWriteFailed;
     // What was read, on standard output unless that carries a CSV or the comparison.
-    (toStdout.empty() ? out : err)
-        << "Read " << (path == "-" ? std::string("standard input") : path) << ": "
-        << traceio::describe(result.stats) << '\n';
+    (stdoutTaken ? err : out) << "Read " << (path == "-" ? std::string("standard input") : path)
+                              << ": " << traceio::describe(result.stats) << '\n';
     if (options.simulate) return runTraceSimulation(options, stats.result(), path, out, err);
   } catch (const WriteFailed& e) {
     err << "throttlelab: cannot write '" << e.path
@@ -425,214 +439,295 @@ std::optional<te::Scenario> loadScenarioFor(const CliOptions& options, std::ostr
   }
 }
 
-int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err) {
-  std::vector<std::unique_ptr<OutputFile>> files;
+namespace {
+
+/// The outputs of a headless run: `files` in the order they are renamed (--help: "Output
+/// files"), and each by its option, null where that option was not given.
+struct HeadlessOutputs {
+  OutputFiles files;
   OutputFile* csv = nullptr;
   OutputFile* taskCsv = nullptr;
   OutputFile* trace = nullptr;
-  const auto add = [&](const char* option, const std::string& path) -> OutputFile* {
-    if (path.empty()) return nullptr;
-    files.push_back(std::make_unique<OutputFile>(option, path, out));
-    return files.back().get();
-  };
-  csv = add("--csv", options.csv);
-  taskCsv = add("--task-csv", options.taskCsv);
-  trace = add("--trace-out", options.traceOut);
-  OutputFile* branchCsv = add("--branch-csv", options.branchCsv);
-  OutputFile* report = options.branching() ? add("--report", options.report) : nullptr;
-  const bool summary = options.summary || options.summaryImplied();
+  OutputFile* branchCsv = nullptr;
+  OutputFile* report = nullptr;  ///< the branch comparison; --compare writes its own
+};
 
-  // Two outputs interleaved in one stream would be unreadable; say so before running.
-  std::vector<std::string> toStdout;
+HeadlessOutputs headlessOutputs(const CliOptions& options, std::ostream& out) {
+  HeadlessOutputs o;
+  o.csv = addOutput(o.files, "--csv", options.csv, out);
+  o.taskCsv = addOutput(o.files, "--task-csv", options.taskCsv, out);
+  o.trace = addOutput(o.files, "--trace-out", options.traceOut, out);
+  o.branchCsv = addOutput(o.files, "--branch-csv", options.branchCsv, out);
+  if (options.branching()) o.report = addOutput(o.files, "--report", options.report, out);
+  return o;
+}
+
+/// `step` (OutputFile::resolve or OutputFile::open) for every output, up to the first that
+/// cannot be written, said on `err`: false then.
+bool eachOutputWritable(const OutputFiles& files, std::optional<std::string> (OutputFile::*step)(),
+                        std::ostream& err) {
   for (const auto& f : files)
-    if (f->isStdout()) toStdout.push_back(f->option() + " -");
-  if (summary) toStdout.emplace_back("--summary");
-  if (!options.explain.empty()) toStdout.emplace_back("--explain");
-  if (toStdout.size() > 1) {
-    err << "throttlelab: " << toStdout[0] << " and " << toStdout[1]
-        << " would both write to standard output; send one of them to a file\n";
-    return kExitBadInput;
-  }
-  // Before anything is read or written: a path that cannot be an output, an output that would
-  // replace the scenario being read, two outputs that would overwrite each other.
-  for (const auto& f : files)
-    if (const auto reason = f->resolve()) {
+    if (const auto reason = ((*f).*step)()) {
       err << "throttlelab: " << f->label() << ": cannot write: " << *reason << '\n';
-      return kExitBadInput;
+      return false;
     }
+  return true;
+}
+
+/// The outputs checked before anything is read or written: at most one thing on standard
+/// output, no path that cannot be an output, no output that would replace the scenario being
+/// read, no two outputs that would overwrite each other. False when refused, said on `err`.
+bool outputsAcceptable(const OutputFiles& files, const CliOptions& options, bool summary,
+                       std::ostream& err) {
+  std::vector<std::string> printed;
+  if (summary) printed.emplace_back("--summary");
+  if (!options.explain.empty()) printed.emplace_back("--explain");
+  if (stdoutShared(files, printed, err)) return false;
+  if (!eachOutputWritable(files, &OutputFile::resolve, err)) return false;
   if (const auto conflict =
           host::outputConflict(namedPaths(files), {{"--scenario", options.scenario}})) {
     err << "throttlelab: " << *conflict << '\n';
-    return kExitBadInput;
+    return false;
   }
+  return true;
+}
+
+/// With --branch-at, the branch's scenario in `branched`, checked against the run before
+/// anything is written. False when refused, said on `err`.
+bool prepareBranch(const CliOptions& options, const te::Scenario& scenario,
+                   std::optional<te::Scenario>& branched, std::ostream& err) {
+  if (!options.branching()) return true;
+  if (!options.explain.empty()) {
+    err << "throttlelab: --explain and --branch-at cannot be combined; explain the run, or the "
+           "branch's scenario, in a run of its own\n";
+    return false;
+  }
+  if (!(*options.branchAtS < scenario.durationS)) {
+    err << "throttlelab: --branch-at " << *options.branchAtS
+        << " is not before the end of the run (durationS " << scenario.durationS << " s)\n";
+    return false;
+  }
+  try {
+    branched = branchScenario(scenario, options);
+  } catch (const te::ScenarioError& e) {
+    err << "throttlelab: --branch-set: " << e.what() << '\n';
+    return false;
+  }
+  return true;
+}
+
+/// Whether --explain, if given, asks for a moment the run reaches; if not, said on `err`.
+bool explainWithinRun(const CliOptions& options, const te::Scenario& scenario, std::ostream& err) {
+  if (options.explain.empty() || !(options.explainS > scenario.durationS)) return true;
+  err << "throttlelab: --explain " << options.explain << ": " << options.explainS
+      << " s is after the end of the run (" << scenario.durationS << " s)\n";
+  return false;
+}
+
+/// The rows of each CSV asked for, waiting in temporary files: the header's `# event:` lines
+/// need the whole run.
+struct Spools {
+  std::optional<RowSpool> csv, tasks, branch;
+
+  static RowSpool* of(std::optional<RowSpool>& rows) { return rows ? &*rows : nullptr; }
+};
+
+/// A spool for each CSV of `outputs`; false when a temporary file cannot be created, said on
+/// `err`.
+bool createSpools(Spools& spools, const HeadlessOutputs& outputs, std::ostream& err) {
+  if (outputs.csv) spools.csv.emplace();
+  if (outputs.taskCsv) spools.tasks.emplace();
+  if (outputs.branchCsv) spools.branch.emplace();
+  for (const auto* rows : {&spools.csv, &spools.tasks, &spools.branch})
+    if (*rows && !(*rows)->ok()) {
+      err << "throttlelab: cannot create a temporary file: " << std::strerror(errno) << '\n';
+      return false;
+    }
+  return true;
+}
+
+/// --explain's answer from `simulator`, which has run to the moment asked: the task's last
+/// balance_dirty_pages() call. Nullopt when no task has the pid then, said on `err` once the
+/// progress line is gone.
+std::optional<std::string> explainTask(const te::Simulator& simulator, const CliOptions& options,
+                                       TerminalProgress& progress, std::ostream& err) {
+  const auto& tasks = simulator.tasks();
+  const auto it = std::find_if(tasks.begin(), tasks.end(),
+                               [&](const te::TaskInfo& t) { return t.pid == options.explainPid; });
+  if (it != tasks.end())
+    return te::formatExplain(simulator.lastExplain(it->index), it->name, options.explainS);
+  progress.finish();
+  std::string pids;
+  for (const auto& t : tasks) pids += (pids.empty() ? "" : ", ") + std::to_string(t.pid);
+  err << "throttlelab: --explain " << options.explain << ": no task has pid " << options.explainPid
+      << " at " << options.explainS
+      << " s (pids then: " << (pids.empty() ? std::string("none") : pids) << ")\n";
+  return std::nullopt;
+}
+
+/// The column-name line of a sample CSV; with `policyColumn`, a last column `policy` (a
+/// branch whose policy changes, StreamingSink::setPolicyColumn).
+std::string sampleColumnLine(std::size_t devices, const std::vector<std::string>& cgroupNames,
+                             bool policyColumn) {
+  std::ostringstream header;
+  te::writeSampleCsvHeader(header, devices, cgroupNames);
+  std::string text = header.str();
+  if (policyColumn && !text.empty() && text.back() == '\n') text.insert(text.size() - 1, ",policy");
+  return text;
+}
+
+std::string taskColumnLine() {
+  std::ostringstream header;
+  te::writeTaskCsvHeader(header);
+  return header.str();
+}
+
+/// One CSV of a run that has ended: where it came from (`origin`), `extraLines`, the run's
+/// events, `columns`, then the rows waiting in `rows`.
+void writeCsv(OutputFile& file, RowSpool& rows, const te::Simulator& run, te::Provenance origin,
+              const std::string& extraLines, const std::string& columns) {
+  // A run whose policy changed names every policy it ran under, not the last one.
+  origin.policy = te::policyHistory(run.events(), origin.policy);
+  te::writeCsvProvenance(file.stream(), origin);
+  file.stream() << extraLines;
+  te::writeCsvEvents(file.stream(), run.events());
+  file.stream() << columns;
+  if (!rows.copyTo(file.stream()))
+    throw WriteFailed{
+        file.label() + (file.isStdout() ? ": cannot write to standard output" : ": cannot write"),
+        errno};
+}
+
+/// The `# branch` header lines of --branch-csv: what the branch is of, its time, its changes.
+std::string branchCsvLines(const te::Scenario& scenario, const CliOptions& options) {
+  std::ostringstream lines;
+  lines << "# branch_of: " << headerText(scenario.name) << '\n'
+        << "# branch_at_s: " << *options.branchAtS << '\n';
+  for (const auto& o : options.branchOverrides)
+    lines << "# branch_set: " << headerText(o.path + "=" + o.value) << '\n';
+  return lines.str();
+}
+
+/// --report of a branched run: the run and its branch compared, each over its whole length.
+void writeBranchReport(OutputFile& report, const te::Scenario& scenario, const CliOptions& options,
+                       const te::Simulator& run, const te::Simulator& branch) {
+  te::CompareResult result = te::compareSummaries(
+      scenario.name, {{"original", run.summary()}, {"branch", branch.summary()}});
+  for (auto& r : result.runs) r.seed = scenario.seed;
+  result.heading = "Branch comparison";
+  std::string changes;
+  for (const auto& o : options.branchOverrides)
+    changes += (changes.empty() ? "`" : ", `") + headerText(o.path + "=" + o.value) + "`";
+  std::ostringstream at;
+  at << *options.branchAtS;
+  result.note = "The branch is the run itself up to " + at.str() +
+                " s, then goes on from that state with " + changes +
+                ". Both columns cover the whole of each run, the shared part included.";
+  const bool json = reportFormatOf(report.path()) == ReportFormat::Json;
+  report.stream() << (json ? te::compareReportJson(result) : te::compareReportMarkdown(result));
+}
+
+/// The checked run itself: simulates it (and its branch), streaming the rows into spools,
+/// then writes the CSVs and the report, commits them, and prints the explanation and the
+/// summary. Exceptions are for runHeadless to report.
+int simulateAndWrite(const CliOptions& options, const te::Scenario& scenario,
+                     const std::optional<te::Scenario>& branched, HeadlessOutputs& outputs,
+                     bool summary, std::ostream& out, std::ostream& err) {
+  te::Simulator simulator(scenario);
+  const std::size_t devices = scenario.devices.size();
+  const te::Provenance provenance = te::provenanceOf(scenario);
+  Spools spools;
+  if (!createSpools(spools, outputs, err)) return kExitBadInput;
+  if (outputs.trace) te::writeTraceHeader(outputs.trace->stream());
+
+  const std::size_t cgroups = scenario.cgroups.size();
+  StreamingSink sink(Spools::of(spools.csv), Spools::of(spools.tasks), outputs.trace, devices,
+                     cgroups);
+  te::OutputOptions outputOptions;
+  outputOptions.taskSamples = outputs.taskCsv != nullptr;
+  outputOptions.traces = outputs.trace != nullptr;
+  std::string explained;
+  std::optional<te::Simulator> branch;
+  StreamingSink branchSink(Spools::of(spools.branch), nullptr, nullptr, devices, cgroups);
+  // A branch that changes the policy says in each row which one it ran under.
+  const bool branchPolicyChanges = branched && branched->policy != scenario.policy;
+  if (branchPolicyChanges) branchSink.setPolicyColumn(scenario.policy);
+  // Simulated seconds of every run together: the run, and the branch from its moment on.
+  const double totalS =
+      scenario.durationS + (branched ? branched->durationS - *options.branchAtS : 0.0);
+  TerminalProgress progress(err, options.progressOnTerminal, totalS,
+                            branched ? "--branch-at: " : "");
+  double doneBeforeS = 0;  // the runs before the one in progress
+  const auto runTo = [&](te::Simulator& sim, te::SimTime until) {
+    te::runInSlices(sim, until, [&] { progress.update(doneBeforeS + te::toSeconds(sim.now())); });
+  };
+  if (!branched) {
+    simulator.setSink(&sink, outputOptions);
+    if (!options.explain.empty()) {
+      runTo(simulator, te::atSeconds(options.explainS));
+      const auto answer = explainTask(simulator, options, progress, err);
+      if (!answer) return kExitBadInput;
+      explained = *answer;
+    }
+    runTo(simulator, te::atSeconds(scenario.durationS));
+    simulator.setSink(nullptr);
+  } else {
+    // The branch shares the run's rows up to the branch time, then goes on from a snapshot
+    // of that moment with the changes.
+    TeeSink both(sink, branchSink);
+    simulator.setSink(&both, outputOptions);
+    runTo(simulator, te::atSeconds(*options.branchAtS));
+    branch.emplace(simulator.snapshot());
+    branch->reconfigure(*branched);
+    if (branchPolicyChanges) branchSink.setPolicyColumn(branched->policy);
+    simulator.setSink(&sink, outputOptions);
+    runTo(simulator, te::atSeconds(scenario.durationS));
+    simulator.setSink(nullptr);
+    branch->setSink(&branchSink);
+    // The branch's own clock starts at the branch time, which the run has counted.
+    doneBeforeS = scenario.durationS - *options.branchAtS;
+    runTo(*branch, te::atSeconds(branched->durationS));
+    branch->setSink(nullptr);
+  }
+  progress.finish();
+
+  const std::vector<std::string> cgroupNames = te::csvCgroupNames(scenario);
+  if (outputs.csv)
+    writeCsv(*outputs.csv, *spools.csv, simulator, provenance, {},
+             sampleColumnLine(devices, cgroupNames, false));
+  if (outputs.taskCsv)
+    writeCsv(*outputs.taskCsv, *spools.tasks, simulator, provenance, {}, taskColumnLine());
+  if (branch && outputs.branchCsv)
+    writeCsv(*outputs.branchCsv, *spools.branch, *branch, te::provenanceOf(*branched),
+             branchCsvLines(scenario, options),
+             sampleColumnLine(devices, cgroupNames, branchPolicyChanges));
+  if (branch && outputs.report)
+    writeBranchReport(*outputs.report, scenario, options, simulator, *branch);
+
+  if (!commitAll(outputs.files, err)) return kExitWriteFailed;
+  if (!explained.empty()) out << explained;
+  if (summary) te::writeSummary(out, simulator.summary(), simulator.scenario());
+  return kExitOk;
+}
+
+}  // namespace
+
+int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err) {
+  HeadlessOutputs outputs = headlessOutputs(options, out);
+  const bool summary = options.summary || options.summaryImplied();
+  if (!outputsAcceptable(outputs.files, options, summary, err)) return kExitBadInput;
 
   const auto loaded = loadScenarioFor(options, err);
   if (!loaded) return kExitBadInput;
   const te::Scenario& scenario = *loaded;
   std::optional<te::Scenario> branched;
-  if (options.branching()) {
-    if (!options.explain.empty()) {
-      err << "throttlelab: --explain and --branch-at cannot be combined; explain the run, or the "
-             "branch's scenario, in a run of its own\n";
-      return kExitBadInput;
-    }
-    if (!(*options.branchAtS < scenario.durationS)) {
-      err << "throttlelab: --branch-at " << *options.branchAtS
-          << " is not before the end of the run (durationS " << scenario.durationS << " s)\n";
-      return kExitBadInput;
-    }
-    try {
-      branched = branchScenario(scenario, options);
-    } catch (const te::ScenarioError& e) {
-      err << "throttlelab: --branch-set: " << e.what() << '\n';
-      return kExitBadInput;
-    }
-  }
-  if (!options.explain.empty() && options.explainS > scenario.durationS) {
-    err << "throttlelab: --explain " << options.explain << ": " << options.explainS
-        << " s is after the end of the run (" << scenario.durationS << " s)\n";
-    return kExitBadInput;
-  }
+  if (!prepareBranch(options, scenario, branched, err)) return kExitBadInput;
+  if (!explainWithinRun(options, scenario, err)) return kExitBadInput;
   // Open everything before the run: an unwritable path should not cost a long simulation.
-  for (const auto& f : files)
-    if (const auto reason = f->open()) {
-      err << "throttlelab: " << f->label() << ": cannot write: " << *reason << '\n';
-      return kExitBadInput;
-    }
+  if (!eachOutputWritable(outputs.files, &OutputFile::open, err)) return kExitBadInput;
 
   try {
-    te::Simulator simulator(scenario);
-    const std::size_t devices = scenario.devices.size();
-    const te::Provenance provenance = te::provenanceOf(scenario);
-    // The rows wait in temporary files: the header's `# event:` lines need the whole run.
-    std::optional<RowSpool> csvRows, taskRows, branchRows;
-    if (csv) csvRows.emplace();
-    if (taskCsv) taskRows.emplace();
-    if (branchCsv) branchRows.emplace();
-    for (const auto* rows : {&csvRows, &taskRows, &branchRows})
-      if (*rows && !(*rows)->ok()) {
-        err << "throttlelab: cannot create a temporary file: " << std::strerror(errno) << '\n';
-        return kExitBadInput;
-      }
-    if (trace) te::writeTraceHeader(trace->stream());
-
-    const auto spool = [](std::optional<RowSpool>& rows) { return rows ? &*rows : nullptr; };
-    const std::size_t cgroups = scenario.cgroups.size();
-    StreamingSink sink(spool(csvRows), spool(taskRows), trace, devices, cgroups);
-    te::OutputOptions outputOptions;
-    outputOptions.taskSamples = taskCsv != nullptr;
-    outputOptions.traces = trace != nullptr;
-    std::string explained;
-    std::optional<te::Simulator> branch;
-    StreamingSink branchSink(spool(branchRows), nullptr, nullptr, devices, cgroups);
-    // A branch that changes the policy says in each row which one it ran under.
-    const bool branchPolicyChanges = branched && branched->policy != scenario.policy;
-    if (branchPolicyChanges) branchSink.setPolicyColumn(scenario.policy);
-    // Simulated seconds of every run together: the run, and the branch from its moment on.
-    const double totalS =
-        scenario.durationS + (branched ? branched->durationS - *options.branchAtS : 0.0);
-    TerminalProgress progress(err, options.progressOnTerminal, totalS,
-                              branched ? "--branch-at: " : "");
-    double doneBeforeS = 0;  // the runs before the one in progress
-    const auto runTo = [&](te::Simulator& sim, te::SimTime until) {
-      te::runInSlices(sim, until, [&] { progress.update(doneBeforeS + te::toSeconds(sim.now())); });
-    };
-    if (!branched) {
-      simulator.setSink(&sink, outputOptions);
-      if (!options.explain.empty()) {
-        runTo(simulator, te::atSeconds(options.explainS));
-        const auto& tasks = simulator.tasks();
-        const auto it = std::find_if(tasks.begin(), tasks.end(), [&](const te::TaskInfo& t) {
-          return t.pid == options.explainPid;
-        });
-        if (it == tasks.end()) {
-          progress.finish();
-          std::string pids;
-          for (const auto& t : tasks) pids += (pids.empty() ? "" : ", ") + std::to_string(t.pid);
-          err << "throttlelab: --explain " << options.explain << ": no task has pid "
-              << options.explainPid << " at " << options.explainS
-              << " s (pids then: " << (pids.empty() ? std::string("none") : pids) << ")\n";
-          return kExitBadInput;
-        }
-        explained = te::formatExplain(simulator.lastExplain(it->index), it->name, options.explainS);
-      }
-      runTo(simulator, te::atSeconds(scenario.durationS));
-      simulator.setSink(nullptr);
-    } else {
-      // The branch shares the run's rows up to the branch time, then goes on from a snapshot
-      // of that moment with the changes.
-      TeeSink both(sink, branchSink);
-      simulator.setSink(&both, outputOptions);
-      runTo(simulator, te::atSeconds(*options.branchAtS));
-      branch.emplace(simulator.snapshot());
-      branch->reconfigure(*branched);
-      if (branchPolicyChanges) branchSink.setPolicyColumn(branched->policy);
-      simulator.setSink(&sink, outputOptions);
-      runTo(simulator, te::atSeconds(scenario.durationS));
-      simulator.setSink(nullptr);
-      branch->setSink(&branchSink);
-      // The branch's own clock starts at the branch time, which the run has counted.
-      doneBeforeS = scenario.durationS - *options.branchAtS;
-      runTo(*branch, te::atSeconds(branched->durationS));
-      branch->setSink(nullptr);
-    }
-    progress.finish();
-    const std::vector<std::string> cgroupNames = te::csvCgroupNames(scenario);
-    const auto writeCsv = [&](OutputFile* file, RowSpool& rows, bool tasksCsv,
-                              const te::Simulator& run, te::Provenance origin,
-                              const std::string& branchLines, bool policyColumn) {
-      // A run whose policy changed names every policy it ran under, not the last one.
-      origin.policy = te::policyHistory(run.events(), origin.policy);
-      te::writeCsvProvenance(file->stream(), origin);
-      file->stream() << branchLines;
-      te::writeCsvEvents(file->stream(), run.events());
-      if (tasksCsv) {
-        te::writeTaskCsvHeader(file->stream());
-      } else {
-        std::ostringstream header;
-        te::writeSampleCsvHeader(header, devices, cgroupNames);
-        std::string text = header.str();
-        if (policyColumn && !text.empty() && text.back() == '\n')
-          text.insert(text.size() - 1, ",policy");
-        file->stream() << text;
-      }
-      if (!rows.copyTo(file->stream()))
-        throw WriteFailed{file->label() + (file->isStdout() ? ": cannot write to standard output"
-                                                            : ": cannot write"),
-                          errno};
-    };
-    if (csv) writeCsv(csv, *csvRows, false, simulator, provenance, {}, false);
-    if (taskCsv) writeCsv(taskCsv, *taskRows, true, simulator, provenance, {}, false);
-    if (branch && branchCsv) {
-      std::ostringstream lines;
-      lines << "# branch_of: " << headerText(scenario.name) << '\n'
-            << "# branch_at_s: " << *options.branchAtS << '\n';
-      for (const auto& o : options.branchOverrides)
-        lines << "# branch_set: " << headerText(o.path + "=" + o.value) << '\n';
-      writeCsv(branchCsv, *branchRows, false, *branch, te::provenanceOf(*branched), lines.str(),
-               branchPolicyChanges);
-    }
-    if (branch && report) {
-      te::CompareResult result = te::compareSummaries(
-          scenario.name, {{"original", simulator.summary()}, {"branch", branch->summary()}});
-      for (auto& run : result.runs) run.seed = scenario.seed;
-      result.heading = "Branch comparison";
-      std::string changes;
-      for (const auto& o : options.branchOverrides)
-        changes += (changes.empty() ? "`" : ", `") + headerText(o.path + "=" + o.value) + "`";
-      std::ostringstream at;
-      at << *options.branchAtS;
-      result.note = "The branch is the run itself up to " + at.str() +
-                    " s, then goes on from that state with " + changes +
-                    ". Both columns cover the whole of each run, the shared part included.";
-      const bool json = reportFormatOf(report->path()) == ReportFormat::Json;
-      report->stream() << (json ? te::compareReportJson(result)
-                                : te::compareReportMarkdown(result));
-    }
-
-    if (!commitAll(files, err)) return kExitWriteFailed;
-    if (!explained.empty()) out << explained;
-    if (summary) te::writeSummary(out, simulator.summary(), simulator.scenario());
+    return simulateAndWrite(options, scenario, branched, outputs, summary, out, err);
   } catch (const te::ScenarioError& e) {
     err << "throttlelab: " << e.what() << '\n';
     return kExitBadInput;
@@ -644,7 +739,6 @@ int runHeadless(const CliOptions& options, std::ostream& out, std::ostream& err)
     err << "throttlelab: internal error: " << e.what() << '\n';
     return kExitInternalError;
   }
-  return kExitOk;
 }
 
 void listScenarios(std::ostream& out) {

@@ -27,11 +27,13 @@ long statusKiB(const char* field) {
   return throttlelab::test::procStatusKiB(field, 0);
 }
 
-void BM_Writers60s(benchmark::State& state) {
+// N writers for 60 s under `policy`: BM_Writers60s for ioless, and the same targets for every
+// other policy (registerPolicyBenchmarks): 100, 1,000 and 10,000 writers.
+void BM_PolicyWriters60s(benchmark::State& state, const std::string& policy) {
   const int n = static_cast<int>(state.range(0));
   std::int64_t events = 0;
   for (auto _ : state) {
-    Simulator sim(writers(n, 60));
+    Simulator sim(writers(n, 60, policy));
     sim.run();
     events = sim.eventsProcessed();
     benchmark::DoNotOptimize(events);
@@ -39,6 +41,10 @@ void BM_Writers60s(benchmark::State& state) {
   state.counters["sim_s_per_wall_s"] = benchmark::Counter(
       60.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.counters["events"] = static_cast<double>(events);
+}
+
+void BM_Writers60s(benchmark::State& state) {
+  BM_PolicyWriters60s(state, "ioless");
   state.counters["peak_rss_MiB"] = static_cast<double>(statusKiB("VmHWM")) / 1024.0;
 }
 BENCHMARK(BM_Writers60s)
@@ -65,20 +71,6 @@ void BM_FileSystemWriters60s(benchmark::State& state, const std::string& fs) {
   }
   state.counters["sim_s_per_wall_s"] = benchmark::Counter(
       60.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
-}
-// The same targets for every policy: 100, 1,000 and 10,000 writers, 60 s each.
-void BM_PolicyWriters60s(benchmark::State& state, const std::string& policy) {
-  const int n = static_cast<int>(state.range(0));
-  std::int64_t events = 0;
-  for (auto _ : state) {
-    Simulator sim(writers(n, 60, policy));
-    sim.run();
-    events = sim.eventsProcessed();
-    benchmark::DoNotOptimize(events);
-  }
-  state.counters["sim_s_per_wall_s"] = benchmark::Counter(
-      60.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
-  state.counters["events"] = static_cast<double>(events);
 }
 
 // One run a repetition, three repetitions, medians and spreads only.

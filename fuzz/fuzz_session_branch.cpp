@@ -7,7 +7,6 @@
 // fuzz_session's: a refusal says why, a session read is saved and read back unchanged, and a
 // branch that is read applies to the session's scenario.
 #include <QByteArray>
-#include <QJsonDocument>
 #include <QString>
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +15,7 @@
 
 #include "fuzz_support.h"
 #include "session_file.h"
+#include "session_fuzz_support.h"
 #include "throttlelab/engine/scenario.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -48,11 +48,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       throttlelab::fuzz::fail("a session's branch was read but does not apply", e.what());
     }
   }
-  const QByteArray saved = QJsonDocument(SessionFile::toJson(*read.state)).toJson();
-  const SessionFile::ReadResult again = SessionFile::fromJson(saved, QStringLiteral("saved.json"));
-  if (!again.state)
-    throttlelab::fuzz::fail("a saved session cannot be read back", again.error.toStdString());
-  if (!(*again.state == *read.state))
-    throttlelab::fuzz::fail("a saved session reads back different", saved.toStdString());
+  throttlelab::fuzz::requireSessionRoundTrip(*read.state);
   return 0;
 }

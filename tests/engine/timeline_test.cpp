@@ -24,6 +24,15 @@ bool hasEvent(const std::vector<RunEvent>& events, RunEvent::Kind kind, const st
   });
 }
 
+/// The built-in `scenario` under `policy`, run to second `untilS`.
+Simulator runUnder(const char* scenario, const char* policy, double untilS) {
+  Scenario s = loadScenario(scenario);
+  s.policy = policy;
+  Simulator sim(s);
+  sim.runUntil(atSeconds(untilS));
+  return sim;
+}
+
 TEST(Timeline, TaskGroupsStartingAndStoppingAreEvents) {
   Simulator sim(loadScenario("default"));
   sim.runUntil(atSeconds(35));
@@ -123,10 +132,7 @@ TEST(Explain, IoLessBreakdownsEqualTheirBalanceDirtyPagesRecords) {
 // A real-time writer's breakdown shows its bonus: its thresh above a normal task's.
 TEST(Explain, TheRealTimeBonusIsShownWhenItApplies) {
   for (const char* policy : {"ioless", "ioless-3.2"}) {
-    Scenario s = loadScenario("rt-beside-dd");
-    s.policy = policy;
-    Simulator sim(s);
-    sim.runUntil(atSeconds(25));
+    const Simulator sim = runUnder("rt-beside-dd", policy, 25);
     const auto& tasks = sim.tasks();
     const auto it = std::find_if(tasks.begin(), tasks.end(),
                                  [](const TaskInfo& t) { return t.sched != SchedClass::Other; });
@@ -145,10 +151,7 @@ TEST(Explain, TheRealTimeBonusIsShownWhenItApplies) {
 // then writing back or waiting, and the delay of the whole call.
 TEST(Explain, IoFulBreakdownsAreTheLoopAsItRan) {
   for (const char* policy : {"legacy-2.6.0", "perbdi-2.6.24"}) {
-    Scenario s = loadScenario("ten-dd");
-    s.policy = policy;
-    Simulator sim(s);
-    sim.runUntil(atSeconds(20));
+    const Simulator sim = runUnder("ten-dd", policy, 20);
     int withLoop = 0;
     for (const auto& info : sim.tasks()) {
       const ThrottleExplain& e = sim.lastExplain(info.index);

@@ -190,9 +190,17 @@ class TeeSink final : public te::RecordSink {
     m_a.onTrace(r);
     m_b.onTrace(r);
   }
+  void onFsTrace(const te::FsTraceRecord& r) override {
+    m_a.onFsTrace(r);
+    m_b.onFsTrace(r);
+  }
   void onTaskCreated(const te::TaskInfo& info) override {
     m_a.onTaskCreated(info);
     m_b.onTaskCreated(info);
+  }
+  void onTaskExplain(const te::ThrottleExplain& e) override {
+    m_a.onTaskExplain(e);
+    m_b.onTaskExplain(e);
   }
 
  private:
@@ -885,9 +893,9 @@ int runLessonText(const CliOptions& options, std::ostream& out, std::ostream& er
           out << "  " << static_cast<char>('A' + c) << ") " << q.choices[c]
               << (static_cast<int>(c) == q.answer ? "   <- answer" : "") << "\n";
         if (q.numeric) {
-          const double measured = te::lessonFigureValue(q.numeric->figure, m);
+          const double figure = te::lessonFigureValue(q.numeric->figure, m);
           out << "  (a number, in " << q.numeric->unit << ")   <- measured "
-              << te::formatLessonNumber(measured) << " " << q.numeric->unit << "; a guess within "
+              << te::formatLessonNumber(figure) << " " << q.numeric->unit << "; a guess within "
               << te::formatLessonNumber(q.numeric->toleranceValue()) << " " << q.numeric->unit
               << " of it is right\n";
         }

@@ -216,3 +216,18 @@ TEST_F(Executable, RejectsABranchInTheWindowWithoutALaterRunForOrWithHeadlessOut
                  {"--report", "--headless"});
   EXPECT_FALSE(fs::exists(m_dir / "x.png"));
 }
+
+// The run's own trace is the same with a branch as without: block and jbd2 records before the
+// branch time were lost (the run's sink split in two passed on writeback records only).
+TEST_F(Executable, ABranchedRunsTraceIsTheRunsTraceWithoutABranch) {
+  const std::vector<std::string> plain{"--headless", "--scenario", "ten-dd",
+                                       "--duration", "20",         "--trace-out"};
+  const Result alone = run(with(plain, {"alone.txt"}));
+  ASSERT_EQ(alone.status, 0) << alone.err;
+  const Result branched = run(with(plain, {"branched.txt", "--branch-at", "10", "--branch-set",
+                                           "vm.dirty_ratio=5", "--branch-csv", "B.csv"}));
+  ASSERT_EQ(branched.status, 0) << branched.err;
+  const std::string expected = readFile(m_dir / "alone.txt");
+  ASSERT_TRUE(contains(expected, "block_rq_")) << "the scenario traces no block requests";
+  EXPECT_EQ(readFile(m_dir / "branched.txt"), expected);
+}

@@ -66,9 +66,9 @@ class Reader {
       requireArray(*devices, "devices");
       if (devices->empty()) m_context.fail("devices", "must list at least one device");
       requireAtMost(*devices, "devices", "devices", engine::kMaxDevices);
-      s.devices.assign(devices->size(), DeviceConfig{});
-      for (std::size_t i = 0; i < devices->size(); ++i)
-        readObject((*devices)[i], deviceJsonPath(i, true), schema::kDeviceKeys, s.devices[i]);
+      readEach(
+          *devices, schema::kDeviceKeys, [](std::size_t i) { return deviceJsonPath(i, true); },
+          s.devices);
     }
 
     if (const Json* vm = member(doc, "vm")) readObject(*vm, "vm", schema::kVmKeys, s.vm);
@@ -76,17 +76,13 @@ class Reader {
     if (const Json* tasks = member(doc, "tasks")) {
       requireArray(*tasks, "tasks");
       requireAtMost(*tasks, "tasks", "task groups", schema::kMaxTaskGroups);
-      s.tasks.assign(tasks->size(), TaskSpec{});
-      for (std::size_t i = 0; i < tasks->size(); ++i)
-        readObject((*tasks)[i], taskJsonPath(i), schema::kTaskKeys, s.tasks[i]);
+      readEach(*tasks, schema::kTaskKeys, taskJsonPath, s.tasks);
     }
 
     if (const Json* cgroups = member(doc, "cgroups")) {
       requireArray(*cgroups, "cgroups");
       requireAtMost(*cgroups, "cgroups", "cgroups", schema::kMaxCgroups);
-      s.cgroups.assign(cgroups->size(), CgroupSpec{});
-      for (std::size_t i = 0; i < cgroups->size(); ++i)
-        readObject((*cgroups)[i], cgroupJsonPath(i), schema::kCgroupKeys, s.cgroups[i]);
+      readEach(*cgroups, schema::kCgroupKeys, cgroupJsonPath, s.cgroups);
     }
     return s;
   }
@@ -107,6 +103,15 @@ class Reader {
     if (list.size() > most)
       m_context.fail(path, "lists " + std::to_string(list.size()) + " " + std::string(what) +
                                "; at most " + std::to_string(most) + " are supported");
+  }
+
+  /// Each object of the array `list` into its own default entry of `out`, at the path
+  /// `pathOf(i)` names.
+  template <class T, std::size_t N, class PathOf>
+  void readEach(const Json& list, const Key<T> (&keys)[N], PathOf pathOf,
+                std::vector<T>& out) const {
+    out.assign(list.size(), T{});
+    for (std::size_t i = 0; i < list.size(); ++i) readObject(list[i], pathOf(i), keys, out[i]);
   }
 
   template <class T, std::size_t N>

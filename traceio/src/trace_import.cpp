@@ -1032,6 +1032,115 @@ std::string stopMessage(std::int64_t line) {
          "of it was not read";
 }
 
+/// Closes the input file, when it was opened (not standard input), on every way out.
+struct FdCloser {
+  int fd;
+  bool close;
+  ~FdCloser() {
+    if (close) ::close(fd);
+  }
+};
+
+/// An import that ends before converting anything: only the error.
+ImportResult importError(std::string error) {
+  ImportResult r;
+  r.error = std::move(error);
+  return r;
+}
+
+/// The size of the input when it is a regular file (0 when it is not or fstat fails, so that
+/// progress is not shown); an error when it is a directory, else empty.
+std::string checkInput(int fd, const std::string& name, std::int64_t& total) {
+  total = 0;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return "cannot read " + name + ": it is a directory";
+    if (S_ISREG(st.st_mode)) total = st.st_size;
+  }
+  return {};
+}
+
+/// Takes lines [from, to) of `buf` through the importer, one at a time; false once the
+/// importer says stop.
+bool takeLines(Importer& importer, const char* buf, std::size_t from, std::size_t to) {
+  while (from < to) {
+    const auto* nl = static_cast<const char*>(std::memchr(buf + from, '\n', to - from));
+    const auto end = static_cast<std::size_t>(nl - buf);
+    if (!importer.line(std::string_view(buf + from, end - from))) return false;
+    from = end + 1;
+  }
+  return true;
+}
+
+/// Takes a parsed job's lines through the importer, in file order; false once the importer
+/// says stop. Its bytes are counted first, as if it had just been read: the importer's
+/// give-up rule looks at them.
+/// Its lines and records stay put until the next read: the importer copies only what it
+/// still holds then.
+bool takeJob(Importer& importer, const ParseJob& job, std::int64_t total) {
+  importer.stats().bytes += job.bytes;
+  bool go = true;
+  for (const ParsedAt& p : job.lines)
+    if (!importer.accept(std::string_view(job.buf + p.offset, p.length), p.line, true)) {
+      go = false;
+      break;
+    }
+  importer.spill();
+  if (go && !takeLines(importer, job.buf, job.parsedTo, job.to)) go = false;
+  if (go) importer.progress(total);
+  return go;
+}
+
+/// Sets up a job for the complete lines buf[from, to) of a block that read `n` bytes.
+void setUpJob(ParseJob& job, const char* buf, std::size_t from, std::size_t to, ssize_t n) {
+  if (job.lines.capacity() == 0) job.lines.reserve(kMaxParsedAhead);  // no growth later
+  job.buf = buf;
+  job.from = from;
+  job.to = to;
+  job.bytes = n;
+}
+
+/// Inside a line longer than a block: skips the block's bytes up to that line's end, setting
+/// `pos` past it (or to `filled`). False, with the reason given to the importer, once the line
+/// is too long to wait for its end.
+bool skipOverlongLine(Importer& importer, const char* buf, std::size_t filled, ssize_t n,
+                      bool& overlong, std::int64_t& overlongBytes, std::size_t& pos) {
+  const auto* nl = static_cast<const char*>(std::memchr(buf, '\n', filled));
+  if (nl) {
+    overlong = false;
+    pos = static_cast<std::size_t>(nl - buf) + 1;
+    return true;
+  }
+  pos = filled;
+  overlongBytes += n;
+  if (overlongBytes > kMaxStoppingLineBytes) {
+    importer.stats().bytes += n;
+    importer.stopEarly(stopMessage(importer.stats().lines));
+    return false;
+  }
+  return true;
+}
+
+/// The `have` bytes left after the last line end: lines, when only their final '\r' says
+/// that lines end in carriage returns, and then the unterminated last line. False once the
+/// importer says stop.
+bool takeRest(Importer& importer, InputSniffer& sniffer, char* buf, std::size_t have) {
+  std::size_t from = 0;
+  if (!sniffer.carriageReturns()) {
+    // Only the last byte, a '\r', can still say that lines end in carriage returns.
+    sniffer.atEnd();
+    if (sniffer.carriageReturns()) {
+      importer.stats().crLineEnds = true;
+      carriageReturnsToNewlines(buf, have);
+      const auto* lastNl = static_cast<const char*>(::memrchr(buf, '\n', have));
+      from = lastNl ? static_cast<std::size_t>(lastNl - buf) + 1 : 0;
+      if (!takeLines(importer, buf, 0, from)) return false;
+    }
+  }
+  if (from < have) importer.unterminated(std::string_view(buf + from, have - from));
+  return true;
+}
+
 }  // namespace
 
 ImportResult importTraceText(std::string_view text, ImportSink& sink,
@@ -1081,30 +1190,12 @@ ImportResult importTrace(const std::string& path, ImportSink& sink, const Import
   int fd = 0;
   if (!useStdin) {
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-      ImportResult r;
-      r.error = "cannot open " + path + ": " + std::strerror(errno);
-      return r;
-    }
+    if (fd < 0) return importError("cannot open " + path + ": " + std::strerror(errno));
   }
-  struct Closer {
-    int fd;
-    bool close;
-    ~Closer() {
-      if (close) ::close(fd);
-    }
-  } closer{fd, !useStdin};
+  const FdCloser closer{fd, !useStdin};
 
   std::int64_t total = 0;
-  struct stat st {};
-  if (::fstat(fd, &st) == 0) {
-    if (S_ISDIR(st.st_mode)) {
-      ImportResult r;
-      r.error = "cannot read " + name + ": it is a directory";
-      return r;
-    }
-    if (S_ISREG(st.st_mode)) total = st.st_size;
-  }
+  if (std::string why = checkInput(fd, name, total); !why.empty()) return importError(why);
   if (total > 0) ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 
   Importer importer(sink, options);
@@ -1122,37 +1213,9 @@ ImportResult importTrace(const std::string& path, ImportSink& sink, const Import
   std::int64_t overlongBytes = 0;
   bool stopped = false;
 
-  // Takes lines [from, to) of `buf` through the importer, one at a time.
-  const auto sequential = [&](const char* buf, std::size_t from, std::size_t to) {
-    while (from < to) {
-      const auto* nl = static_cast<const char*>(std::memchr(buf + from, '\n', to - from));
-      const auto end = static_cast<std::size_t>(nl - buf);
-      if (!importer.line(std::string_view(buf + from, end - from))) return false;
-      from = end + 1;
-    }
-    return true;
-  };
-  // Takes a parsed job's lines through the importer, in file order; false once the importer
-  // says stop. Its bytes are counted first, as if it had just been read: the importer's
-  // give-up rule looks at them.
-  // Its lines and records stay put until the next read: the importer copies only what it
-  // still holds then.
-  const auto take = [&](const ParseJob& job) {
-    importer.stats().bytes += job.bytes;
-    bool go = true;
-    for (const ParsedAt& p : job.lines)
-      if (!importer.accept(std::string_view(job.buf + p.offset, p.length), p.line, true)) {
-        go = false;
-        break;
-      }
-    importer.spill();
-    if (go && !sequential(job.buf, job.parsedTo, job.to)) go = false;
-    if (go) importer.progress(total);
-    return go;
-  };
   const auto takePending = [&] {
     worker.wait();
-    return !pending || take(*std::exchange(pending, nullptr));
+    return !pending || takeJob(importer, *std::exchange(pending, nullptr), total);
   };
 
   for (;;) {
@@ -1174,11 +1237,8 @@ ImportResult importTrace(const std::string& path, ImportSink& sink, const Import
     }
     if (n == 0) break;
     const bool wasCr = sniffer.carriageReturns();
-    if (std::string why = sniffer.look(buf + have, static_cast<std::size_t>(n)); !why.empty()) {
-      ImportResult r;
-      r.error = std::move(why);
-      return r;
-    }
+    if (std::string why = sniffer.look(buf + have, static_cast<std::size_t>(n)); !why.empty())
+      return importError(std::move(why));
     const std::size_t filled = have + static_cast<std::size_t>(n);
     if (sniffer.carriageReturns()) {
       // Old Mac line ends: made '\n' here, so that nothing after this needs to know. The
@@ -1188,39 +1248,23 @@ ImportResult importTrace(const std::string& path, ImportSink& sink, const Import
       carriageReturnsToNewlines(buf + from, filled - from);
     }
     std::size_t pos = 0;
-    if (overlong) {
-      const auto* nl = static_cast<const char*>(std::memchr(buf, '\n', filled));
-      if (nl) {
-        overlong = false;
-        pos = static_cast<std::size_t>(nl - buf) + 1;
-      } else {
-        pos = filled;
-        overlongBytes += n;
-        if (overlongBytes > kMaxStoppingLineBytes) {
-          importer.stats().bytes += n;
-          importer.stopEarly(stopMessage(importer.stats().lines));
-          stopped = true;
-          break;
-        }
-      }
+    if (overlong && !skipOverlongLine(importer, buf, filled, n, overlong, overlongBytes, pos)) {
+      stopped = true;
+      break;
     }
     // Complete lines end at the last '\n' of the block.
     const auto* lastNl =
         pos < filled ? static_cast<const char*>(::memrchr(buf + pos, '\n', filled - pos)) : nullptr;
     if (lastNl) {
       ParseJob& job = jobs[static_cast<std::size_t>(cur)];
-      if (job.lines.capacity() == 0) job.lines.reserve(kMaxParsedAhead);  // no growth later
-      job.buf = buf;
-      job.from = pos;
-      job.to = static_cast<std::size_t>(lastNl - buf) + 1;
-      job.bytes = n;
+      setUpJob(job, buf, pos, static_cast<std::size_t>(lastNl - buf) + 1, n);
       worker.wait();  // the block before is parsed
       ParseJob* const before = std::exchange(pending, &job);
       worker.submit(job);
       pos = job.to;
       // While the worker parses this block, convert the one before: it used the other
       // buffer, which is then free to be refilled.
-      if (before && !take(*before)) {
+      if (before && !takeJob(importer, *before, total)) {
         stopped = true;
         break;
       }
@@ -1252,22 +1296,9 @@ ImportResult importTrace(const std::string& path, ImportSink& sink, const Import
     }
   }
   if (!stopped && !takePending()) stopped = true;
-  if (!stopped && have > 0 && !overlong) {
-    char* const buf = buffers[static_cast<std::size_t>(cur)].get();
-    std::size_t from = 0;
-    if (!sniffer.carriageReturns()) {
-      // Only the last byte, a '\r', can still say that lines end in carriage returns.
-      sniffer.atEnd();
-      if (sniffer.carriageReturns()) {
-        importer.stats().crLineEnds = true;
-        carriageReturnsToNewlines(buf, have);
-        const auto* lastNl = static_cast<const char*>(::memrchr(buf, '\n', have));
-        from = lastNl ? static_cast<std::size_t>(lastNl - buf) + 1 : 0;
-        if (!sequential(buf, 0, from)) stopped = true;
-      }
-    }
-    if (!stopped && from < have) importer.unterminated(std::string_view(buf + from, have - from));
-  }
+  if (!stopped && have > 0 && !overlong &&
+      !takeRest(importer, sniffer, buffers[static_cast<std::size_t>(cur)].get(), have))
+    stopped = true;
   return importer.finish(name, stopped, false);
 }
 

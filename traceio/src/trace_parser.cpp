@@ -816,6 +816,91 @@ std::string_view readEvent(const char* p, const char* end, const te::TraceHeader
   return readFields(p, end, rec, r.missingFields, r.problemField);
 }
 
+/// The CPU column `[003]`: the first `[digits]` preceded by a blank. Sets its '[' and the
+/// character after its ']'; false when the line has none.
+bool findCpuColumn(const char* begin, const char* end, const char*& bracket, const char*& cpuEnd,
+                   int& cpu) {
+  bracket = begin;
+  for (;;) {
+    bracket = findByte(bracket, end, '[');
+    if (!bracket) return false;
+    const char* q = bracket + 1;
+    const char* const digitsEnd = bracket + std::min<std::ptrdiff_t>(8, end - bracket);
+    int v = 0;
+    while (q < digitsEnd && isDigit(*q)) v = v * 10 + (*q++ - '0');
+    if (q < end && *q == ']' && q > bracket + 1 && bracket > begin && isBlank(bracket[-1])) {
+      cpu = v;
+      cpuEnd = q + 1;
+      return true;
+    }
+    ++bracket;
+  }
+}
+
+/// The event name at p (after the timestamp): `balance_dirty_pages:` (ftrace, trace-cmd) or
+/// `writeback:balance_dirty_pages:` (perf). Ours are recognised by a few word compares, any
+/// other name by eventNamed(). Returns the end of the name's token, or null when there is no
+/// `name:` token.
+const char* readEventName(const char* p, const char* end, Event& event) {
+  if (matches(p, end, kPerfSystem)) p += kPerfSystem.length;
+  const char* tokenEnd = p;
+  event = Event::None;
+  if (matches(p, end, kEventName<te::BalanceDirtyPages>)) {
+    event = Event::BalanceDirtyPages;
+    tokenEnd = p + kEventName<te::BalanceDirtyPages>.length;
+  } else if (matches(p, end, kEventName<te::GlobalDirtyState>)) {
+    event = Event::GlobalDirtyState;
+    tokenEnd = p + kEventName<te::GlobalDirtyState>.length;
+  } else if (matches(p, end, kEventName<te::BdiDirtyRatelimit>)) {
+    event = Event::BdiDirtyRatelimit;
+    tokenEnd = p + kEventName<te::BdiDirtyRatelimit>.length;
+  }
+  if (event == Event::None || (tokenEnd < end && !isBlank(*tokenEnd))) {
+    tokenEnd = p;
+    while (tokenEnd < end && !isBlank(*tokenEnd)) ++tokenEnd;
+    if (tokenEnd == p || tokenEnd[-1] != ':') return nullptr;
+    event = eventNamed(std::string_view(p, static_cast<std::size_t>(tokenEnd - 1 - p)));
+  }
+  return tokenEnd;
+}
+
+/// makeComm without its call: TASK_COMM_LEN keeps 15 characters and a NUL.
+void copyComm(std::string_view comm, const char* lineEnd, te::Comm& out) {
+  const std::size_t commLength = std::min<std::size_t>(comm.size(), out.size() - 1);
+  if (lineEnd - comm.data() >= 16) {
+    // The line goes on well past the name: copy 16 bytes and clear those past the name,
+    // rather than a loop whose length changes from task to task.
+    const auto firstBytes = [](std::size_t n) {
+      return n >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * n)) - 1;
+    };
+    std::uint64_t low, high;
+    std::memcpy(&low, comm.data(), 8);
+    std::memcpy(&high, comm.data() + 8, 8);
+    low &= firstBytes(commLength);
+    high &= commLength > 8 ? firstBytes(commLength - 8) : 0;
+    std::memcpy(out.data(), &low, 8);
+    std::memcpy(out.data() + 8, &high, 8);
+  } else {
+    for (std::size_t i = 0; i < commLength; ++i) out[i] = comm[i];
+  }
+}
+
+/// The fields of one of our events into r.record. Returns the problem, or empty.
+std::string_view readEventOf(Event event, const char* p, const char* end,
+                             const te::TraceHeader& header, ParsedLine& r) {
+  switch (event) {
+    case Event::GlobalDirtyState:
+      return readEvent<te::GlobalDirtyState>(p, end, header, r);
+    case Event::BdiDirtyRatelimit:
+      return readEvent<te::BdiDirtyRatelimit>(p, end, header, r);
+    case Event::BalanceDirtyPages:
+      return readEvent<te::BalanceDirtyPages>(p, end, header, r);
+    case Event::None:
+      break;
+  }
+  return {};
+}
+
 }  // namespace
 
 void parseTraceLine(std::string_view line, ParsedLine& r) {
@@ -851,20 +936,7 @@ void parseTraceLine(std::string_view line, ParsedLine& r) {
   const char* bracket = begin;
   const char* cpuEnd = nullptr;
   int cpu = 0;
-  for (;;) {
-    bracket = findByte(bracket, end, '[');
-    if (!bracket) THROTTLELAB_GARBAGE("no [cpu] column");
-    const char* q = bracket + 1;
-    const char* const digitsEnd = bracket + std::min<std::ptrdiff_t>(8, end - bracket);
-    int v = 0;
-    while (q < digitsEnd && isDigit(*q)) v = v * 10 + (*q++ - '0');
-    if (q < end && *q == ']' && q > bracket + 1 && bracket > begin && isBlank(bracket[-1])) {
-      cpu = v;
-      cpuEnd = q + 1;
-      break;
-    }
-    ++bracket;
-  }
+  if (!findCpuColumn(begin, end, bracket, cpuEnd, cpu)) THROTTLELAB_GARBAGE("no [cpu] column");
 
   // Task and pid: `comm-pid` (ftrace, trace-cmd), `comm pid` or `comm pid/tid` (perf),
   // optionally followed by ftrace's `(tgid)` column.
@@ -906,29 +978,11 @@ void parseTraceLine(std::string_view line, ParsedLine& r) {
     badTimestamp = std::string_view(p, static_cast<std::size_t>(tokenEnd - 1 - p));
   }
 
-  // The event name: `balance_dirty_pages:` (ftrace, trace-cmd) or
-  // `writeback:balance_dirty_pages:` (perf). Ours are recognised by a few word compares.
   p = tokenEnd;
   while (p < end && isBlank(*p)) ++p;
-  if (matches(p, end, kPerfSystem)) p += kPerfSystem.length;
   Event event = Event::None;
-  if (matches(p, end, kEventName<te::BalanceDirtyPages>)) {
-    event = Event::BalanceDirtyPages;
-    tokenEnd = p + kEventName<te::BalanceDirtyPages>.length;
-  } else if (matches(p, end, kEventName<te::GlobalDirtyState>)) {
-    event = Event::GlobalDirtyState;
-    tokenEnd = p + kEventName<te::GlobalDirtyState>.length;
-  } else if (matches(p, end, kEventName<te::BdiDirtyRatelimit>)) {
-    event = Event::BdiDirtyRatelimit;
-    tokenEnd = p + kEventName<te::BdiDirtyRatelimit>.length;
-  }
-  if (event == Event::None || (tokenEnd < end && !isBlank(*tokenEnd))) {
-    tokenEnd = p;
-    while (tokenEnd < end && !isBlank(*tokenEnd)) ++tokenEnd;
-    if (tokenEnd == p || tokenEnd[-1] != ':')
-      THROTTLELAB_GARBAGE("no event name after the timestamp");
-    event = eventNamed(std::string_view(p, static_cast<std::size_t>(tokenEnd - 1 - p)));
-  }
+  tokenEnd = readEventName(p, end, event);
+  if (!tokenEnd) THROTTLELAB_GARBAGE("no event name after the timestamp");
 
   r.format =
       perfLayout ? TraceFormat::PerfScript : (flags ? TraceFormat::Ftrace : TraceFormat::TraceCmd);
@@ -946,43 +1000,13 @@ void parseTraceLine(std::string_view line, ParsedLine& r) {
 
   te::TraceHeader header;
   header.time = te::SimTime{te::SimDuration{ns}};
-  // makeComm without its call: TASK_COMM_LEN keeps 15 characters and a NUL.
-  const std::size_t commLength = std::min<std::size_t>(comm.size(), header.comm.size() - 1);
-  if (line.data() + line.size() - comm.data() >= 16) {
-    // The line goes on well past the name: copy 16 bytes and clear those past the name,
-    // rather than a loop whose length changes from task to task.
-    const auto firstBytes = [](std::size_t n) {
-      return n >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * n)) - 1;
-    };
-    std::uint64_t low, high;
-    std::memcpy(&low, comm.data(), 8);
-    std::memcpy(&high, comm.data() + 8, 8);
-    low &= firstBytes(commLength);
-    high &= commLength > 8 ? firstBytes(commLength - 8) : 0;
-    std::memcpy(header.comm.data(), &low, 8);
-    std::memcpy(header.comm.data() + 8, &high, 8);
-  } else {
-    for (std::size_t i = 0; i < commLength; ++i) header.comm[i] = comm[i];
-  }
+  copyComm(comm, line.data() + line.size(), header.comm);
   header.pid = pid;
   header.cpu = cpu;
 
   p = tokenEnd;
   while (p < end && isBlank(*p)) ++p;
-  std::string_view problem;
-  switch (event) {
-    case Event::GlobalDirtyState:
-      problem = readEvent<te::GlobalDirtyState>(p, end, header, r);
-      break;
-    case Event::BdiDirtyRatelimit:
-      problem = readEvent<te::BdiDirtyRatelimit>(p, end, header, r);
-      break;
-    case Event::BalanceDirtyPages:
-      problem = readEvent<te::BalanceDirtyPages>(p, end, header, r);
-      break;
-    case Event::None:
-      break;
-  }
+  const std::string_view problem = readEventOf(event, p, end, header, r);
   if (!problem.empty()) {
     r.kind = LineKind::Malformed;
     r.problem = problem;

@@ -284,10 +284,8 @@ std::string secs(double v) {
   return report::number(v) + " s";
 }
 
-}  // namespace
-
-Experiment makeMorton2003(bool quick) {
-  Experiment e;
+/// Who wrote what, when, and what it said.
+void describeMail(Experiment& e) {
   e.name = "morton2003";
   e.title =
       "A real-time writer and allocator under dirty throttling and swap-out (Andrew "
@@ -302,8 +300,10 @@ Experiment makeMorton2003(bool quick) {
       "takes 1.5 s normally and 0.12 s as SCHED_FIFO (with his -2 variant: RT tasks leave the "
       "throttle loop at once). Allocating 4 MB during heavy swap-out was 'much quicker and "
       "repeatable' for a real-time task; no figure.";
-  e.quick = quick;
-  e.liveCase = dd16Case(kBreak, kMemoryMiB, SchedClass::Fifo);
+}
+
+/// The machine, the policies and the allocators, each with where it comes from.
+void describeMachine(Experiment& e) {
   e.machine = {
       {"512 MiB RAM, 1 CPU",
        "[D] docs/model.md, The seed experiments: the mail does not describe Morton's machine"},
@@ -328,6 +328,10 @@ Experiment makeMorton2003(bool quick) {
        "legacy-2.6.0-rt-bonus (mainline: +1/4 on the limits)",
        "the mail's three kernels (docs/model.md, legacy-2.6.0 and the 2003 real-time variants)"},
   };
+}
+
+/// How each part is run and measured.
+void describeMethod(Experiment& e) {
   e.method = {
       "Background: `while true; do dd if=/dev/zero of=foo bs=1M count=512 conv=notrunc; done`, "
       "a writer looping over one 512 MiB file. Foreground: at 20 s, `dd bs=16M count=1` to a "
@@ -360,8 +364,11 @@ Experiment makeMorton2003(bool quick) {
           "atime update's get_write_access on the inode's block while a commit writes it to "
           "the journal) and the read (docs/model.md, The file system).",
   };
+}
 
-  // Part 1: the 16 MiB dd.
+/// Part 1: the 16 MiB dd under each policy, normal and SCHED_FIFO, and at the small memory
+/// where the mainline bonus no longer covers it.
+void addDd16Cases(Experiment& e, bool quick) {
   std::vector<std::string_view> policies = {kBreak, kBonus};
   if (!quick) policies.push_back(kPlain);
   for (const auto policy : policies)
@@ -369,29 +376,39 @@ Experiment makeMorton2003(bool quick) {
       e.cases.push_back(dd16Experiment(policy, kMemoryMiB, sched, quick));
   for (const auto sched : {SchedClass::Other, SchedClass::Fifo})
     e.cases.push_back(dd16Experiment(kBonus, kSmallMemoryMiB, sched, quick));
-  {
-    ExperimentCase copy = dd16Experiment(kBreak, kMemoryMiB, SchedClass::Other, quick);
-    copy.name = kCopyCase;
-    copy.row = "legacy-2.6.0-rt-break, 512 MiB, copy 70 MB/s";
-    copy.scenario.tasks = {ddLoop(kCopyMBps / 2), dd16(SchedClass::Other, kCopyMBps / 2)};
-    copy.metrics = {withNote(dd16Seconds(), "sensitivity run; no figure in the mail")};
-    e.cases.push_back(std::move(copy));
-    ExperimentCase disk = dd16Experiment(kBreak, kMemoryMiB, SchedClass::Other, quick);
-    disk.name = kDiskCase;
-    disk.row = "legacy-2.6.0-rt-break, 512 MiB, disk 15 MB/s";
-    disk.scenario.devices.front().writeMBps = kDiskMBps / 2;
-    disk.metrics = {withNote(dd16Seconds(), "sensitivity run; no figure in the mail")};
-    e.cases.push_back(std::move(disk));
-  }
-  // Part 3 (listed after part 1): Morton's aside.
-  for (const auto atime : {"atime", "noatime"}) e.cases.push_back(asideExperiment(atime));
-  // Part 2: the 4 MiB allocation.
+}
+
+/// Part 1's sensitivity run with both dd copying at half speed.
+ExperimentCase halfCopySpeedCase(bool quick) {
+  ExperimentCase copy = dd16Experiment(kBreak, kMemoryMiB, SchedClass::Other, quick);
+  copy.name = kCopyCase;
+  copy.row = "legacy-2.6.0-rt-break, 512 MiB, copy 70 MB/s";
+  copy.scenario.tasks = {ddLoop(kCopyMBps / 2), dd16(SchedClass::Other, kCopyMBps / 2)};
+  copy.metrics = {withNote(dd16Seconds(), "sensitivity run; no figure in the mail")};
+  return copy;
+}
+
+/// Part 1's sensitivity run with the disk at half its bandwidth.
+ExperimentCase halfDiskCase(bool quick) {
+  ExperimentCase disk = dd16Experiment(kBreak, kMemoryMiB, SchedClass::Other, quick);
+  disk.name = kDiskCase;
+  disk.row = "legacy-2.6.0-rt-break, 512 MiB, disk 15 MB/s";
+  disk.scenario.devices.front().writeMBps = kDiskMBps / 2;
+  disk.metrics = {withNote(dd16Seconds(), "sensitivity run; no figure in the mail")};
+  return disk;
+}
+
+/// Part 2: the 4 MiB allocation under each allocator, normal and SCHED_FIFO.
+void addAllocCases(Experiment& e, bool quick) {
   std::vector<std::string_view> allocators = {"2.6.0"};
   if (!quick) allocators.insert(allocators.begin(), "2.6.0-no-rt");
   for (const auto allocator : allocators)
     for (const auto sched : {SchedClass::Other, SchedClass::Fifo})
       e.cases.push_back(allocExperiment(allocator, sched));
+}
 
+/// One table per part, each case in the table of its part.
+void addTables(Experiment& e) {
   ReportTable dd16Table{.title = "The 16 MiB dd (s) while the dd loop holds the limit",
                         .metrics = {"dd16_s"},
                         .caseNames = {}};
@@ -412,9 +429,11 @@ Experiment makeMorton2003(bool quick) {
       (c.name.rfind("allocator ", 0) == 0 ? allocTable : dd16Table).caseNames.push_back(c.name);
   }
   e.tables = {dd16Table, allocTable, asideTable};
+}
 
-  // ---- Claims ------------------------------------------------------------------------------
-  e.claims.push_back(Claim{
+/// The mail's kernel: SCHED_FIFO many times faster.
+Claim rtBreakClaim() {
+  return Claim{
       "rt-break (the mail's kernel): the SCHED_FIFO 16 MiB dd is many times (≥ 5 ×) faster "
       "than the normal one",
       [](const ExperimentResult& r) {
@@ -426,8 +445,12 @@ Experiment makeMorton2003(bool quick) {
                        .detail = "SCHED_OTHER " + secs(normal) + ", SCHED_FIFO " + secs(fifo) +
                                  ": " + fixed(normal / fifo, 1) +
                                  " × (mail: 1.5 s and 0.12 s, 12.5 ×)"};
-      }});
-  e.claims.push_back(Claim{
+      }};
+}
+
+/// Mainline's bonus: fast while 16 MiB fits in the extra quarter.
+Claim rtBonusClaim() {
+  return Claim{
       "rt-bonus (mainline): SCHED_FIFO is fast (≥ 5 × the normal dd) while 16 MiB fits in the "
       "extra quarter (512 MiB: thresh/4 ≈ 51 MiB) and not once memory is so small that it "
       "does not (" +
@@ -452,8 +475,12 @@ Experiment makeMorton2003(bool quick) {
                                  std::to_string(kSmallMemoryMiB) + " MiB: SCHED_OTHER " +
                                  secs(smallOther) + ", SCHED_FIFO " + secs(smallFifo) + " (" +
                                  fixed(smallOther / smallFifo, 1) + " ×)"};
-      }});
-  e.claims.push_back(Claim{
+      }};
+}
+
+/// The normal write is bound by the disk, not the copy.
+Claim diskBoundClaim() {
+  return Claim{
       "The normal write's time is governed by disk bandwidth, not by copy speed: halving the "
       "copy speed lengthens it by < 25 %, halving the disk bandwidth by > 40 %",
       [](const ExperimentResult& r) {
@@ -468,8 +495,12 @@ Experiment makeMorton2003(bool quick) {
                        .detail = "base " + secs(base) + "; copy ÷ 2: " + secs(copy) + " (" +
                                  report::percentChange(copyChange * 100) + "); disk ÷ 2: " +
                                  secs(disk) + " (" + report::percentChange(diskChange * 100) + ")"};
-      }});
-  e.claims.push_back(Claim{
+      }};
+}
+
+/// The 2003 allocator change: a SCHED_FIFO allocation is quicker.
+Claim allocClaim(bool quick) {
+  return Claim{
       "With the 2003 allocator change (2.6.0), a SCHED_FIFO 4 MiB allocation during heavy "
       "swap-out is quicker than a SCHED_OTHER one",
       [quick](const ExperimentResult& r) {
@@ -487,8 +518,12 @@ Experiment makeMorton2003(bool quick) {
         }
         return Verdict{
             .claim = "", .holds = fifo < normal, .detail = detail + " (mail: no figure)"};
-      }});
-  e.claims.push_back(Claim{
+      }};
+}
+
+/// Morton's aside: the atime update's journal wait.
+Claim asideClaim() {
+  return Claim{
       "Morton's aside: on ext3 with atime, the real-time task waits in the journal for a "
       "commit because of the atime update of its read, and noatime removes that wait; the "
       "disk read remains",
@@ -509,7 +544,31 @@ Experiment makeMorton2003(bool quick) {
                       ", throttle " + secs(atimeT) + ", write()'s handles " + secs(atimeW) +
                       "; with noatime: journal " + secs(noatimeJ) + ", read " + secs(noatimeR) +
                       ", write()'s handles " + secs(noatimeW) + " (mail: no figures)"};
-      }});
+      }};
+}
+
+}  // namespace
+
+Experiment makeMorton2003(bool quick) {
+  Experiment e;
+  describeMail(e);
+  e.quick = quick;
+  e.liveCase = dd16Case(kBreak, kMemoryMiB, SchedClass::Fifo);
+  describeMachine(e);
+  describeMethod(e);
+
+  // Part 1: the 16 MiB dd.
+  addDd16Cases(e, quick);
+  e.cases.push_back(halfCopySpeedCase(quick));
+  e.cases.push_back(halfDiskCase(quick));
+  // Part 3 (listed after part 1): Morton's aside.
+  for (const auto atime : {"atime", "noatime"}) e.cases.push_back(asideExperiment(atime));
+  // Part 2: the 4 MiB allocation.
+  addAllocCases(e, quick);
+
+  addTables(e);
+
+  e.claims = {rtBreakClaim(), rtBonusClaim(), diskBoundClaim(), allocClaim(quick), asideClaim()};
   return e;
 }
 

@@ -110,10 +110,8 @@ std::string describe(const ExperimentResult& r, int n, int k) {
          report::percentChange(b != 0 ? (p - b) / b * 100 : std::nan("")) + ")";
 }
 
-}  // namespace
-
-Experiment makeWu2010(bool quick) {
-  Experiment e;
+/// Who wrote what, when, and what it said.
+void describeMail(Experiment& e) {
   e.name = "wu2010";
   e.title = "IO-less dirty throttling: 1, 10 and 100 dd on one SATA disk (Wu Fengguang, 2010)";
   e.mail = "linux-kernel, Wu Fengguang, 2010-11-18, \"Re: [PATCH 00/13] IO-less dirty throttling\"";
@@ -124,8 +122,10 @@ Experiment makeWu2010(bool quick) {
       "the same; ten: CPU system time halved; a hundred: system time to ~10 %, IO size and "
       "throughput up ~10 %. In the same reply: real-time and interactive tasks get a 1/4 bonus "
       "on the limits, so they are only lightly throttled beside heavy dirtiers.";
-  e.quick = quick;
-  e.liveCase = caseName(10, kIoless);
+}
+
+/// The machine and workload, each with where it comes from.
+void describeMachine(Experiment& e) {
   e.machine = {
       {"4 CPUs (4-core 3.2 GHz), 4 GiB RAM", "Wu's test box, as the mail states it [V text]"},
       {"HZ 250",
@@ -156,7 +156,10 @@ Experiment makeWu2010(bool quick) {
        "the mail; delayed allocation, extents and the log as docs/model.md, The file system "
        "describes them"},
   };
-  const double warmup = quick ? 20 : 30;
+}
+
+/// How the cases are run and measured, and why the real-time writer fares as it does.
+void describeMethod(Experiment& e, bool quick, double warmup) {
   e.method = {
       "Each case runs " + report::number(quick ? 40 : 60) +
           " s of simulated time; the figures are taken over the last " +
@@ -185,88 +188,91 @@ Experiment makeWu2010(bool quick) {
       "question; we compare the share of its time it spends paused, and its rate, with the "
       "normal writers'.",
   };
+}
 
+/// One line of the mail's table under one policy: its three columns with the mail's figures,
+/// the pause (ioless) and the per-writer rate.
+ExperimentCase mailCase(const MailLine& line, std::string_view policy, bool quick, double warmup) {
   const std::function<double(const CaseRun&)> reads[3] = {
       [](const CaseRun& r) { return r.window.systemPct; },
       [](const CaseRun& r) { return r.window.writeKBps; },
       [](const CaseRun& r) { return r.window.avgrqSzSectors; },
   };
 
-  for (const MailLine& line : kMail) {
-    for (const std::string_view policy : {kBaseline, kIoless}) {
-      const bool patched = policy == kIoless;
-      ExperimentCase c;
-      c.name = caseName(line.dd, policy);
-      c.row = std::to_string(line.dd) + "dd";
-      c.column = std::string(policy);
-      c.scenario = machine(quick);
-      c.scenario.policy = std::string(policy);
-      c.scenario.tasks = {dd(line.dd)};
-      c.measureFromS = warmup;
-      c.collectPauses = patched;
-      for (int k = 0; k < 3; ++k) {
-        const double mail = patched ? line.patch[k] : line.base[k];
-        c.metrics.push_back(withSeed(metric(kKeys[k], kLabels[k], kUnits[k], reads[k]), mail,
-                                     run2Note(line.base2[k], line.patch2[k], patched)));
-      }
-      if (patched) {
-        MetricSpec pause = metric("pause_ms_p50", "pause p50", "ms",
-                                  [](const CaseRun& r) { return r.window.pauseMsP50; });
-        if (line.dd == 1)
-          pause = withSeed(
-              pause, 10,
-              "the series changelog: pauses of ~10 ms for 1 dd (docs/model.md, Pause control)");
-        else
-          pause = withNote(pause,
-                           "no figure in the mail; the changelog gives ~100 ms for 1000 dd, and "
-                           "max_pause bounds every pause at 200 ms");
-        c.metrics.push_back(std::move(pause));
-      }
-      c.metrics.push_back(withNote(
-          metric("rate_max_dev_pct", "per-writer rate vs write_bw/N, max deviation", "%",
-                 [](const CaseRun& r) { return groupWindowRateMaxDeviationPct(r, "dd"); }),
-          patched ? "no figure in the mail; rate control (docs/model.md, Eq. 24) drives each dd to "
-                    "write_bw/N under ioless"
-                  : "no figure in the mail; under the IO-ful baseline a dd's rate depends on "
-                    "which dirtier happens to do the writeback"));
-      e.cases.push_back(std::move(c));
-    }
+  const bool patched = policy == kIoless;
+  ExperimentCase c;
+  c.name = caseName(line.dd, policy);
+  c.row = std::to_string(line.dd) + "dd";
+  c.column = std::string(policy);
+  c.scenario = machine(quick);
+  c.scenario.policy = std::string(policy);
+  c.scenario.tasks = {dd(line.dd)};
+  c.measureFromS = warmup;
+  c.collectPauses = patched;
+  for (int k = 0; k < 3; ++k) {
+    const double mail = patched ? line.patch[k] : line.base[k];
+    c.metrics.push_back(withSeed(metric(kKeys[k], kLabels[k], kUnits[k], reads[k]), mail,
+                                 run2Note(line.base2[k], line.patch2[k], patched)));
   }
-
-  // The real-time remark.
-  {
-    ExperimentCase c;
-    c.name = "10dd + 1 RT writer ioless";
-    c.row = "10dd + 1 RT writer";
-    c.column = std::string(kIoless);
-    c.scenario = machine(quick);
-    c.scenario.policy = std::string(kIoless);
-    TaskSpec rt = dd(1);
-    rt.name = "rt-writer";
-    rt.blockKiB = kRtBlockKiB;
-    rt.thinkMs = kRtThinkMs;
-    rt.sched = SchedClass::Fifo;
-    rt.rtPriority = 50;
-    c.scenario.tasks = {dd(10), rt};
-    c.measureFromS = warmup;
-    c.metrics = {
-        withNote(
-            metric("rt_paused_pct", "RT writer: time paused", "%",
-                   [](const CaseRun& r) { return groupWindowPausedShare(r, "rt-writer") * 100; }),
-            "no figure in the mail: 'only lightly throttled'"),
-        withNote(metric("dd_paused_pct", "normal dd: time paused (mean)", "%",
-                        [](const CaseRun& r) { return groupWindowPausedShare(r, "dd") * 100; }),
-                 "no figure in the mail"),
-        withNote(metric("rt_write_kbps", "RT writer: rate", "KiB/s",
-                        [](const CaseRun& r) { return groupWindowWriteKBps(r, "rt-writer"); }),
-                 "no figure in the mail; it asks for 1 MiB per 100 ms"),
-        withNote(metric("dd_write_kbps", "normal dd: rate (mean)", "KiB/s",
-                        [](const CaseRun& r) { return groupWindowWriteKBps(r, "dd"); }),
-                 "no figure in the mail"),
-    };
-    e.cases.push_back(std::move(c));
+  if (patched) {
+    MetricSpec pause = metric("pause_ms_p50", "pause p50", "ms",
+                              [](const CaseRun& r) { return r.window.pauseMsP50; });
+    if (line.dd == 1)
+      pause = withSeed(
+          pause, 10,
+          "the series changelog: pauses of ~10 ms for 1 dd (docs/model.md, Pause control)");
+    else
+      pause = withNote(pause,
+                       "no figure in the mail; the changelog gives ~100 ms for 1000 dd, and "
+                       "max_pause bounds every pause at 200 ms");
+    c.metrics.push_back(std::move(pause));
   }
+  c.metrics.push_back(withNote(
+      metric("rate_max_dev_pct", "per-writer rate vs write_bw/N, max deviation", "%",
+             [](const CaseRun& r) { return groupWindowRateMaxDeviationPct(r, "dd"); }),
+      patched ? "no figure in the mail; rate control (docs/model.md, Eq. 24) drives each dd to "
+                "write_bw/N under ioless"
+              : "no figure in the mail; under the IO-ful baseline a dd's rate depends on "
+                "which dirtier happens to do the writeback"));
+  return c;
+}
 
+/// The real-time remark: one SCHED_FIFO writer beside 10 heavy dd.
+ExperimentCase rtWriterCase(bool quick, double warmup) {
+  ExperimentCase c;
+  c.name = "10dd + 1 RT writer ioless";
+  c.row = "10dd + 1 RT writer";
+  c.column = std::string(kIoless);
+  c.scenario = machine(quick);
+  c.scenario.policy = std::string(kIoless);
+  TaskSpec rt = dd(1);
+  rt.name = "rt-writer";
+  rt.blockKiB = kRtBlockKiB;
+  rt.thinkMs = kRtThinkMs;
+  rt.sched = SchedClass::Fifo;
+  rt.rtPriority = 50;
+  c.scenario.tasks = {dd(10), rt};
+  c.measureFromS = warmup;
+  c.metrics = {
+      withNote(
+          metric("rt_paused_pct", "RT writer: time paused", "%",
+                 [](const CaseRun& r) { return groupWindowPausedShare(r, "rt-writer") * 100; }),
+          "no figure in the mail: 'only lightly throttled'"),
+      withNote(metric("dd_paused_pct", "normal dd: time paused (mean)", "%",
+                      [](const CaseRun& r) { return groupWindowPausedShare(r, "dd") * 100; }),
+               "no figure in the mail"),
+      withNote(metric("rt_write_kbps", "RT writer: rate", "KiB/s",
+                      [](const CaseRun& r) { return groupWindowWriteKBps(r, "rt-writer"); }),
+               "no figure in the mail; it asks for 1 MiB per 100 ms"),
+      withNote(metric("dd_write_kbps", "normal dd: rate (mean)", "KiB/s",
+                      [](const CaseRun& r) { return groupWindowWriteKBps(r, "dd"); }),
+               "no figure in the mail"),
+  };
+  return c;
+}
+
+/// The mail's table, pauses and fairness, and the real-time writer.
+void addTables(Experiment& e) {
   e.tables = {
       ReportTable{.title = "The mail's table: %system, wkB/s and avgrq-sz per N dd",
                   .metrics = {"system_pct", "write_kbps", "avgrq_sz_sectors"},
@@ -282,10 +288,11 @@ Experiment makeWu2010(bool quick) {
       e.tables[0].caseNames.push_back(caseName(line.dd, policy));
       if (policy == kIoless) e.tables[1].caseNames.push_back(caseName(line.dd, policy));
     }
+}
 
-  // ---- Claims ------------------------------------------------------------------------------
-
-  e.claims.push_back(Claim{
+/// One writer: the two policies alike.
+Claim oneWriterClaim() {
+  return Claim{
       "One writer: perbdi-2.6.24 and ioless are within 5 % of each other on %system, wkB/s and "
       "avgrq-sz",
       [](const ExperimentResult& r) {
@@ -299,19 +306,26 @@ Experiment makeWu2010(bool quick) {
         }
         v.detail += " (mail: 13.046 → 13.060, 57357 → 57633, 910.7 → 909.2)";
         return v;
-      }});
-  e.claims.push_back(Claim{"Ten writers: ioless roughly halves %system (ioless/perbdi ≤ 0.65)",
-                           [](const ExperimentResult& r) {
-                             const auto [b, p] = pairOf(r, 10, "system_pct");
-                             if (!allKnown({b, p})) return notJudged("", "10dd %system");
-                             return Verdict{.claim = "",
-                                            .holds = ratio(p, b) <= 0.65,
-                                            .detail = "ratio " + fixed(ratio(p, b), 2) + ": " +
-                                                      describe(r, 10, 0) + "; " +
-                                                      describe(r, 10, 1) +
-                                                      " (mail: 39.442 → 20.756, ratio 0.53)"};
-                           }});
-  e.claims.push_back(Claim{
+      }};
+}
+
+/// Ten writers: %system roughly halved.
+Claim tenWritersClaim() {
+  return Claim{"Ten writers: ioless roughly halves %system (ioless/perbdi ≤ 0.65)",
+               [](const ExperimentResult& r) {
+                 const auto [b, p] = pairOf(r, 10, "system_pct");
+                 if (!allKnown({b, p})) return notJudged("", "10dd %system");
+                 return Verdict{.claim = "",
+                                .holds = ratio(p, b) <= 0.65,
+                                .detail = "ratio " + fixed(ratio(p, b), 2) + ": " +
+                                          describe(r, 10, 0) + "; " + describe(r, 10, 1) +
+                                          " (mail: 39.442 → 20.756, ratio 0.53)"};
+               }};
+}
+
+/// A hundred writers: %system cut, throughput and request size up.
+Claim hundredWritersClaim() {
+  return Claim{
       "A hundred writers: ioless cuts %system to a small fraction (≤ 0.3 ×) and raises "
       "throughput and request size by several percent (≥ +3 %)",
       [](const ExperimentResult& r) {
@@ -326,8 +340,12 @@ Experiment makeWu2010(bool quick) {
                                  describe(r, 100, 2) +
                                  " (mail: 30.916 → 3.079, 37843 → 41655 (+10.1 %), 748.7 → "
                                  "822.3 (+9.8 %))"};
-      }});
-  e.claims.push_back(Claim{
+      }};
+}
+
+/// The real-time writer only lightly throttled.
+Claim rtWriterClaim() {
+  return Claim{
       "A SCHED_FIFO writer beside 10 heavy dd is only lightly throttled under ioless: it spends "
       "at most a quarter of the normal writers' share of time paused and gets at least 90 % of "
       "the rate it asks for",
@@ -349,7 +367,28 @@ Experiment makeWu2010(bool quick) {
                                  fixed(ddPaused, 1) + " %; rate: RT " + report::number(rtRate) +
                                  " KiB/s of " + report::number(asked) + " asked, each normal dd " +
                                  report::number(ddRate) + " KiB/s"};
-      }});
+      }};
+}
+
+}  // namespace
+
+Experiment makeWu2010(bool quick) {
+  Experiment e;
+  describeMail(e);
+  e.quick = quick;
+  e.liveCase = caseName(10, kIoless);
+  describeMachine(e);
+  const double warmup = quick ? 20 : 30;
+  describeMethod(e, quick, warmup);
+
+  for (const MailLine& line : kMail)
+    for (const std::string_view policy : {kBaseline, kIoless})
+      e.cases.push_back(mailCase(line, policy, quick, warmup));
+  e.cases.push_back(rtWriterCase(quick, warmup));
+
+  addTables(e);
+
+  e.claims = {oneWriterClaim(), tenWritersClaim(), hundredWritersClaim(), rtWriterClaim()};
   return e;
 }
 

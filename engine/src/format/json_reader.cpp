@@ -139,26 +139,27 @@ class CheckedDomBuilder {
   }
 
   /// The JSON path of the value being read: each open container's place in its parent.
-  std::string here() const {
-    std::string path;
-    for (const Frame& f : m_frames) {
-      if (f.isArray) {
-        path += "[" + std::to_string(f.index) + "]";
-      } else {
-        if (!path.empty()) path += '.';
-        path += printable(f.currentKey);
-      }
-    }
-    return path;
-  }
+  std::string here() const { return pathThrough(m_frames.size()); }
 
   /// The path of the key whose value nests too deep ("set.tasks[0].name"), rather than
   /// thirty-two levels of "[0]": every key on the way, and the index of an array the format
   /// describes as one of objects.
   std::string describedPlace() const {
+    std::size_t n = 0;
+    while (n < m_frames.size() && !isPlainArray(m_frames[n])) ++n;
+    return pathThrough(n);
+  }
+
+  /// An array of anything but objects: the format names no key inside it.
+  static bool isPlainArray(const Frame& f) {
+    return f.isArray && !(f.expect.known && f.expect.kind == JsonKind::ObjectArray);
+  }
+
+  /// The path through the first `n` open containers.
+  std::string pathThrough(std::size_t n) const {
     std::string path;
-    for (const Frame& f : m_frames) {
-      if (f.isArray && !(f.expect.known && f.expect.kind == JsonKind::ObjectArray)) break;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Frame& f = m_frames[i];
       if (f.isArray) {
         path += "[" + std::to_string(f.index) + "]";
       } else {
@@ -171,16 +172,7 @@ class CheckedDomBuilder {
 
   /// The path of key `leaf` of the innermost (object) container.
   std::string pathWith(std::string_view leaf) const {
-    std::string path;
-    for (std::size_t i = 0; i + 1 < m_frames.size(); ++i) {
-      const Frame& f = m_frames[i];
-      if (f.isArray) {
-        path += "[" + std::to_string(f.index) + "]";
-      } else {
-        if (!path.empty()) path += '.';
-        path += printable(f.currentKey);
-      }
-    }
+    std::string path = pathThrough(m_frames.empty() ? 0 : m_frames.size() - 1);
     if (!path.empty()) path += '.';
     return path + printable(leaf);
   }

@@ -8,6 +8,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <initializer_list>
+#include <utility>
 
 namespace throttlelab::engine {
 
@@ -130,27 +132,25 @@ class ConditionParser {
                : "'" + std::string(op) + "' takes numbers, not conditions");
   }
 
-  Typed orExpr() {
-    Typed left = andExpr();
-    while (accept("||")) {
-      want(left, true, "||");
-      const Typed right = andExpr();
-      want(right, true, "||");
-      left = {add(Op::Or, left.node, right.node), true};
+  /// One level of left-associative operators (`a - b + c`): operands of the level below,
+  /// joined by any of `ops`; `truth` says whether operands and results are conditions.
+  Typed leftAssociative(Typed (ConditionParser::*next)(),
+                        std::initializer_list<std::pair<std::string_view, Op>> ops, bool truth) {
+    Typed left = (this->*next)();
+    for (;;) {
+      const auto found =
+          std::find_if(ops.begin(), ops.end(), [&](const auto& o) { return accept(o.first); });
+      if (found == ops.end()) return left;
+      want(left, truth, found->first);
+      const Typed right = (this->*next)();
+      want(right, truth, found->first);
+      left = {add(found->second, left.node, right.node), truth};
     }
-    return left;
   }
 
-  Typed andExpr() {
-    Typed left = equality();
-    while (accept("&&")) {
-      want(left, true, "&&");
-      const Typed right = equality();
-      want(right, true, "&&");
-      left = {add(Op::And, left.node, right.node), true};
-    }
-    return left;
-  }
+  Typed orExpr() { return leftAssociative(&ConditionParser::andExpr, {{"||", Op::Or}}, true); }
+
+  Typed andExpr() { return leftAssociative(&ConditionParser::equality, {{"&&", Op::And}}, true); }
 
   Typed equality() {
     const Typed left = relational();
@@ -186,39 +186,13 @@ class ConditionParser {
   }
 
   Typed additive() {
-    Typed left = multiplicative();
-    for (;;) {
-      Op op;
-      if (accept("+"))
-        op = Op::Add;
-      else if (accept("-"))
-        op = Op::Subtract;
-      else
-        return left;
-      const std::string_view token = op == Op::Add ? "+" : "-";
-      want(left, false, token);
-      const Typed right = multiplicative();
-      want(right, false, token);
-      left = {add(op, left.node, right.node), false};
-    }
+    return leftAssociative(&ConditionParser::multiplicative, {{"+", Op::Add}, {"-", Op::Subtract}},
+                           false);
   }
 
   Typed multiplicative() {
-    Typed left = unary();
-    for (;;) {
-      Op op;
-      if (accept("*"))
-        op = Op::Multiply;
-      else if (accept("/"))
-        op = Op::Divide;
-      else
-        return left;
-      const std::string_view token = op == Op::Multiply ? "*" : "/";
-      want(left, false, token);
-      const Typed right = unary();
-      want(right, false, token);
-      left = {add(op, left.node, right.node), false};
-    }
+    return leftAssociative(&ConditionParser::unary, {{"*", Op::Multiply}, {"/", Op::Divide}},
+                           false);
   }
 
   Typed unary() {

@@ -65,37 +65,24 @@ class Reader {
     } else if (devices) {
       requireArray(*devices, "devices");
       if (devices->empty()) m_context.fail("devices", "must list at least one device");
-      if (devices->size() > engine::kMaxDevices)
-        m_context.fail("devices", "lists " + std::to_string(devices->size()) +
-                                      " devices; at most " + std::to_string(engine::kMaxDevices) +
-                                      " are supported");
-      s.devices.assign(devices->size(), DeviceConfig{});
-      for (std::size_t i = 0; i < devices->size(); ++i)
-        readObject((*devices)[i], deviceJsonPath(i, true), schema::kDeviceKeys, s.devices[i]);
+      requireAtMost(*devices, "devices", "devices", engine::kMaxDevices);
+      readEach(
+          *devices, schema::kDeviceKeys, [](std::size_t i) { return deviceJsonPath(i, true); },
+          s.devices);
     }
 
     if (const Json* vm = member(doc, "vm")) readObject(*vm, "vm", schema::kVmKeys, s.vm);
 
     if (const Json* tasks = member(doc, "tasks")) {
       requireArray(*tasks, "tasks");
-      if (tasks->size() > schema::kMaxTaskGroups)
-        m_context.fail("tasks", "lists " + std::to_string(tasks->size()) +
-                                    " task groups; at most " +
-                                    std::to_string(schema::kMaxTaskGroups) + " are supported");
-      s.tasks.assign(tasks->size(), TaskSpec{});
-      for (std::size_t i = 0; i < tasks->size(); ++i)
-        readObject((*tasks)[i], taskJsonPath(i), schema::kTaskKeys, s.tasks[i]);
+      requireAtMost(*tasks, "tasks", "task groups", schema::kMaxTaskGroups);
+      readEach(*tasks, schema::kTaskKeys, taskJsonPath, s.tasks);
     }
 
     if (const Json* cgroups = member(doc, "cgroups")) {
       requireArray(*cgroups, "cgroups");
-      if (cgroups->size() > schema::kMaxCgroups)
-        m_context.fail("cgroups", "lists " + std::to_string(cgroups->size()) +
-                                      " cgroups; at most " + std::to_string(schema::kMaxCgroups) +
-                                      " are supported");
-      s.cgroups.assign(cgroups->size(), CgroupSpec{});
-      for (std::size_t i = 0; i < cgroups->size(); ++i)
-        readObject((*cgroups)[i], cgroupJsonPath(i), schema::kCgroupKeys, s.cgroups[i]);
+      requireAtMost(*cgroups, "cgroups", "cgroups", schema::kMaxCgroups);
+      readEach(*cgroups, schema::kCgroupKeys, cgroupJsonPath, s.cgroups);
     }
     return s;
   }
@@ -108,6 +95,23 @@ class Reader {
 
   void requireArray(const Json& v, const std::string& path) const {
     if (!v.is_array()) m_context.fail(path, "must be an array, got " + describe(v));
+  }
+
+  /// The engine's bound on a list's length (`what` names its entries in the message).
+  void requireAtMost(const Json& list, const std::string& path, std::string_view what,
+                     std::size_t most) const {
+    if (list.size() > most)
+      m_context.fail(path, "lists " + std::to_string(list.size()) + " " + std::string(what) +
+                               "; at most " + std::to_string(most) + " are supported");
+  }
+
+  /// Each object of the array `list` into its own default entry of `out`, at the path
+  /// `pathOf(i)` names.
+  template <class T, std::size_t N, class PathOf>
+  void readEach(const Json& list, const Key<T> (&keys)[N], PathOf pathOf,
+                std::vector<T>& out) const {
+    out.assign(list.size(), T{});
+    for (std::size_t i = 0; i < list.size(); ++i) readObject(list[i], pathOf(i), keys, out[i]);
   }
 
   template <class T, std::size_t N>

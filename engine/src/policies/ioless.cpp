@@ -75,16 +75,7 @@ class IolessPolicy final : public IolessPolicyBase<IolessPolicy> {
                                    : m.dirty <= m.freerun);
     }
     if (freerun) {
-      task.dirtyPausedWhen = now;
-      task.nrDirtied = 0;
-      task.nrDirtiedPause =
-          strict ? dirtyPollInterval(w.wbDirty, w.wbThresh) : dirtyPollInterval(g.dirty, g.thresh);
-      if (cg >= 0)
-        task.nrDirtiedPause =
-            std::min(task.nrDirtiedPause, strict ? dirtyPollInterval(mw.wbDirty, mw.wbThresh)
-                                                 : dirtyPollInterval(m.dirty, m.thresh));
-      task.balancePages = 0;
-      task.taskRatelimit = 0;
+      runFree(task, now, strict, g, w, cg, m, mw);
       return {};
     }
     if (!host.writebackInProgress(dev)) host.startBackgroundWriteback(dev);
@@ -100,10 +91,7 @@ class IolessPolicy final : public IolessPolicyBase<IolessPolicy> {
       mpos = wbPositionRatio(positionInputs(m, mw, bw.avgWriteBw, strict));
       dirtyExceeded = dirtyExceeded || (mw.wbDirty > mw.wbThresh && m.dirty > m.thresh);
       memcgSets = mpos.posRatio < pos.posRatio;
-      CgroupState& cs = host.cgroupState(cg);
-      cs.lastPosRatio = static_cast<double>(mpos.posRatio) / kPosRatioOne;
-      cs.lastSetPause = memcgSets;
-      cw->lastPosRatio = static_cast<double>(std::min(pos.posRatio, mpos.posRatio)) / kPosRatioOne;
+      recordMemcgPosRatio(host.cgroupState(cg), *cw, pos, mpos, memcgSets);
     } else {
       wb.lastPosRatio = static_cast<double>(pos.posRatio) / kPosRatioOne;
     }
@@ -114,15 +102,8 @@ class IolessPolicy final : public IolessPolicyBase<IolessPolicy> {
     if (updated) updateBandwidth(host, task, g, w, pos, cg, m, mw, mpos);
 
     // The record describes the domain that set the pause, as the kernel traces its sdtc.
-    GlobalView sg = g;
-    WbView sw = w;
-    if (memcgSets) {
-      sg.thresh = m.thresh;
-      sg.bgThresh = m.bgThresh;
-      sg.freerun = m.freerun;
-      sg.dirty = m.dirty;
-      sw = mw;
-    }
+    const GlobalView sg = memcgSets ? withMemcgLimits(g, m) : g;
+    const WbView sw = memcgSets ? mw : w;
     const ThrottleDomain domain = memcgSets ? ThrottleDomain::Cgroup : ThrottleDomain::Global;
 
     const std::int64_t dirtyRatelimit = bw.dirtyRatelimit;
@@ -152,16 +133,7 @@ class IolessPolicy final : public IolessPolicyBase<IolessPolicy> {
         detail.clamp = PauseClamp::MinPause;
         emitTrace(host, task, sg, sw, dirtyRatelimit, taskRatelimit, pagesDirtied, period,
                   std::min<std::int64_t>(pause, 0), detail);
-        if (pause < -hz) {
-          task.dirtyPausedWhen = now;  // a long think: start afresh
-          task.nrDirtied = 0;
-        } else if (period) {
-          task.dirtyPausedWhen += period;  // bank the debt for the next call
-          task.nrDirtied = 0;
-        } else if (task.nrDirtiedPause <= pagesDirtied) {
-          task.nrDirtiedPause += pagesDirtied;
-        }
-        task.balancePages = 0;
+        skipShortPause(task, now, period, pause, pagesDirtied, hz);
         return {};
       }
       if (pause > maxPause) {
@@ -177,7 +149,68 @@ class IolessPolicy final : public IolessPolicyBase<IolessPolicy> {
     task.dirtyPausedWhen = now + pause;
     task.nrDirtied = 0;
     task.nrDirtiedPause = mp.nrDirtiedPause;
+    return sleepOutcome(task, pause, hz, taskRatelimit, sw, pagesDirtied);
+  }
 
+ private:
+  /// wb_stat_error(): the per-CPU counter slack below which a device counts as clean.
+  static constexpr Pages kWbStatError = 8;
+
+  /// Below the freerun ceiling (of every domain the task is in): no pause; the next call comes
+  /// after dirty_poll_interval pages, the shorter of the domains' intervals.
+  static void runFree(Task& task, std::int64_t now, bool strict, const GlobalView& g,
+                      const WbView& w, int cg, const MemcgView& m, const WbView& mw) {
+    task.dirtyPausedWhen = now;
+    task.nrDirtied = 0;
+    task.nrDirtiedPause =
+        strict ? dirtyPollInterval(w.wbDirty, w.wbThresh) : dirtyPollInterval(g.dirty, g.thresh);
+    if (cg >= 0)
+      task.nrDirtiedPause =
+          std::min(task.nrDirtiedPause, strict ? dirtyPollInterval(mw.wbDirty, mw.wbThresh)
+                                               : dirtyPollInterval(m.dirty, m.thresh));
+    task.balancePages = 0;
+    task.taskRatelimit = 0;
+  }
+
+  /// What the cgroup's panels show: its own pos_ratio, whether it set the pause, and the
+  /// smaller of the two domains' ratios on its wb.
+  static void recordMemcgPosRatio(CgroupState& cs, CgroupWb& cw, const PositionResult& pos,
+                                  const PositionResult& mpos, bool memcgSets) {
+    cs.lastPosRatio = static_cast<double>(mpos.posRatio) / kPosRatioOne;
+    cs.lastSetPause = memcgSets;
+    cw.lastPosRatio = static_cast<double>(std::min(pos.posRatio, mpos.posRatio)) / kPosRatioOne;
+  }
+
+  /// The global view with the memcg domain's limits and dirty count, for the trace record
+  /// when the memcg domain set the pause.
+  static GlobalView withMemcgLimits(const GlobalView& g, const MemcgView& m) {
+    GlobalView sg = g;
+    sg.thresh = m.thresh;
+    sg.bgThresh = m.bgThresh;
+    sg.freerun = m.freerun;
+    sg.dirty = m.dirty;
+    return sg;
+  }
+
+  /// A pause below min_pause is not taken: the time is banked (or forgotten after a long
+  /// think) and the task dirties on.
+  static void skipShortPause(Task& task, std::int64_t now, std::int64_t period, std::int64_t pause,
+                             Pages pagesDirtied, int hz) {
+    if (pause < -hz) {
+      task.dirtyPausedWhen = now;  // a long think: start afresh
+      task.nrDirtied = 0;
+    } else if (period) {
+      task.dirtyPausedWhen += period;  // bank the debt for the next call
+      task.nrDirtied = 0;
+    } else if (task.nrDirtiedPause <= pagesDirtied) {
+      task.nrDirtiedPause += pagesDirtied;
+    }
+    task.balancePages = 0;
+  }
+
+  static BalanceOutcome sleepOutcome(Task& task, std::int64_t pause, int hz,
+                                     std::int64_t taskRatelimit, const WbView& sw,
+                                     Pages pagesDirtied) {
     BalanceOutcome out;
     out.action = BalanceOutcome::Action::Sleep;
     out.sleep = SimDuration{pause * 1'000'000'000LL / hz};
@@ -187,10 +220,6 @@ class IolessPolicy final : public IolessPolicyBase<IolessPolicy> {
     task.balancePages = out.recheck ? pagesDirtied : 0;
     return out;
   }
-
- private:
-  /// wb_stat_error(): the per-CPU counter slack below which a device counts as clean.
-  static constexpr Pages kWbStatError = 8;
 
   static void updateBandwidth(ThrottleHost& host, const Task& task, const GlobalView& g,
                               const WbView& w, const PositionResult& pos, int cg,

@@ -96,7 +96,9 @@ TEST(Explain, IoLessBreakdownsEqualTheirBalanceDirtyPagesRecords) {
     s.policy = policy;
     Simulator sim(s);
     records.sim = &sim;
-    sim.setSink(&records, OutputOptions{.traces = true});
+    OutputOptions traced;
+    traced.traces = true;
+    sim.setSink(&records, traced);
     int compared = 0;
     for (double t : {3.3, 17.0, 31.7, 44.4}) {
       sim.runUntil(atSeconds(t));
@@ -120,8 +122,12 @@ TEST(Explain, IoLessBreakdownsEqualTheirBalanceDirtyPagesRecords) {
         EXPECT_EQ(e.policyName(), policy);
         // The parts multiply to the whole pos_ratio, and task_ratelimit follows from it.
         EXPECT_NEAR(e.posRatioGlobal * e.posRatioWb, e.posRatio, 1e-9);
-        if (e.clamp == PauseClamp::MaxPause) EXPECT_EQ(e.pauseMs, e.maxPauseMs);
-        if (e.clamp == PauseClamp::MinPause) EXPECT_LE(e.pauseMs, 0);
+        if (e.clamp == PauseClamp::MaxPause) {
+          EXPECT_EQ(e.pauseMs, e.maxPauseMs);
+        }
+        if (e.clamp == PauseClamp::MinPause) {
+          EXPECT_LE(e.pauseMs, 0);
+        }
         ++compared;
       }
     }
@@ -172,7 +178,9 @@ TEST(Explain, IoFulBreakdownsAreTheLoopAsItRan) {
       EXPECT_LE(toSeconds(e.time), 20.0);
       // A call that returned took time: it wrote back or waited. One still going (a writer
       // of these kernels spends most of its time in such calls) has no delay yet.
-      if (e.finished) EXPECT_GT(e.callMs, 0) << policy;
+      if (e.finished) {
+        EXPECT_GT(e.callMs, 0) << policy;
+      }
       ++withLoop;
     }
     EXPECT_GE(withLoop, 5) << policy;

@@ -19,8 +19,9 @@ packages=(
   clang-16 libclang-rt-16-dev llvm-16
   # Packaging: icons rendered from the SVG, the man page from --help, the .deb and its checks.
   librsvg2-bin help2man dpkg-dev file desktop-file-utils appstream
-  # The source format (tools/format.sh; CI checks it): clang-format 14.
-  clang-format
+  # The source format (tools/format.sh; CI checks it): clang-format 14. The function-length
+  # check (tools/long-functions.sh, the test style.function_length) reads ctags' tags.
+  clang-format universal-ctags
 )
 
 missing=()

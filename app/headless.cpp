@@ -178,32 +178,23 @@ class StreamingSink final : public te::RecordSink {
 class TeeSink final : public te::RecordSink {
  public:
   TeeSink(te::RecordSink& a, te::RecordSink& b) : m_a(a), m_b(b) {}
-  void onSample(const te::Sample& s) override {
-    m_a.onSample(s);
-    m_b.onSample(s);
-  }
-  void onTaskSample(const te::TaskSample& s) override {
-    m_a.onTaskSample(s);
-    m_b.onTaskSample(s);
-  }
-  void onTrace(const te::TraceRecord& r) override {
-    m_a.onTrace(r);
-    m_b.onTrace(r);
-  }
-  void onFsTrace(const te::FsTraceRecord& r) override {
-    m_a.onFsTrace(r);
-    m_b.onFsTrace(r);
-  }
-  void onTaskCreated(const te::TaskInfo& info) override {
-    m_a.onTaskCreated(info);
-    m_b.onTaskCreated(info);
-  }
+  void onSample(const te::Sample& s) override { tee(&te::RecordSink::onSample, s); }
+  void onTaskSample(const te::TaskSample& s) override { tee(&te::RecordSink::onTaskSample, s); }
+  void onTrace(const te::TraceRecord& r) override { tee(&te::RecordSink::onTrace, r); }
+  void onFsTrace(const te::FsTraceRecord& r) override { tee(&te::RecordSink::onFsTrace, r); }
+  void onTaskCreated(const te::TaskInfo& i) override { tee(&te::RecordSink::onTaskCreated, i); }
   void onTaskExplain(const te::ThrottleExplain& e) override {
-    m_a.onTaskExplain(e);
-    m_b.onTaskExplain(e);
+    tee(&te::RecordSink::onTaskExplain, e);
   }
 
  private:
+  /// Every record to both sinks, in the same order.
+  template <class Record>
+  void tee(void (te::RecordSink::*deliver)(const Record&), const Record& r) {
+    (m_a.*deliver)(r);
+    (m_b.*deliver)(r);
+  }
+
   te::RecordSink& m_a;
   te::RecordSink& m_b;
 };

@@ -84,13 +84,15 @@ class FakeTracefs {
   static constexpr const char* kEvents[] = {"writeback/global_dirty_state",
                                             "writeback/bdi_dirty_ratelimit",
                                             "writeback/balance_dirty_pages"};
+  enum class Tracing { On, Off };
   /// `withInstances`: has an instances/ directory, in which the recorder's mkdir hook creates
-  /// what the kernel would.
-  explicit FakeTracefs(bool withInstances = false) {
+  /// what the kernel would. `tracing`: what tracing_on reads before the recorder starts.
+  explicit FakeTracefs(bool withInstances = false, Tracing tracing = Tracing::On) {
     char tmpl[] = "/tmp/throttlelab-tracefs-XXXXXX";
     m_root = ::mkdtemp(tmpl);
     buildTracefsTree(m_root, kEvents, std::size(kEvents));
     if (withInstances) fs::create_directory(m_root / "instances");
+    if (tracing == Tracing::Off) writeFile(m_root / "tracing_on", "0\n");
   }
   ~FakeTracefs() { fs::remove_all(m_root); }
   FakeTracefs(const FakeTracefs&) = delete;
@@ -222,8 +224,7 @@ std::string expectTheMissingEventRefused(TraceRecorder& r) {
 }
 
 TEST(TraceRecorder, StartEnablesTheEventsAndTracing) {
-  FakeTracefs fake;
-  writeFile(fake.root() / "tracing_on", "0\n");
+  FakeTracefs fake(false, FakeTracefs::Tracing::Off);
   TraceRecorder r(fake.options());
   EXPECT_FALSE(r.isRecording());
   EXPECT_EQ(r.mode(), TraceRecorder::Mode::None);
@@ -243,8 +244,7 @@ TEST(TraceRecorder, StartEnablesTheEventsAndTracing) {
 }
 
 TEST(TraceRecorder, StopPutsEveryFileBack) {
-  FakeTracefs fake;
-  writeFile(fake.root() / "tracing_on", "0\n");
+  FakeTracefs fake(false, FakeTracefs::Tracing::Off);
   const auto before = fake.snapshot();
   TraceRecorder r(fake.options());
   ASSERT_EQ(r.start(), "");
@@ -293,8 +293,7 @@ TEST(TraceRecorder, ReadAppendsAndCountsOnlyWhatItAdded) {
 }
 
 TEST(TraceRecorder, AMissingEventFailsAndChangesNothing) {
-  FakeTracefs fake;
-  writeFile(fake.root() / "tracing_on", "0\n");
+  FakeTracefs fake(false, FakeTracefs::Tracing::Off);
   const auto before = fake.snapshot();
   TraceRecorder r(fake.optionsWithAMissingEvent());
   expectTheMissingEventRefused(r);
@@ -305,8 +304,7 @@ TEST(TraceRecorder, AMissingEventFailsAndChangesNothing) {
 }
 
 TEST(TraceRecorder, TheDestructorRestores) {
-  FakeTracefs fake;
-  writeFile(fake.root() / "tracing_on", "0\n");
+  FakeTracefs fake(false, FakeTracefs::Tracing::Off);
   const auto before = fake.snapshot();
   {
     TraceRecorder r(fake.options());
@@ -354,8 +352,7 @@ TEST(TraceRecorder, ReadWithoutStartReturnsNothing) {
 // --- a private ftrace instance -------------------------------------------------------------
 
 TEST(TraceRecorderInstance, RecordsInItsOwnInstanceWithoutTouchingTheTopLevel) {
-  FakeTracefs fake(true);
-  writeFile(fake.root() / "tracing_on", "0\n");  // the fallback would switch this on
+  FakeTracefs fake(true, FakeTracefs::Tracing::Off);  // the fallback would switch this on
   const auto before = fake.snapshot();
   const auto beforeTimes = fake.mtimes();
   const fs::path inst = fake.ownInstance();
@@ -522,8 +519,7 @@ TEST(TraceRecorderInstance, TwoRecordersInOneProcessUseTwoInstances) {
 TEST(TraceRecorderInstance, FallsBackToTheTopLevelWhenInstancesAreUnavailable) {
   for (const int error : {EACCES, ENOENT, EOPNOTSUPP}) {
     SCOPED_TRACE(error);
-    FakeTracefs fake(true);
-    writeFile(fake.root() / "tracing_on", "0\n");
+    FakeTracefs fake(true, FakeTracefs::Tracing::Off);
     const auto before = fake.snapshot();
     fake.mkdirError = error;
     TraceRecorder r(fake.options());
@@ -632,8 +628,7 @@ Recorded recordWithAMissingEvent(FakeTracefs& fake, const fs::path& file) {
 }
 
 TEST(RecordTraceToFile, WritesTheHeaderAndTheLinesThenRestores) {
-  FakeTracefs fake;
-  writeFile(fake.root() / "tracing_on", "0\n");
+  FakeTracefs fake(false, FakeTracefs::Tracing::Off);
   const auto before = fake.snapshot();
   TempDir out;
   const fs::path file = out.path() / "host.trace";
@@ -772,8 +767,7 @@ TEST(RecordTraceToFile, ABadDurationIsRefused) {
 }
 
 TEST(RecordTraceToFile, InAnInstanceSigintRemovesItAndLeavesTheTopLevelAlone) {
-  FakeTracefs fake(true);
-  writeFile(fake.root() / "tracing_on", "0\n");
+  FakeTracefs fake(true, FakeTracefs::Tracing::Off);
   const auto before = fake.snapshot();
   const auto beforeTimes = fake.mtimes();
   TempDir out;

@@ -25,10 +25,7 @@ using test::advance;
 using test::builtin;
 
 LiveController::Options paused() {
-  LiveController::Options o;
-  o.startRunning = false;
-  o.decimate = false;
-  return o;
+  return {.startRunning = false, .decimate = false};
 }
 
 class DashboardTest : public ::testing::Test {

@@ -4,6 +4,7 @@
 // trace and presenter mode; put away for good once dismissed, back from Help; never in a
 // scripted run, which writes no settings.
 #include <gtest/gtest.h>
+#include <functional>
 
 #include <QAction>
 #include <QApplication>
@@ -156,74 +157,59 @@ TEST(GettingStarted, OpeningATraceAsksForTheFileToImport) {
   EXPECT_EQ(window.centralView(), CentralView::Dashboard);  // nothing picked, nothing changed
 }
 
-/// One start of the program on the settings file `ini`, its window at 1280 × 720.
-struct StartedAt {
-  StartedAt(const QString& ini, test::RecordingNotifier& notifier)
-      : settings(ini), window({}, notifier, settings) {
+/// Starts of the program on one settings file: each start's window is shown at 1280 × 720,
+/// `use`d, and closed (which stores its settings).
+class Starts {
+ public:
+  void start(const std::function<void(MainWindow&)>& use) {
+    SettingsStore settings(m_ini);
+    MainWindow window({}, m_notifier, settings);
     showAt(window, {1280, 720});
+    use(window);
+    window.close();
   }
-  SettingsStore settings;
-  MainWindow window;
+  const QString& ini() const { return m_ini; }
+  test::RecordingNotifier& notifier() { return m_notifier; }
+
+ private:
+  QTemporaryDir m_dir;
+  QString m_ini = m_dir.filePath(QStringLiteral("settings.ini"));
+  test::RecordingNotifier m_notifier;
 };
 
 TEST(GettingStarted, OnceDismissedItStaysAwayUntilHelpBringsItBack) {
-  QTemporaryDir dir;
-  const QString ini = dir.filePath(QStringLiteral("settings.ini"));
-  test::RecordingNotifier notifier;
-  {
-    StartedAt start(ini, notifier);
-    MainWindow& window = start.window;
+  Starts starts;
+  starts.start([](MainWindow& window) {
     ASSERT_TRUE(isInFront(dock(window)));
     QTest::mouseClick(panel(window).dismissButton(), Qt::LeftButton);
     EXPECT_TRUE(dock(window).isHidden());
-    window.close();
-  }
-  {
-    StartedAt start(ini, notifier);
-    MainWindow& window = start.window;
+  });
+  starts.start([](MainWindow& window) {
     EXPECT_TRUE(dock(window).isHidden());
     // Help ▸ Getting started.
     part<QAction>(window, "gettingStartedAction").trigger();
     EXPECT_TRUE(isInFront(dock(window)));
-    window.close();
-  }
-  {
-    StartedAt start(ini, notifier);
-    MainWindow& window = start.window;
+  });
+  starts.start([](MainWindow& window) {
     EXPECT_TRUE(dock(window).isHidden()) << "brought back once, not for every start";
-  }
+  });
 }
 
 TEST(GettingStarted, ClosingThePanelDismissesItToo) {
-  QTemporaryDir dir;
-  const QString ini = dir.filePath(QStringLiteral("settings.ini"));
-  test::RecordingNotifier notifier;
-  {
-    StartedAt start(ini, notifier);
-    MainWindow& window = start.window;
-    dock(window).close();
-    window.close();
-  }
-  SettingsStore settings(ini);
+  Starts starts;
+  starts.start([](MainWindow& window) { dock(window).close(); });
+  SettingsStore settings(starts.ini());
   EXPECT_EQ(settings.value(Setting::GettingStarted).toString(), QStringLiteral("dismissed"));
-  MainWindow window({}, notifier, settings);
+  MainWindow window({}, starts.notifier(), settings);
   EXPECT_TRUE(dock(window).isHidden());
 }
 
 TEST(GettingStarted, UntilDismissedItIsShownAtEveryStart) {
-  QTemporaryDir dir;
-  const QString ini = dir.filePath(QStringLiteral("settings.ini"));
-  test::RecordingNotifier notifier;
-  {
-    StartedAt start(ini, notifier);
-    MainWindow& window = start.window;
-    window.close();  // stores the window's geometry: the settings are no longer empty
-  }
-  SettingsStore settings(ini);
-  ASSERT_FALSE(settings.isEmpty());
-  MainWindow window({}, notifier, settings);
-  showAt(window, {1280, 720});
-  EXPECT_TRUE(isInFront(dock(window)));
+  Starts starts;
+  // Closing stores the window's geometry: the settings are no longer empty.
+  starts.start([](MainWindow&) {});
+  ASSERT_FALSE(SettingsStore(starts.ini()).isEmpty());
+  starts.start([](MainWindow& window) { EXPECT_TRUE(isInFront(dock(window))); });
 }
 
 TEST(GettingStarted, AUserWithSettingsFromBeforeIsNotShownIt) {

@@ -74,7 +74,7 @@ TEST(TaskTraceHistory, FindsPointsAndTrims) {
   EXPECT_EQ(h.pointNear(20, 4.5, 0.2), nullptr);
   EXPECT_EQ(h.pointNear(99, 4, 1), nullptr);
   h.trimBefore(5);
-  EXPECT_EQ(h.points(20)->front().timeS, 5.0);
+  EXPECT_EQ(engine::toSeconds(h.points(20)->front().time), 5.0);
 }
 
 TEST(TaskTraceHistory, BoundedPerTask) {

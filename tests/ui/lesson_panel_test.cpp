@@ -197,8 +197,7 @@ TEST(LessonPanel, AStepsCurvesAreAloneOnTheirPlotsUntilAllCurves) {
   ASSERT_TRUE(f.open(QIODevice::WriteOnly));
   f.write(kLesson.c_str());
   f.close();
-  rig.window->show();
-  ASSERT_TRUE(QTest::qWaitForWindowExposed(rig.window.get()));
+  ASSERT_TRUE(rig.shown());
   ASSERT_TRUE(rig.window->openLesson(path));
   auto* dashboard = rig.window->findChild<Dashboard*>(QStringLiteral("dashboard"));
   TimePlot* dirty = dashboard->timePlot(PlotId::DirtyPages);

@@ -96,8 +96,7 @@ TEST(Lessons, PageDownAndPageUpMoveBetweenSteps) {
   GuiLaunchOptions options;
   options.lesson = "wu2010-ioful-ioless";
   test::WindowRig rig(options);
-  rig.window->show();
-  ASSERT_TRUE(QTest::qWaitForWindowExposed(rig.window.get()));
+  ASSERT_TRUE(rig.shown());
   auto* panel = rig.window->findChild<LessonPanel*>(QStringLiteral("lessonPanel"));
   ASSERT_NE(panel, nullptr);
   EXPECT_EQ(panel->currentStep(), 0);
@@ -162,8 +161,7 @@ TEST(Lessons, AQuestionKeepsTheLiveRunPausedAndTheHeaderSaysWhatIsTrue) {
   GuiLaunchOptions options;
   options.lesson = "one-to-a-thousand";
   test::WindowRig rig(options);
-  rig.window->show();
-  ASSERT_TRUE(QTest::qWaitForWindowExposed(rig.window.get()));
+  ASSERT_TRUE(rig.shown());
   auto& controller = test::part<LiveController>(*rig.window, "liveController");
   LessonPanel* panel = lessonPanelOf(*rig.window);
   ASSERT_NE(panel, nullptr);
@@ -208,8 +206,7 @@ TEST(Lessons, TheLookAtLineStaysInViewAfterTheReveal) {
     SCOPED_TRACE(std::to_string(size.width()) + "x" + std::to_string(size.height()));
     test::WindowRig rig;
     rig.window->setGeometry(QRect(QPoint(0, 0), size));
-    rig.window->show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(rig.window.get()));
+    ASSERT_TRUE(rig.shown());
     ASSERT_TRUE(rig.window->openLesson(QStringLiteral("one-to-a-thousand")));
     LessonPanel* panel = lessonPanelOf(*rig.window);
     auto* lookAt = panel->findChild<QLabel*>(QStringLiteral("lessonLookAt"));
@@ -247,8 +244,7 @@ int changedPixelsAt(QCustomPlot* plot, const QImage& a, const QImage& b, double 
 TEST(Lessons, AStepsHighlightIsDrawnOnThePlotsAndInTheirExports) {
   test::WindowRig rig;
   rig.window->setGeometry(QRect(0, 0, 1280, 720));
-  rig.window->show();
-  ASSERT_TRUE(QTest::qWaitForWindowExposed(rig.window.get()));
+  ASSERT_TRUE(rig.shown());
   auto* dashboard = rig.window->findChild<Dashboard*>(QStringLiteral("dashboard"));
   ASSERT_NE(dashboard, nullptr);
   // Step 1 of one-to-a-thousand: the dirty plot, setpoint and freerun, from 10 s to 40 s.

@@ -158,11 +158,7 @@ TEST(SessionInput, AScriptedRunRefusesABranchItsRunForNeverReaches) {
   SessionState state = withBranch({{"vm.dirty_ratio", "10"}}, 100);
   state.scenario.durationS = 3;
   state.running = false;
-  const QString session = dir.filePath(QStringLiteral("late.json"));
-  ASSERT_EQ(SessionFile::write(session, state), QString());
-  GuiLaunchOptions options;
-  options.session = session.toStdString();
-  options.runForS = 2.5;
+  GuiLaunchOptions options = test::sessionRunFor(dir, QStringLiteral("late.json"), state, 2.5);
   options.exportPng = dir.filePath(QStringLiteral("f.png")).toStdString();
   test::WindowRig rig(options);
   rig.window->show();

@@ -245,11 +245,7 @@ TEST(Scripted, ASessionSavedRunningAtFullSpeedStopsAtItsRunForTime) {
   SessionState state = sampleState();
   state.speed = 0;  // "max"
   state.running = true;
-  const QString session = dir.filePath(QStringLiteral("max.json"));
-  ASSERT_EQ(SessionFile::write(session, state), QString());
-  GuiLaunchOptions options;
-  options.session = session.toStdString();
-  options.runForS = 2;
+  GuiLaunchOptions options = test::sessionRunFor(dir, QStringLiteral("max.json"), state, 2);
   options.exportCsv = dir.filePath(QStringLiteral("r.csv")).toStdString();
   WindowRig rig(options);
   // The application shows the window before the job starts; the session must not run

@@ -58,6 +58,18 @@ QStringList fileLines(const QString& path) {
   return out;
 }
 
+/// A window whose live run has loaded the built-in `scenario` and run, paused, to `t` s.
+struct RunWindow {
+  RunWindow(const char* scenario, double t) {
+    c.load(test::builtin(scenario));
+    ran = runTo(c, t);
+  }
+  WindowRig rig;
+  MainWindow& w = *rig.window;
+  LiveController& c = test::part<LiveController>(w, "liveController");
+  bool ran = false;
+};
+
 TEST(TimelineSession, EventsAndNotesRoundTripThroughTheFile) {
   SessionState in;
   in.scenario = test::builtin("ten-dd");
@@ -77,11 +89,10 @@ TEST(TimelineSession, EventsAndNotesRoundTripThroughTheFile) {
 }
 
 TEST(Timeline, EngineEventsAndNotesAreMarkedListedSavedAndExported) {
-  WindowRig a;
-  MainWindow& w = *a.window;
-  LiveController& c = test::part<LiveController>(w, "liveController");
-  c.load(test::builtin("default"));
-  ASSERT_TRUE(runTo(c, 32));
+  const RunWindow a("default", 32);
+  ASSERT_TRUE(a.ran);
+  MainWindow& w = a.w;
+  LiveController& c = a.c;
   // The writers joining at 15 s and 30 s are events of the run.
   const auto events = c.timeline();
   auto at = [&](double t) {
@@ -115,7 +126,7 @@ TEST(Timeline, EngineEventsAndNotesAreMarkedListedSavedAndExported) {
   EXPECT_TRUE(listed);
 
   // In the exported CSV, as header lines.
-  const QString csv = a.path(QStringLiteral("run.csv"));
+  const QString csv = a.rig.path(QStringLiteral("run.csv"));
   ASSERT_EQ(w.exportTo(csv, ExportChoice{.format = ExportFormat::CsvAll}), QString());
   const QStringList lines = fileLines(csv);
   const QRegularExpression event(QStringLiteral(R"(^# event: (\d+\.\d{3}) (.*)$)"));
@@ -128,7 +139,7 @@ TEST(Timeline, EngineEventsAndNotesAreMarkedListedSavedAndExported) {
                           [](const QString& t) { return t.startsWith("15.00"); }));
 
   // And in the session, back in another window.
-  const QString session = a.path(QStringLiteral("s.json"));
+  const QString session = a.rig.path(QStringLiteral("s.json"));
   ASSERT_TRUE(w.saveSession(session));
   WindowRig b;
   ASSERT_TRUE(b.window->openSession(session));
@@ -141,11 +152,10 @@ TEST(Timeline, EngineEventsAndNotesAreMarkedListedSavedAndExported) {
 // After a change to an IO-ful policy: no setpoint/freerun/task_ratelimit for that stretch, no
 // task_ratelimit in the table, the exported CSV says which policy each row ran under.
 TEST(Timeline, APolicyWithoutPositionControlShowsNone) {
-  WindowRig a;
-  MainWindow& w = *a.window;
-  LiveController& c = test::part<LiveController>(w, "liveController");
-  c.load(test::builtin("ten-dd"));
-  ASSERT_TRUE(runTo(c, 5));
+  const RunWindow a("ten-dd", 5);
+  ASSERT_TRUE(a.ran);
+  MainWindow& w = a.w;
+  LiveController& c = a.c;
   engine::Scenario changed = c.scenario();
   changed.policy = "legacy-2.6.0";
   ASSERT_EQ(c.reconfigure(changed), QString());
@@ -178,7 +188,7 @@ TEST(Timeline, APolicyWithoutPositionControlShowsNone) {
     }
   }
 
-  const QString csv = a.path(QStringLiteral("run.csv"));
+  const QString csv = a.rig.path(QStringLiteral("run.csv"));
   ASSERT_EQ(w.exportTo(csv, ExportChoice{.format = ExportFormat::CsvAll}), QString());
   QStringList rows;
   for (const QString& l : fileLines(csv))
@@ -225,11 +235,10 @@ long long explained(const QString& text, const QString& name) {
 // Clicking a task's row shows why it waited at marker A: the numbers of the
 // balance_dirty_pages record of that moment, from an independent run of the same scenario.
 TEST(ExplainPanel, ShowsTheTraceRecordOfTheMarkedMoment) {
-  WindowRig a;
-  MainWindow& w = *a.window;
-  LiveController& c = test::part<LiveController>(w, "liveController");
-  c.load(test::builtin("default"));
-  ASSERT_TRUE(runTo(c, 20));
+  const RunWindow a("default", 20);
+  ASSERT_TRUE(a.ran);
+  MainWindow& w = a.w;
+  LiveController& c = a.c;
   auto* panel = w.findChild<ExplainPanel*>(QStringLiteral("explainPanel"));
   ASSERT_NE(panel, nullptr);
   test::part<TaskTable>(w, "taskTable").selectTask(1);
@@ -469,11 +478,10 @@ TEST(Timeline, EveryRowOfTheListIsItsOwnNote) {
 // In the window the labels go above the top plot of each column and the marks through all of
 // them, in presenter mode too (the pause plot's labels piled up there).
 TEST(Timeline, OnlyTheTopPlotOfAColumnLabelsTheMarks) {
-  WindowRig a;
-  MainWindow& w = *a.window;
-  LiveController& c = test::part<LiveController>(w, "liveController");
-  c.load(test::builtin("default"));
-  ASSERT_TRUE(runTo(c, 31));
+  const RunWindow a("default", 31);
+  ASSERT_TRUE(a.ran);
+  MainWindow& w = a.w;
+  LiveController& c = a.c;
   w.resize(1280, 720);
   w.show();
   QCoreApplication::processEvents();

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A main window with captured messages and throw-away settings, for the ui tests.
+#include <gtest/gtest.h>
+
 #include <QTemporaryDir>
+#include <QTest>
 #include <memory>
 
 #include "main_window.h"
+#include "session_file.h"
 #include "settings_store.h"
 #include "ui_test_support.h"
 
@@ -20,6 +24,11 @@ struct WindowRig {
         window(makeWindow(options, start)) {}
 
   QString path(const QString& name) const { return dir.filePath(name); }
+  /// Shows the window; true once it is on screen.
+  bool shown() {
+    window->show();
+    return QTest::qWaitForWindowExposed(window.get());
+  }
 
   QTemporaryDir dir;
   RecordingNotifier notifier;
@@ -33,5 +42,17 @@ struct WindowRig {
     return std::make_unique<MainWindow>(options, notifier, settings);
   }
 };
+
+/// Options that open `state`, written as a session file `name` in `dir`, and run it for
+/// `runForS` simulated seconds (the command line's --session and --run-for).
+inline GuiLaunchOptions sessionRunFor(const QTemporaryDir& dir, const QString& name,
+                                      const SessionState& state, double runForS) {
+  const QString session = dir.filePath(name);
+  EXPECT_EQ(SessionFile::write(session, state), QString());
+  GuiLaunchOptions options;
+  options.session = session.toStdString();
+  options.runForS = runForS;
+  return options;
+}
 
 }  // namespace throttlelab::ui::test

@@ -17,9 +17,7 @@ using test::builtin;
 using test::waitFor;
 
 SimulationWorker::Options paused() {
-  SimulationWorker::Options o;
-  o.startPaused = true;
-  return o;
+  return {.startPaused = true};
 }
 
 bool waitApplied(SimulationWorker& w, std::uint64_t seq) {

@@ -59,13 +59,7 @@ Sample Kernel::makeSample(CpuTotals* totals) const {
   s.positionControl = m_policy->hasPositionControl();
   s.dirtyPages = m_mem.nrDirty;
   s.writebackPages = m_mem.nrWriteback;
-  s.bgThreshPages = g.bgThresh;
-  s.threshPages = g.thresh;
-  s.freerunPages = g.freerun;
-  s.setpointPages = g.setpoint;
-  s.limitPages = g.limit;
-  s.dirtyLimitPages = m_domain.dirtyLimit;
-  s.availPages = g.avail;
+  reportThresholds(g, m_domain.dirtyLimit, s);
   s.totalPages = m_mem.total;
   s.freePages = m_mem.free;
   s.filePages = m_mem.file;

@@ -82,4 +82,17 @@ PositionInputs positionInputs(const DomainView& d, const WbView& w, std::int64_t
           .strictLimit = strictLimit};
 }
 
+/// The thresholds of one domain's view `d` as a sample row `row` reports them (Sample for the
+/// global domain, CgroupSample for a memory cgroup's): the same names in both.
+template <class DomainView, class Row>
+void reportThresholds(const DomainView& d, Pages dirtyLimit, Row& row) {
+  row.availPages = d.avail;
+  row.bgThreshPages = d.bgThresh;
+  row.threshPages = d.thresh;
+  row.freerunPages = d.freerun;
+  row.setpointPages = d.setpoint;
+  row.limitPages = d.limit;
+  row.dirtyLimitPages = dirtyLimit;
+}
+
 }  // namespace throttlelab::engine

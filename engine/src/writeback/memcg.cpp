@@ -264,13 +264,7 @@ std::vector<CgroupSample> MemCgroups::samples(const MemcgHost& host, const Globa
     s.oomKills = c.oomKills;
     if (!host.era().memcg || !c.writebackDomain) continue;
     const MemcgView m = viewFor(host, static_cast<int>(i), g, LimitBonus::None, true);
-    s.availPages = m.avail;
-    s.bgThreshPages = m.bgThresh;
-    s.threshPages = m.thresh;
-    s.freerunPages = m.freerun;
-    s.setpointPages = m.setpoint;
-    s.limitPages = m.limit;
-    s.dirtyLimitPages = c.dirtyLimit;
+    reportThresholds(m, c.dirtyLimit, s);
     s.posRatio = c.lastPosRatio;
   }
   return out;

@@ -28,20 +28,13 @@ bool TaskTraceHistory::append(const engine::TaskSample& s) {
     for (const auto& p : kept) pts.push_back(p);
     decimated = true;
   }
-  pts.push_back(TaskPoint{.timeS = engine::toSeconds(s.time),
-                          .pauseMs = s.pauseMs,
-                          .writeKBps = s.writeKBps,
-                          .taskRatelimitKBps = s.taskRatelimitKBps,
-                          .state = s.state,
-                          .dirtiedPages = s.dirtiedPages,
-                          .journalWaitS = s.journalWaitS,
-                          .readWaitS = s.readWaitS});
+  pts.push_back(s);
   return decimated;
 }
 
 void TaskTraceHistory::trimBefore(double timeS) {
   for (auto& [task, pts] : m_points)
-    while (!pts.empty() && pts.front().timeS < timeS) pts.pop_front();
+    while (!pts.empty() && engine::toSeconds(pts.front().time) < timeS) pts.pop_front();
 }
 
 void TaskTraceHistory::clear() {
@@ -67,7 +60,7 @@ const TaskPoint* TaskTraceHistory::pointNear(int task, double t, double toleranc
   std::size_t lo = 0, hi = pts->size();
   while (lo < hi) {
     const std::size_t mid = lo + (hi - lo) / 2;
-    if ((*pts)[mid].timeS < t)
+    if (engine::toSeconds((*pts)[mid].time) < t)
       lo = mid + 1;
     else
       hi = mid;
@@ -76,9 +69,9 @@ const TaskPoint* TaskTraceHistory::pointNear(int task, double t, double toleranc
   if (lo < pts->size()) best = &(*pts)[lo];
   if (lo > 0) {
     const TaskPoint* prev = &(*pts)[lo - 1];
-    if (!best || t - prev->timeS < best->timeS - t) best = prev;
+    if (!best || t - engine::toSeconds(prev->time) < engine::toSeconds(best->time) - t) best = prev;
   }
-  if (best && std::abs(best->timeS - t) > toleranceS) return nullptr;
+  if (best && std::abs(engine::toSeconds(best->time) - t) > toleranceS) return nullptr;
   return best;
 }
 

@@ -11,16 +11,10 @@
 
 namespace throttlelab::ui {
 
-struct TaskPoint {
-  double timeS = 0;
-  double pauseMs = 0;  ///< longest pause that started in the interval, 0 if none
-  double writeKBps = 0;
-  double taskRatelimitKBps = 0;
-  engine::TaskState state = engine::TaskState::NotStarted;
-  engine::Pages dirtiedPages = 0;  ///< cumulative (the task CSV's dirtied_pages)
-  double journalWaitS = 0;         ///< cumulative
-  double readWaitS = 0;            ///< cumulative
-};
+/// A task's point is the engine's own sample, kept as it came, so that what the window draws
+/// and exports is what headless --task-csv writes. Decimation folds two points into the
+/// earlier, keeping the longer pause.
+using TaskPoint = engine::TaskSample;
 
 class TaskTraceHistory {
  public:

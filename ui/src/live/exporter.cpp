@@ -371,36 +371,19 @@ std::string Exporter::taskCsvText(const TaskTraceHistory& tasks,
   writeProvenance(out);
   engine::writeCsvEvents(out, m_view.events);
   // Rows in time order, the tasks in table order at each time, as headless --task-csv has them.
-  struct Row {
-    double timeS;
-    int task;
-    const TaskPoint* point;
-  };
-  std::vector<Row> rows;
+  std::vector<const TaskPoint*> rows;
   const std::vector<int> kept = tasks.tasks();
   for (const int task : kept)
     if (const auto* points = tasks.points(task); points && infos.count(task))
-      for (const TaskPoint& p : *points) rows.push_back({p.timeS, task, &p});
-  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-    return a.timeS != b.timeS ? a.timeS < b.timeS : a.task < b.task;
+      for (const TaskPoint& p : *points) rows.push_back(&p);
+  std::stable_sort(rows.begin(), rows.end(), [](const TaskPoint* a, const TaskPoint* b) {
+    return a->time != b->time ? a->time < b->time : a->task < b->task;
   });
   out << "# tasks: the " << kept.size()
       << " the window draws (the first 16 and the selection); headless --task-csv has every "
          "task\n";
   engine::writeTaskCsvHeader(out);
-  for (const Row& r : rows) {
-    const TaskPoint& p = *r.point;
-    const engine::TaskSample s{.time = engine::atSeconds(p.timeS),
-                               .task = r.task,
-                               .dirtiedPages = p.dirtiedPages,
-                               .writeKBps = p.writeKBps,
-                               .taskRatelimitKBps = p.taskRatelimitKBps,
-                               .pauseMs = p.pauseMs,
-                               .state = p.state,
-                               .journalWaitS = p.journalWaitS,
-                               .readWaitS = p.readWaitS};
-    engine::writeTaskCsvRow(out, s, infos.at(r.task));
-  }
+  for (const TaskPoint* p : rows) engine::writeTaskCsvRow(out, *p, infos.at(p->task));
   return out.str();
 }
 

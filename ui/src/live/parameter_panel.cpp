@@ -119,6 +119,32 @@ QSpinBox* spin(const ControlSpec& c, const QString& noun, QWidget* parent) {
   return s;
 }
 
+/// `widget` on a new row of `form` with `label`; returns it.
+template <class Widget>
+Widget* addRow(QFormLayout& form, const QString& label, Widget* widget) {
+  form.addRow(label, widget);
+  return widget;
+}
+
+/// A limit set as a share of memory or in bytes (vm.dirty_ratio or vm.dirty_bytes, and the
+/// background pair): a choice between the two `names` in `mode` and a spin box for each, the
+/// chosen one shown in the returned stack, on a new row of `form`.
+QStackedWidget* ratioOrBytes(const QStringList& names, const char* ratioKey, const char* bytesKey,
+                             const QString& tip, QComboBox*& mode, QSpinBox*& ratio,
+                             QSpinBox*& bytes, QFormLayout& form) {
+  QWidget* parent = form.parentWidget();
+  mode = new QComboBox(parent);
+  mode->addItems(names);
+  mode->setToolTip(tip);
+  auto* stack = new QStackedWidget(parent);
+  ratio = spin(controlSpec(ratioKey, tip), QString(), stack);
+  bytes = spin(controlSpec(bytesKey, tip), QString(), stack);
+  stack->addWidget(ratio);
+  stack->addWidget(bytes);
+  form.addRow(mode, stack);
+  return stack;
+}
+
 LogSlider* slider(const ControlSpec& c, int decimals, const QString& noun, QWidget* parent) {
   auto* s =
       new LogSlider(c.lo, c.hi, decimals, c.unit.isEmpty() ? noun : c.unit, c.zeroToo, parent);
@@ -126,12 +152,18 @@ LogSlider* slider(const ControlSpec& c, int decimals, const QString& noun, QWidg
   return s;
 }
 
-QGroupBox* group(const QString& title, QWidget* parent, QFormLayout*& form) {
+/// A titled box of the panel and the form its controls go in.
+struct Group {
+  QGroupBox* box;
+  QFormLayout* form;
+};
+
+Group group(const QString& title, QWidget* parent) {
   auto* box = new QGroupBox(title, parent);
-  form = new QFormLayout(box);
+  auto* form = new QFormLayout(box);
   form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   form->setRowWrapPolicy(QFormLayout::WrapLongRows);
-  return box;
+  return {box, form};
 }
 
 int toInt(std::int64_t v) {
@@ -191,8 +223,7 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
 
 /// The normal dd writers: how many, their block size, their think time.
 QGroupBox* ParameterPanel::buildWriters() {
-  QFormLayout* form = nullptr;
-  auto* writersBox = group(tr("Writers (dd)"), this, form);
+  const auto [writersBox, form] = group(tr("Writers (dd)"), this);
   m_writers =
       slider(controlSpec("writers", tr("Writers: the first normal dd group. More writers share the "
                                        "same disk: each one's dirty rate falls to write_bw / N and "
@@ -202,25 +233,24 @@ QGroupBox* ParameterPanel::buildWriters() {
   // Classes go 1, 2, 3, 5, 10 writers far more often than 7,000: room for them on the slider.
   m_writers->setLowEndPower(2);
   form->addRow(tr("Writers"), m_writers);
-  m_blockKiB =
+  m_blockKiB = addRow(
+      *form, tr("Block size"),
       slider(controlSpec("blockSize", tr("Block size: dd bs=, KiB written per write() call. Larger "
                                          "blocks dirty more pages per call, so "
                                          "balance_dirty_pages() is entered with more at once.")),
-             0, QString(), writersBox);
-  form->addRow(tr("Block size"), m_blockKiB);
-  m_thinkMs =
+             0, QString(), writersBox));
+  m_thinkMs = addRow(
+      *form, tr("Think time"),
       slider(controlSpec("thinkTime", tr("Think time: between two blocks, without using a CPU. "
                                          "Raising it lowers the writer's own dirty rate; ioless "
                                          "subtracts it from the next pause.")),
-             1, QString(), writersBox);
-  form->addRow(tr("Think time"), m_thinkMs);
+             1, QString(), writersBox));
   return writersBox;
 }
 
 /// The real-time writers: how many, their class and priority.
 QGroupBox* ParameterPanel::buildRealTime() {
-  QFormLayout* form = nullptr;
-  auto* rtBox = group(tr("Real-time writers"), this, form);
+  const auto [rtBox, form] = group(tr("Real-time writers"), this);
   m_rtCount = spin(
       controlSpec("rtWriters", tr("Real-time writers: the SCHED_FIFO/RR group. The kernel lifts "
                                   "their dirty limits by a quarter (domain_dirty_limits()), which "
@@ -246,68 +276,56 @@ QGroupBox* ParameterPanel::buildRealTime() {
 
 /// The vm.* sysctls: the dirty limits (ratio or bytes) and the flusher's periods.
 QGroupBox* ParameterPanel::buildLimits() {
-  QFormLayout* form = nullptr;
-  auto* vmBox = group(tr("Limits (vm.*)"), this, form);
-  m_dirtyMode = new QComboBox(vmBox);
-  m_dirtyMode->addItems({tr("dirty_ratio"), tr("dirty_bytes")});
-  m_dirtyStack = new QStackedWidget(vmBox);
+  const auto [vmBox, form] = group(tr("Limits (vm.*)"), this);
   const QString dirtyTip =
       tr("The dirty threshold, thresh, as a share of dirtyable memory or in bytes; setting one "
          "clears the other. Raising it lets more dirty pages build up before writers are "
          "throttled (freerun and setpoint rise too).");
-  m_dirtyRatio = spin(controlSpec("dirtyRatio", dirtyTip), QString(), m_dirtyStack);
-  m_dirtyBytes = spin(controlSpec("dirtyBytesMiB", dirtyTip), QString(), m_dirtyStack);
-  m_dirtyStack->addWidget(m_dirtyRatio);
-  m_dirtyStack->addWidget(m_dirtyBytes);
-  m_dirtyMode->setToolTip(dirtyTip);
-  form->addRow(m_dirtyMode, m_dirtyStack);
-  m_bgMode = new QComboBox(vmBox);
-  m_bgMode->addItems({tr("dirty_background_ratio"), tr("dirty_background_bytes")});
-  m_bgStack = new QStackedWidget(vmBox);
+  m_dirtyStack = ratioOrBytes({tr("dirty_ratio"), tr("dirty_bytes")}, "dirtyRatio", "dirtyBytesMiB",
+                              dirtyTip, m_dirtyMode, m_dirtyRatio, m_dirtyBytes, *form);
   const QString bgTip =
       tr("bg_thresh, where the flusher starts writing in the background. Raising it starts "
          "writeback later; freerun, (thresh + bg_thresh) / 2, rises with it.");
-  m_bgRatio = spin(controlSpec("backgroundRatio", bgTip), QString(), m_bgStack);
-  m_bgBytes = spin(controlSpec("backgroundBytesMiB", bgTip), QString(), m_bgStack);
-  m_bgStack->addWidget(m_bgRatio);
-  m_bgStack->addWidget(m_bgBytes);
-  m_bgMode->setToolTip(bgTip);
-  form->addRow(m_bgMode, m_bgStack);
-  m_expire = spin(
-      controlSpec("expireCentisecs", tr("Dirty data older than this is written by the flusher even "
+  m_bgStack =
+      ratioOrBytes({tr("dirty_background_ratio"), tr("dirty_background_bytes")}, "backgroundRatio",
+                   "backgroundBytesMiB", bgTip, m_bgMode, m_bgRatio, m_bgBytes, *form);
+  m_expire = addRow(*form, tr("dirty_expire"),
+                    spin(controlSpec("expireCentisecs",
+                                     tr("Dirty data older than this is written by the flusher even "
                                         "below bg_thresh. Raising it keeps dirty pages in memory "
                                         "longer.")),
-      QString(), vmBox);
-  form->addRow(tr("dirty_expire"), m_expire);
-  m_writeback =
+                         QString(), vmBox));
+  m_writeback = addRow(
+      *form, tr("dirty_writeback"),
       spin(controlSpec("writebackCentisecs", tr("How often the flusher wakes to write old data "
                                                 "(wb_workfn). Raising it writes old data later.")),
-           QString(), vmBox);
-  form->addRow(tr("dirty_writeback"), m_writeback);
+           QString(), vmBox));
   return vmBox;
 }
 
 /// The machine and its first device, and the throttling policy.
 QGroupBox* ParameterPanel::buildMachine() {
-  QFormLayout* form = nullptr;
-  auto* machineBox = group(tr("Machine and device"), this, form);
-  m_memory = slider(
-      controlSpec("memoryMiB", tr("Memory. The ratio thresholds are shares of the dirtyable "
-                                  "part of it, so raising it raises them (vm.dirty_bytes does "
-                                  "not change).")),
-      0, QString(), machineBox);
-  form->addRow(tr("Memory"), m_memory);
-  m_cpus = spin(controlSpec("cpus", tr("Writers copy on CPUs; with fewer CPUs than writers "
-                                       "they also wait for a CPU, and %system is a share of all "
-                                       "of them.")),
-                tr("CPUs"), machineBox);
-  form->addRow(tr("CPUs"), m_cpus);
-  m_bandwidth = slider(
-      controlSpec("deviceMBps", tr("Device write speed of the first device. Raising it raises "
-                                   "write_bw, and with it dirty_ratelimit and every writer's "
-                                   "rate.")),
-      1, QString(), machineBox);
-  form->addRow(tr("Device write"), m_bandwidth);
+  const auto [machineBox, form] = group(tr("Machine and device"), this);
+  m_memory = addRow(
+      *form, tr("Memory"),
+      slider(
+          controlSpec("memoryMiB", tr("Memory. The ratio thresholds are shares of the dirtyable "
+                                      "part of it, so raising it raises them (vm.dirty_bytes does "
+                                      "not change).")),
+          0, QString(), machineBox));
+  m_cpus =
+      addRow(*form, tr("CPUs"),
+             spin(controlSpec("cpus", tr("Writers copy on CPUs; with fewer CPUs than writers "
+                                         "they also wait for a CPU, and %system is a share of all "
+                                         "of them.")),
+                  tr("CPUs"), machineBox));
+  m_bandwidth = addRow(
+      *form, tr("Device write"),
+      slider(
+          controlSpec("deviceMBps", tr("Device write speed of the first device. Raising it raises "
+                                       "write_bw, and with it dirty_ratelimit and every writer's "
+                                       "rate.")),
+          1, QString(), machineBox));
   const ControlSpec seek =
       controlSpec("seekMs", tr("Seek time: to position the head between two files or regions "
                                "(drawn between 0.5 and 1.5 times it). Raising it costs many "

@@ -254,7 +254,7 @@ void PausePlot::rebuild(const SampleHistory& history, const TaskTraceHistory& ta
     if (!g || !pts) continue;
     QVector<QCPGraphData> points;
     for (const auto& p : *pts)
-      if (p.pauseMs > 0) points.append(QCPGraphData(p.timeS, p.pauseMs));
+      if (p.pauseMs > 0) points.append(QCPGraphData(engine::toSeconds(p.time), p.pauseMs));
     g->data()->set(points, true);
   }
   if (!history.empty()) setManyTasks(history.back().tasks > kMaxCurves);

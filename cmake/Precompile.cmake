@@ -8,6 +8,14 @@
 # most of ui/ includes), QCUSTOMPLOT (<qcustomplot.h>, 7,700 lines).
 # Every file of the target then sees these headers, whether it includes them or not; build with
 # -DTHROTTLELAB_PRECOMPILE=OFF to check that each file includes what it uses.
+#
+# Targets that compile with the same flags share one precompiled header instead of making one
+# each (a Qt one costs about 40 s of CPU): throttlelab_precompile_host(NAME HEADERS header...
+# LIBS ... [OPTIONS ...]) makes a target that only builds the header, with the flags and
+# definitions LIBS and OPTIONS give; throttlelab_precompile(TARGET REUSE_FROM NAME) lets TARGET
+# use it. GCC uses a precompiled header only if it was built with the same code generation
+# options (-O, -g, -f...) and no macro the user defines before it is defined otherwise in the
+# header; CMake passes -Winvalid-pch, so a mismatch is a warning, not a silent slow build.
 option(THROTTLELAB_PRECOMPILE "Precompile the common library headers of each target" ON)
 
 set(THROTTLELAB_PRECOMPILE_STD
@@ -31,10 +39,27 @@ function(throttlelab_precompile target)
     endif()
   endforeach()
   list(REMOVE_DUPLICATES headers)
-  target_precompile_headers(${target} PRIVATE ${headers})
+  if(headers MATCHES "^REUSE_FROM;")
+    list(GET headers 1 host)
+    target_precompile_headers(${target} REUSE_FROM ${host})
+  else()
+    target_precompile_headers(${target} PRIVATE ${headers})
+  endif()
   # Through ccache (cmake/ProjectOptions.cmake), GCC must name the precompiled header in the
   # preprocessed output that ccache hashes, instead of expanding the headers without it.
   if(CMAKE_CXX_COMPILER_LAUNCHER AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     target_compile_options(${target} PRIVATE -fpch-preprocess)
   endif()
+endfunction()
+
+function(throttlelab_precompile_host name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "HEADERS;LIBS;OPTIONS")
+  set(source ${CMAKE_CURRENT_BINARY_DIR}/${name}.cpp)
+  file(CONFIGURE OUTPUT ${source} CONTENT
+    "// Generated: ${name} builds the precompiled header its users share.\n")
+  add_library(${name} OBJECT ${source})
+  set_target_properties(${name} PROPERTIES AUTOMOC OFF AUTORCC OFF AUTOUIC OFF)
+  target_link_libraries(${name} PRIVATE ${arg_LIBS})
+  target_compile_options(${name} PRIVATE ${arg_OPTIONS})
+  throttlelab_precompile(${name} ${arg_HEADERS})
 endfunction()

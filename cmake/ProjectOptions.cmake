@@ -40,6 +40,16 @@ if(THROTTLELAB_LLD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND NOT CMAKE_BUILD_
   endif()
 endif()
 
+# RelWithDebInfo (the README's build) carries line tables (-g1), not full debug information:
+# backtraces, perf and the sanitizers still name each function, file and line, and a cold build
+# compiles in about a third less time (docs/performance.md, "Building"). For a debugger's view
+# of variables, configure with -DTHROTTLELAB_FULL_DEBUG_INFO=ON or build Debug.
+option(THROTTLELAB_FULL_DEBUG_INFO "RelWithDebInfo with full debug information (-g), not -g1" OFF)
+if(NOT THROTTLELAB_FULL_DEBUG_INFO)
+  string(REGEX REPLACE "(^| )-g( |$)" "\\1-g1\\2" CMAKE_CXX_FLAGS_RELWITHDEBINFO
+         "${CMAKE_CXX_FLAGS_RELWITHDEBINFO}")
+endif()
+
 if(THROTTLELAB_BUILD_APP AND NOT THROTTLELAB_BUILD_GUI)
   message(FATAL_ERROR "THROTTLELAB_BUILD_APP needs THROTTLELAB_BUILD_GUI; for an engine-only build set both OFF")
 endif()

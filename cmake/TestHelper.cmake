@@ -5,10 +5,17 @@
 # One executable per directory instead of one per file links each directory once instead of
 # once per file (docs/performance.md, "Building").
 
+# Test code is GoogleTest's macros around calls into the libraries: in RelWithDebInfo it is
+# compiled with -O1 and line tables (-g1), which keep a failure's file and line and cost about
+# 40 % less to compile than -O2 -g. The libraries under test keep their own flags.
+set(THROTTLELAB_TEST_CODE_OPTIONS
+  $<$<CONFIG:RelWithDebInfo>:-O1> $<$<CONFIG:RelWithDebInfo>:-g1>)
+
 # throttlelab_add_test(NAME SOURCES ... [LIBS ...] [ENVIRONMENT ...] [LABELS ...]
 #                      [WORKING_DIRECTORY DIR] [PRECOMPILE header ...])
 # One executable and its ctest entries, one per TEST. PRECOMPILE: headers (<gtest/gtest.h> is
-# always one) compiled once for the executable (cmake/Precompile.cmake).
+# always one) compiled once for the executable, or REUSE_FROM TARGET: the precompiled header of
+# another test executable or of a throttlelab_precompile_host (cmake/Precompile.cmake).
 function(throttlelab_add_test name)
   cmake_parse_arguments(ARG "" "WORKING_DIRECTORY"
     "SOURCES;LIBS;ENVIRONMENT;LABELS;PRECOMPILE" ${ARGN})
@@ -17,11 +24,12 @@ function(throttlelab_add_test name)
     throttlelab::warnings throttlelab::sanitizers)
   # tests/support: helpers every suite may share (a directory per test, /proc/self/status).
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
-  throttlelab_precompile(${name} <gtest/gtest.h> ${ARG_PRECOMPILE})
-  # Test code is GoogleTest's macros around calls into the libraries: in RelWithDebInfo it is
-  # compiled with -O1 and line tables (-g1), which keep a failure's file and line and cost
-  # about 40 % less to compile than -O2 -g. The libraries under test keep their own flags.
-  target_compile_options(${name} PRIVATE $<$<CONFIG:RelWithDebInfo>:-O1> $<$<CONFIG:RelWithDebInfo>:-g1>)
+  if(ARG_PRECOMPILE MATCHES "^REUSE_FROM;")
+    throttlelab_precompile(${name} ${ARG_PRECOMPILE})
+  else()
+    throttlelab_precompile(${name} <gtest/gtest.h> ${ARG_PRECOMPILE})
+  endif()
+  target_compile_options(${name} PRIVATE ${THROTTLELAB_TEST_CODE_OPTIONS})
   if(NOT ARG_WORKING_DIRECTORY)
     set(ARG_WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   endif()
@@ -58,22 +66,18 @@ function(throttlelab_add_test_directory prefix)
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "throttlelab_add_test_directory(${prefix}): unknown ${ARG_UNPARSED_ARGUMENTS}")
   endif()
-  set(pass LIBS ${ARG_LIBS} ENVIRONMENT ${ARG_ENVIRONMENT} LABELS ${ARG_LABELS}
-           PRECOMPILE ${ARG_PRECOMPILE})
+  set(pass LIBS ${ARG_LIBS} ENVIRONMENT ${ARG_ENVIRONMENT} LABELS ${ARG_LABELS})
   if(ARG_WORKING_DIRECTORY)
     list(APPEND pass WORKING_DIRECTORY ${ARG_WORKING_DIRECTORY})
   endif()
   file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*_test.cpp)
   list(SORT sources)
   set(shared "")
-  set(executables "")
+  set(alone "")
   foreach(src IN LISTS sources)
     get_filename_component(file ${src} NAME)
-    get_filename_component(name ${src} NAME_WE)
     if(file IN_LIST ARG_ALONE)
-      throttlelab_add_test(${prefix}_${name}
-        SOURCES ${src} ${ARG_EXTRA_SOURCES} ${pass})
-      list(APPEND executables ${prefix}_${name})
+      list(APPEND alone ${src})
       list(REMOVE_ITEM ARG_ALONE ${file})
     else()
       list(APPEND shared ${src})
@@ -82,11 +86,23 @@ function(throttlelab_add_test_directory prefix)
   if(ARG_ALONE)
     message(FATAL_ERROR "throttlelab_add_test_directory(${prefix}): no ${ARG_ALONE} here")
   endif()
-  if(shared)
-    throttlelab_add_test(${prefix}_tests
-      SOURCES ${shared} ${ARG_EXTRA_SOURCES} ${pass})
-    list(APPEND executables ${prefix}_tests)
+  if(NOT shared)
+    message(FATAL_ERROR "throttlelab_add_test_directory(${prefix}): no test but ALONE ones")
   endif()
+  throttlelab_add_test(${prefix}_tests SOURCES ${shared} ${ARG_EXTRA_SOURCES} ${pass}
+    PRECOMPILE ${ARG_PRECOMPILE})
+  set(executables ${prefix}_tests)
+  # The ALONE executables compile with the directory's flags: they use its precompiled header.
+  set(alone_precompile REUSE_FROM ${prefix}_tests)
+  if(ARG_PRECOMPILE MATCHES "^REUSE_FROM;")
+    set(alone_precompile ${ARG_PRECOMPILE})
+  endif()
+  foreach(src IN LISTS alone)
+    get_filename_component(name ${src} NAME_WE)
+    throttlelab_add_test(${prefix}_${name} SOURCES ${src} ${ARG_EXTRA_SOURCES} ${pass}
+      PRECOMPILE ${alone_precompile})
+    list(APPEND executables ${prefix}_${name})
+  endforeach()
   foreach(exe IN LISTS executables)
     target_compile_definitions(${exe} PRIVATE
       THROTTLELAB_SOURCE_DIR="${PROJECT_SOURCE_DIR}" ${ARG_DEFINITIONS})
